@@ -1,0 +1,65 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { bin, ROOT } from "./run.ts";
+
+export interface LocalChain {
+  rpcUrl: string;
+  /** False when a node was already listening there and is left running. */
+  owned: boolean;
+  stop(): Promise<void>;
+}
+
+async function chainIdAt(rpcUrl: string): Promise<number | null> {
+  try {
+    const response = await fetch(rpcUrl, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "eth_chainId", params: [] }),
+      signal: AbortSignal.timeout(1000),
+    });
+    const { result } = (await response.json()) as { result?: string };
+    return result ? Number(result) : null;
+  } catch {
+    return null;
+  }
+}
+
+function stopChild(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return Promise.resolve();
+  return new Promise((resolve) => {
+    const kill = setTimeout(() => child.kill("SIGKILL"), 5000);
+    child.once("exit", () => {
+      clearTimeout(kill);
+      resolve();
+    });
+    child.kill("SIGTERM");
+  });
+}
+
+/** Starts `hardhat node` on 127.0.0.1:<port> (its chatter goes to <logDir>/hardhat-node.log), or reuses one there. */
+export async function startLocalChain(port: number, logDir: string): Promise<LocalChain> {
+  const rpcUrl = `http://127.0.0.1:${port}`;
+  if ((await chainIdAt(rpcUrl)) !== null) return { rpcUrl, owned: false, stop: async () => {} };
+
+  fs.mkdirSync(logDir, { recursive: true });
+  const log = fs.openSync(path.join(logDir, "hardhat-node.log"), "w");
+  // Started directly, not through npx, so the pid we stop is the node itself.
+  const child = spawn(bin("hardhat"), ["node", "--hostname", "127.0.0.1", "--port", String(port)], {
+    cwd: ROOT,
+    stdio: ["ignore", log, log],
+    env: { ...process.env, HARDHAT_DISABLE_TELEMETRY: "true" },
+  });
+  fs.closeSync(log);
+
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`hardhat node exited (${child.exitCode}); see ${path.join(logDir, "hardhat-node.log")}`);
+    }
+    if ((await chainIdAt(rpcUrl)) !== null) return { rpcUrl, owned: true, stop: () => stopChild(child) };
+    await new Promise((resolve) => setTimeout(resolve, 250));
+  }
+  await stopChild(child);
+  throw new Error(`hardhat node did not answer on ${rpcUrl} within 60 s`);
+}

@@ -1,0 +1,84 @@
+// `npm start`: builds the client when its sources changed, starts a local Hardhat node (unless RPC_URL is given),
+// deploys FeaturedFee when the chain lacks it, migrates the database and serves everything on one origin.
+// `npm run dev` (--dev): the same, with the client served by Vite's dev server and hot reload.
+import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import path from "node:path";
+import { mnemonicToAccount } from "viem/accounts";
+import { loadConfig } from "../src/server/env.ts";
+import { closeOnSignals, reportStartupError, startServer } from "../src/server/main.ts";
+import { ensureFeaturedFee } from "./deploy.ts";
+import { type LocalChain, startLocalChain } from "./lib/local-chain.ts";
+import { bin, ROOT, run } from "./lib/run.ts";
+
+const dev = process.argv.includes("--dev");
+const dataDir = path.resolve(process.env.DATA_DIR ?? "data");
+const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
+
+function newestMtime(target: string): number {
+  const stat = fs.statSync(target);
+  if (!stat.isDirectory()) return stat.mtimeMs;
+  return Math.max(stat.mtimeMs, ...fs.readdirSync(target).map((name) => newestMtime(path.join(target, name))));
+}
+
+async function buildClientIfNeeded() {
+  const built = path.join(ROOT, "dist/client/index.html");
+  const sources = ["src/client", "src/shared", "vite.config.ts", "package-lock.json"].map((p) => path.join(ROOT, p));
+  if (fs.existsSync(built) && fs.statSync(built).mtimeMs > Math.max(...sources.map(newestMtime))) return;
+  console.log("Building the web client…");
+  await run(bin("vite"), ["build", "--logLevel", "warn"]);
+}
+
+function startVite(apiUrl: string): ChildProcess {
+  return spawn(bin("vite"), ["--port", process.env.VITE_PORT ?? "5173", "--strictPort"], {
+    cwd: ROOT,
+    stdio: "inherit",
+    env: { ...process.env, PENCHAIN_API_URL: apiUrl },
+  });
+}
+
+function printBanner(lines: [string, string][]) {
+  const width = Math.max(...lines.map(([label]) => label.length));
+  console.log(`\n  Penchain is running\n`);
+  for (const [label, value] of lines) console.log(`  ${label.padEnd(width)}  ${value}`);
+  console.log("\n  Press Ctrl-C to stop.\n");
+}
+
+let chain: LocalChain | undefined;
+try {
+  if (!dev) await buildClientIfNeeded();
+  chain = process.env.RPC_URL
+    ? undefined
+    : await startLocalChain(Number(process.env.CHAIN_PORT ?? 8545), path.join(dataDir, "logs"));
+  const rpcUrl = process.env.RPC_URL ?? (chain as LocalChain).rpcUrl;
+  const feeRecipient = process.env.FEE_RECIPIENT ?? (await ensureFeaturedFee(rpcUrl)).address;
+
+  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, RPC_URL: rpcUrl, FEE_RECIPIENT: feeRecipient });
+  const { app, url } = await startServer(config);
+  const vite = dev ? startVite(url) : undefined;
+
+  const devAccount = mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex: 1 });
+  const devKey = Buffer.from(devAccount.getHdKey().privateKey as Uint8Array).toString("hex");
+  printBanner([
+    ["App", dev ? `http://localhost:${process.env.VITE_PORT ?? 5173} (Vite; API on ${url})` : url],
+    ["API docs", `${url}/api/docs`],
+    ["Chain RPC", `${rpcUrl} (chain id ${config.chain.id}${chain && !chain.owned ? ", already running" : ""})`],
+    ["Fee contract", config.feeRecipient],
+    ...(config.chain.id === 31337
+      ? ([
+          ["Dev account", `${devAccount.address} (10000 ETH on the local chain)`],
+          ["Private key", `0x${devKey} (import into MetaMask; test key, never use it elsewhere)`],
+        ] as [string, string][])
+      : []),
+    ["Data", `${dataDir} (uploads, outbox/*.eml, logs)`],
+  ]);
+
+  closeOnSignals(async () => {
+    vite?.kill("SIGTERM");
+    await app.close();
+    await chain?.stop();
+  });
+} catch (error) {
+  await chain?.stop();
+  reportStartupError(error);
+}

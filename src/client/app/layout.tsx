@@ -1,0 +1,18 @@
+import { Flex } from "@chakra-ui/react";
+import { Outlet } from "react-router-dom";
+import { Footer } from "../components/layout/footer.tsx";
+import { Navbar } from "../components/layout/navbar.tsx";
+import { NoticeLines } from "../components/layout/notice-lines.tsx";
+
+export function Layout() {
+  return (
+    <Flex direction="column" minH="100dvh">
+      <Navbar />
+      <NoticeLines />
+      <Flex as="main" direction="column" flex="1">
+        <Outlet />
+      </Flex>
+      <Footer />
+    </Flex>
+  );
+}

@@ -1,0 +1,52 @@
+import type { RouteObject } from "react-router-dom";
+import type { Access } from "../../shared/permissions.ts";
+import { RequireAccess } from "../features/auth/components/require-access.tsx";
+import { Layout } from "./layout.tsx";
+import { ComingRoute } from "./routes/coming.tsx";
+import { HomeRoute } from "./routes/home.tsx";
+
+interface ScreenRoute {
+  path: string;
+  access: Access;
+  element: React.ReactNode;
+}
+
+const coming = (title: string) => <ComingRoute title={title} />;
+
+/** Section 2 of the spec: every route and who may open it. */
+export const screens: ScreenRoute[] = [
+  { path: "/", access: "public", element: <HomeRoute /> },
+  { path: "/register", access: "public", element: coming("Register") },
+  { path: "/login", access: "public", element: coming("Login") },
+  { path: "/posts", access: "public", element: coming("Latest Blogs") },
+  { path: "/posts/:id", access: "public", element: coming("Blog") },
+  { path: "/password-reset-token", access: "public", element: coming("Password Reset Form") },
+  { path: "/reset-password/:token", access: "public", element: coming("Reset Password") },
+  { path: "/create-post", access: "user", element: coming("Create Blog") },
+  { path: "/update-post/:id", access: "user", element: coming("Edit Blog") },
+  { path: "/update-comment/:id", access: "user", element: coming("Edit Comment") },
+  { path: "/profile/:id", access: "user", element: coming("Profile") },
+  { path: "/upload-profile-photo", access: "user", element: coming("Upload Profile Photo") },
+  { path: "/update-profile/:id", access: "user", element: coming("Update Profile") },
+  { path: "/verify-account/:token", access: "user", element: coming("Account Verification") },
+  { path: "/update-password", access: "user", element: coming("Change Password") },
+  { path: "/add-category", access: "admin", element: coming("Add New Category") },
+  { path: "/category-list", access: "admin", element: coming("Category List") },
+  { path: "/update-category/:id", access: "admin", element: coming("Update Category") },
+  { path: "/users", access: "admin", element: coming("Authors") },
+  { path: "/send-mail", access: "admin", element: coming("Send Message") },
+  { path: "/Settings", access: "admin", element: coming("Settings") },
+];
+
+export const routes: RouteObject[] = [
+  {
+    element: <Layout />,
+    children: [
+      ...screens.map(({ path, access, element }) => ({
+        path,
+        element: <RequireAccess access={access}>{element}</RequireAccess>,
+      })),
+      { path: "*", element: <ComingRoute title="Page not found" /> },
+    ],
+  },
+];

@@ -1,0 +1,31 @@
+import type { Session } from "../../../shared/schemas/session.ts";
+
+export interface NavLink {
+  label: string;
+  to: string;
+}
+
+/** The spec's three navigation bars, word for word. */
+export function navLinksFor(session: Session | null): NavLink[] {
+  const common = [
+    { label: "Home", to: "/" },
+    { label: "Create", to: "/create-post" },
+    { label: "Blogs", to: "/posts" },
+  ];
+  if (!session) return [...common, { label: "Register", to: "/register" }, { label: "Login", to: "/login" }];
+  if (!session.isAdmin) return [...common, { label: "Profile", to: `/profile/${session.id}` }];
+  return [
+    ...common,
+    { label: "Authors", to: "/users" },
+    { label: "Add Category", to: "/add-category" },
+    { label: "Category List", to: "/category-list" },
+  ];
+}
+
+export function avatarMenuFor(session: Session): NavLink[] {
+  const items = [
+    { label: "Your Profile", to: `/profile/${session.id}` },
+    { label: "Change your password", to: "/update-password" },
+  ];
+  return session.isAdmin ? [...items, { label: "Settings", to: "/Settings" }] : items;
+}

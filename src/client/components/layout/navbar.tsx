@@ -1,0 +1,103 @@
+import { Avatar, Box, Button, Container, Flex, HStack, Link, Menu, Portal } from "@chakra-ui/react";
+import { Link as RouterLink, NavLink as RouterNavLink, useNavigate } from "react-router-dom";
+import { useSession, useSetSession } from "../../features/auth/session.ts";
+import { avatarMenuFor, navLinksFor } from "./nav-links.ts";
+
+export function Navbar() {
+  const session = useSession();
+  const setSession = useSetSession();
+  const navigate = useNavigate();
+  const links = navLinksFor(session);
+
+  const logout = () => {
+    setSession(null);
+    navigate("/");
+  };
+
+  return (
+    <Box as="header" borderBottomWidth="1px" bg="bg.panel" position="sticky" top="0" zIndex="sticky">
+      <Container maxW="6xl" py="3">
+        <Flex as="nav" aria-label="Main" align="center" gap="4">
+          <Link asChild fontWeight="bold" fontSize="xl" color="teal.fg" _hover={{ textDecoration: "none" }}>
+            <RouterLink to="/">Penchain</RouterLink>
+          </Link>
+
+          <HStack as="ul" listStyleType="none" gap="1" display={{ base: "none", md: "flex" }}>
+            {links.map((link) => (
+              <li key={link.to}>
+                <Button asChild variant="ghost" size="sm">
+                  <RouterNavLink to={link.to} end>
+                    {link.label}
+                  </RouterNavLink>
+                </Button>
+              </li>
+            ))}
+          </HStack>
+
+          <HStack ms="auto" gap="2">
+            <Menu.Root>
+              <Menu.Trigger asChild>
+                <Button
+                  variant="outline"
+                  size="sm"
+                  display={{ base: "inline-flex", md: "none" }}
+                  aria-label="Open navigation"
+                >
+                  ☰
+                </Button>
+              </Menu.Trigger>
+              <Portal>
+                <Menu.Positioner>
+                  <Menu.Content>
+                    {links.map((link) => (
+                      <Menu.Item key={link.to} value={link.to} asChild>
+                        <RouterLink to={link.to}>{link.label}</RouterLink>
+                      </Menu.Item>
+                    ))}
+                  </Menu.Content>
+                </Menu.Positioner>
+              </Portal>
+            </Menu.Root>
+
+            {!session && (
+              <Button asChild variant="outline" size="sm">
+                <RouterLink to="/login">Login</RouterLink>
+              </Button>
+            )}
+            <Button asChild colorPalette="teal" size="sm">
+              <RouterLink to="/create-post">New Blog</RouterLink>
+            </Button>
+            {session && (
+              <>
+                <Button variant="outline" size="sm" onClick={logout}>
+                  Logout
+                </Button>
+                <Menu.Root>
+                  <Menu.Trigger asChild>
+                    <Button variant="plain" size="sm" p="0" aria-label="Account menu">
+                      <Avatar.Root size="sm">
+                        <Avatar.Fallback name={`${session.firstName} ${session.lastName}`} />
+                        {session.profilePhoto && <Avatar.Image src={session.profilePhoto} alt="" />}
+                      </Avatar.Root>
+                    </Button>
+                  </Menu.Trigger>
+                  <Portal>
+                    <Menu.Positioner>
+                      <Menu.Content>
+                        {avatarMenuFor(session).map((item) => (
+                          <Menu.Item key={item.to} value={item.to} asChild>
+                            <RouterLink to={item.to}>{item.label}</RouterLink>
+                          </Menu.Item>
+                        ))}
+                      </Menu.Content>
+                    </Menu.Positioner>
+                  </Portal>
+                </Menu.Root>
+              </>
+            )}
+          </HStack>
+        </Flex>
+      </Container>
+    </Box>
+  );
+}

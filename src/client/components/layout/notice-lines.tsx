@@ -1,0 +1,40 @@
+import { Alert, Button, Container, Stack, Text } from "@chakra-ui/react";
+import { useSession } from "../../features/auth/session.ts";
+import { useRequestVerificationEmail } from "../../features/verification/api/request-verification-email.ts";
+import { splitError } from "../../lib/api-client.ts";
+
+/** The lines under the bar: the unverified banner, and the verification request's loading, success and error. */
+export function NoticeLines() {
+  const session = useSession();
+  const request = useRequestVerificationEmail();
+  if (!session) return null;
+  const { appErr, serverErr } = splitError(request.error);
+
+  return (
+    <Container maxW="6xl" pt="3">
+      <Stack gap="2">
+        {!session.isVerified && (
+          <Alert.Root status="warning" size="sm">
+            <Alert.Indicator />
+            <Alert.Title flex="1">Your account is not verified.</Alert.Title>
+            <Button size="xs" variant="outline" onClick={() => request.mutate()} disabled={request.isPending}>
+              Verify your account
+            </Button>
+          </Alert.Root>
+        )}
+        {request.isPending && <Text role="status">Loading please wait...</Text>}
+        {request.isSuccess && (
+          <Alert.Root status="success" size="sm">
+            <Alert.Indicator />
+            <Alert.Title>Email is sent, check your inbox to verify your account.</Alert.Title>
+          </Alert.Root>
+        )}
+        {(appErr || serverErr) && (
+          <Text role="alert" color="fg.error">
+            {appErr} {serverErr}
+          </Text>
+        )}
+      </Stack>
+    </Container>
+  );
+}

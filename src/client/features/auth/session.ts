@@ -1,0 +1,29 @@
+import { getDefaultStore, useAtomValue, useSetAtom } from "jotai";
+import { atomWithStorage, createJSONStorage } from "jotai/utils";
+import { SESSION_STORAGE_KEY } from "../../../shared/constants.ts";
+import { type Session, sessionSchema } from "../../../shared/schemas/session.ts";
+
+const jsonStorage = createJSONStorage<Session | null>(() => localStorage);
+
+/** The signed-in user (the login response), persisted under `userInfo`; anything unreadable there means signed out. */
+export const sessionAtom = atomWithStorage<Session | null>(
+  SESSION_STORAGE_KEY,
+  null,
+  {
+    ...jsonStorage,
+    getItem: (key, initialValue) => {
+      const stored = jsonStorage.getItem(key, initialValue);
+      return sessionSchema.safeParse(stored).success ? stored : null;
+    },
+  },
+  { getOnInit: true },
+);
+
+export const useSession = () => useAtomValue(sessionAtom);
+export const useSetSession = () => useSetAtom(sessionAtom);
+
+/** For code outside React (the API client). */
+export const sessionStore = {
+  get: () => getDefaultStore().get(sessionAtom),
+  clear: () => getDefaultStore().set(sessionAtom, null),
+};

@@ -1,0 +1,78 @@
+import path from "node:path";
+import { PGlite } from "@electric-sql/pglite";
+import { sql } from "drizzle-orm";
+import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
+import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
+import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
+import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
+import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
+import pg from "pg";
+import { lockDataDir } from "./data-dir-lock.ts";
+import * as schema from "./schema.ts";
+
+export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
+
+export interface Database {
+  db: Db;
+  kind: "pglite" | "postgres";
+  migrate(): Promise<void>;
+  ping(): Promise<void>;
+  close(): Promise<void>;
+}
+
+export type DatabaseOptions =
+  | { url: string }
+  /** PGlite under `<dataDir>/db`, which this process then owns; no `dataDir`: in memory (tests). */
+  | { dataDir?: string };
+
+const migrationsFolder = path.join(import.meta.dirname, "migrations");
+// Any constant shared by every instance: it serialises migrations when several servers start at once.
+const MIGRATION_LOCK_KEY = 7_337_001;
+
+export async function openDatabase(options: DatabaseOptions): Promise<Database> {
+  return "url" in options ? openPostgres(options.url) : openPglite(options.dataDir);
+}
+
+async function openPglite(dataDir: string | undefined): Promise<Database> {
+  const unlock = dataDir ? lockDataDir(dataDir) : () => {};
+  try {
+    const client = dataDir ? await PGlite.create(path.join(dataDir, "db")) : await PGlite.create();
+    const db = drizzlePglite({ client, schema, casing: "snake_case" });
+    return {
+      db,
+      kind: "pglite",
+      migrate: () => migratePglite(db, { migrationsFolder }),
+      ping: async () => void (await db.execute(sql`select 1`)),
+      close: async () => {
+        await client.close();
+        unlock();
+      },
+    };
+  } catch (error) {
+    unlock();
+    throw error;
+  }
+}
+
+async function openPostgres(url: string): Promise<Database> {
+  const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  // An idle client losing its connection must not crash the process; the next query reports the failure.
+  pool.on("error", () => {});
+  const db = drizzleNodePg({ client: pool, schema, casing: "snake_case" });
+  return {
+    db,
+    kind: "postgres",
+    migrate: async () => {
+      const client = await pool.connect();
+      try {
+        await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
+        await migrateNodePg(drizzleNodePg({ client, casing: "snake_case" }), { migrationsFolder });
+      } finally {
+        await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
+        client.release();
+      }
+    },
+    ping: async () => void (await pool.query("select 1")),
+    close: () => pool.end(),
+  };
+}

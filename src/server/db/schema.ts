@@ -1,0 +1,261 @@
+import { sql } from "drizzle-orm";
+import {
+  bigint,
+  boolean,
+  check,
+  index,
+  integer,
+  numeric,
+  pgEnum,
+  pgTable,
+  primaryKey,
+  text,
+  timestamp,
+  uniqueIndex,
+  uuid,
+} from "drizzle-orm/pg-core";
+
+const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
+const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
+const id = () => uuid("id").primaryKey().defaultRandom();
+const userRef = (name: string) => uuid(name).references(() => users.id, { onDelete: "cascade" });
+
+export const users = pgTable(
+  "users",
+  {
+    id: id(),
+    firstName: text("first_name").notNull(),
+    lastName: text("last_name").notNull(),
+    email: text("email").notNull(),
+    passwordHash: text("password_hash").notNull(),
+    bio: text("bio").notNull().default(""),
+    profilePhoto: text("profile_photo"),
+    isAdmin: boolean("is_admin").notNull().default(false),
+    isBlocked: boolean("is_blocked").notNull().default(false),
+    isAccountVerified: boolean("is_account_verified").notNull().default(false),
+    /** EIP-55 checksummed. */
+    walletAddress: text("wallet_address"),
+    walletVerifiedAt: timestamp("wallet_verified_at", { withTimezone: true }),
+    /** Bumped on password change, reset and blocking: tokens carrying an older version stop working. */
+    tokenVersion: integer("token_version").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+    uniqueIndex("users_verified_wallet_key")
+      .on(sql`lower(${t.walletAddress})`)
+      .where(sql`${t.walletVerifiedAt} is not null`),
+    index("users_created_at_idx").on(t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export const follows = pgTable(
+  "follows",
+  {
+    followerId: userRef("follower_id").notNull(),
+    followeeId: userRef("followee_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.followerId, t.followeeId] }),
+    index("follows_followee_idx").on(t.followeeId, t.createdAt.desc()),
+    check("follows_not_self", sql`${t.followerId} <> ${t.followeeId}`),
+  ],
+);
+
+export const profileViews = pgTable(
+  "profile_views",
+  {
+    profileId: userRef("profile_id").notNull(),
+    viewerId: userRef("viewer_id").notNull(),
+    viewedAt: timestamp("viewed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.profileId, t.viewerId] }),
+    index("profile_views_recent_idx").on(t.profileId, t.viewedAt.desc()),
+  ],
+);
+
+export const categories = pgTable(
+  "categories",
+  {
+    id: id(),
+    title: text("title").notNull(),
+    userId: userRef("user_id").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("categories_title_lower_key").on(sql`lower(${t.title})`),
+    index("categories_created_at_idx").on(t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export const posts = pgTable(
+  "posts",
+  {
+    id: id(),
+    title: text("title").notNull(),
+    /** Sanitised HTML. */
+    description: text("description").notNull(),
+    categoryId: uuid("category_id")
+      .notNull()
+      .references(() => categories.id, { onDelete: "restrict" }),
+    image: text("image"),
+    isFeatured: boolean("is_featured").notNull().default(false),
+    userId: userRef("user_id").notNull(),
+    numViews: integer("num_views").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    // The list order is featured first, then newest first; each filter has an index in that order for keyset paging.
+    index("posts_list_idx").on(t.isFeatured.desc(), t.createdAt.desc(), t.id.desc()),
+    index("posts_category_list_idx").on(t.categoryId, t.isFeatured.desc(), t.createdAt.desc(), t.id.desc()),
+    index("posts_author_list_idx").on(t.userId, t.isFeatured.desc(), t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+export const reactionKind = pgEnum("reaction_kind", ["like", "dislike"]);
+
+export const reactions = pgTable(
+  "reactions",
+  {
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    userId: userRef("user_id").notNull(),
+    kind: reactionKind("kind").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.userId] }), index("reactions_post_kind_idx").on(t.postId, t.kind)],
+);
+
+/** One row per viewer and post; `viewedAt` moves forward at most once an hour, which is when a view counts. */
+export const postViews = pgTable(
+  "post_views",
+  {
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    /** `u:<user id>` or `a:<anonymous client id>`. */
+    viewerKey: text("viewer_key").notNull(),
+    viewedAt: timestamp("viewed_at", { withTimezone: true }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.viewerKey] })],
+);
+
+export const comments = pgTable(
+  "comments",
+  {
+    id: id(),
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    userId: userRef("user_id").notNull(),
+    description: text("description").notNull(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("comments_post_list_idx").on(t.postId, t.createdAt.desc(), t.id.desc())],
+);
+
+export const tokenPurpose = pgEnum("token_purpose", ["verify-email", "reset-password"]);
+
+export const oneTimeTokens = pgTable(
+  "one_time_tokens",
+  {
+    id: id(),
+    userId: userRef("user_id").notNull(),
+    purpose: tokenPurpose("purpose").notNull(),
+    /** SHA-256 of the token; the token itself is only ever in the e-mail. */
+    tokenHash: text("token_hash").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    usedAt: timestamp("used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("one_time_tokens_hash_key").on(t.tokenHash),
+    index("one_time_tokens_user_idx").on(t.userId, t.purpose),
+  ],
+);
+
+export const paymentPurpose = pgEnum("payment_purpose", ["featured", "tip"]);
+
+/** A verified on-chain payment. (chain, hash) is unique, so a transaction can be claimed once. */
+export const payments = pgTable(
+  "payments",
+  {
+    id: id(),
+    chainId: integer("chain_id").notNull(),
+    txHash: text("tx_hash").notNull(),
+    purpose: paymentPurpose("purpose").notNull(),
+    payer: text("payer").notNull(),
+    recipient: text("recipient").notNull(),
+    amountWei: numeric("amount_wei", { precision: 78, scale: 0 }).notNull(),
+    blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
+    confirmations: integer("confirmations").notNull(),
+    userId: userRef("user_id").notNull(),
+    postId: uuid("post_id").references(() => posts.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("payments_chain_tx_key").on(t.chainId, sql`lower(${t.txHash})`),
+    index("payments_post_idx").on(t.postId),
+    index("payments_purpose_created_idx").on(t.purpose, t.createdAt.desc(), t.id.desc()),
+  ],
+);
+
+/** An admin's reward to a user: one per admin and user; a tip links the verified payment. */
+export const rewards = pgTable(
+  "rewards",
+  {
+    userId: userRef("user_id").notNull(),
+    adminId: userRef("admin_id").notNull(),
+    paymentId: uuid("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.adminId] })],
+);
+
+export const siweNonces = pgTable(
+  "siwe_nonces",
+  {
+    nonce: text("nonce").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("siwe_nonces_expires_idx").on(t.expiresAt)],
+);
+
+/** Outgoing mail; a row stays until it is sent, so mail that cannot be delivered now is retried, not lost. */
+export const mailOutbox = pgTable(
+  "mail_outbox",
+  {
+    id: id(),
+    to: text("to").notNull(),
+    replyTo: text("reply_to"),
+    subject: text("subject").notNull(),
+    text: text("text").notNull(),
+    html: text("html").notNull(),
+    attempts: integer("attempts").notNull().default(0),
+    lastError: text("last_error"),
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    sentAt: timestamp("sent_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [index("mail_outbox_pending_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null`)],
+);
+
+/** Site-wide settings an admin edits; a single row. */
+export const siteSettings = pgTable(
+  "site_settings",
+  {
+    id: integer("id").primaryKey().default(1),
+    siteName: text("site_name").notNull().default("Penchain"),
+    siteDescription: text("site_description").notNull().default("A blog made with blockchain."),
+    updatedAt: updatedAt(),
+  },
+  (t) => [check("site_settings_single_row", sql`${t.id} = 1`)],
+);

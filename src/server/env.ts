@@ -1,0 +1,162 @@
+import { type Chain, extractChain, getAddress, isAddress } from "viem";
+import * as viemChains from "viem/chains";
+import { z } from "zod";
+import { LOCAL_CHAIN_ID } from "../shared/constants.ts";
+import { featuredFeeDeployments } from "../shared/contracts/featured-fee.ts";
+
+const optionalUrl = (protocols: RegExp, hint: string) =>
+  z
+    .string()
+    .trim()
+    .optional()
+    .transform((value) => value || undefined)
+    .refine((value) => value === undefined || (URL.canParse(value) && protocols.test(new URL(value).protocol)), {
+      message: `must be a ${hint} URL`,
+    });
+
+const WEAK_SECRETS = /^(secret|changeme|change-me|password|jwt[-_]?secret|test|dev)/i;
+
+const envSchema = z
+  .object({
+    NODE_ENV: z.enum(["development", "production", "test"]).default("development"),
+    HOST: z.string().default("127.0.0.1"),
+    PORT: z.coerce.number().int().min(0).max(65535).default(3000),
+    DATA_DIR: z.string().default("./data"),
+    PUBLIC_URL: optionalUrl(/^https?:$/, "http(s)"),
+    DATABASE_URL: optionalUrl(/^postgres(ql)?:$/, "postgres://"),
+    SMTP_URL: optionalUrl(/^smtps?:$/, "smtp:// or smtps://"),
+    MAIL_FROM: z.string().default("Penchain <no-reply@penchain.local>"),
+    JWT_SECRET: z.string().optional(),
+    CHAIN_ID: z.coerce.number().int().positive().default(LOCAL_CHAIN_ID),
+    RPC_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).default("http://127.0.0.1:8545"),
+    /** The RPC URL handed to wallets, when browsers reach the chain by another address than the server. */
+    PUBLIC_RPC_URL: optionalUrl(/^https?:$/, "http(s)"),
+    FEE_RECIPIENT: z
+      .string()
+      .optional()
+      .refine((value) => !value || isAddress(value), { message: "must be an 0x address with a valid checksum" }),
+    MIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(1),
+    EXPLORER_URL: optionalUrl(/^https?:$/, "http(s)"),
+    S3_ENDPOINT: optionalUrl(/^https?:$/, "http(s)"),
+    S3_BUCKET: z.string().optional(),
+    S3_REGION: z.string().default("us-east-1"),
+    S3_ACCESS_KEY_ID: z.string().optional(),
+    S3_SECRET_ACCESS_KEY: z.string().optional(),
+    REDIS_URL: optionalUrl(/^rediss?:$/, "redis://"),
+    LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+  })
+  .superRefine((env, ctx) => {
+    if (env.NODE_ENV === "production") {
+      const secret = env.JWT_SECRET ?? "";
+      if (secret.length < 32 || new Set(secret).size < 12 || WEAK_SECRETS.test(secret)) {
+        ctx.addIssue({
+          code: "custom",
+          path: ["JWT_SECRET"],
+          message: "is required in production: at least 32 random characters (e.g. `openssl rand -base64 48`)",
+        });
+      }
+    }
+    const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
+    if (s3.some(Boolean) && !s3.every(Boolean)) {
+      for (const key of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {
+        if (!env[key]) ctx.addIssue({ code: "custom", path: [key], message: "is required when any S3_* is set" });
+      }
+    }
+    if (!env.FEE_RECIPIENT && !featuredFeeDeployments[env.CHAIN_ID]) {
+      ctx.addIssue({
+        code: "custom",
+        path: ["FEE_RECIPIENT"],
+        message: `is required: no FeaturedFee deployment is recorded for CHAIN_ID ${env.CHAIN_ID}`,
+      });
+    }
+  });
+
+export type Env = z.infer<typeof envSchema>;
+
+export class EnvError extends Error {
+  constructor(readonly problems: string[]) {
+    super(`Invalid configuration:\n${problems.map((problem) => `  - ${problem}`).join("\n")}`);
+  }
+}
+
+/** The server's settings, resolved once from the environment. */
+export interface AppConfig {
+  env: Env["NODE_ENV"];
+  host: string;
+  port: number;
+  dataDir: string;
+  publicUrl: string;
+  databaseUrl: string | undefined;
+  smtpUrl: string | undefined;
+  mailFrom: string;
+  jwtSecret: string | undefined;
+  chain: Chain;
+  rpcUrl: string;
+  publicRpcUrl: string;
+  feeRecipient: `0x${string}`;
+  minConfirmations: number;
+  explorerUrl: string | null;
+  s3: {
+    endpoint: string | undefined;
+    bucket: string;
+    region: string;
+    accessKeyId: string;
+    secretAccessKey: string;
+  } | null;
+  redisUrl: string | undefined;
+  logLevel: Env["LOG_LEVEL"];
+}
+
+function chainById(id: number, rpcUrl: string): Chain {
+  // Several dev chains share 31337; ours is Hardhat's.
+  const known =
+    id === viemChains.hardhat.id
+      ? viemChains.hardhat
+      : extractChain({ chains: Object.values(viemChains) as Chain[], id });
+  if (known) return known;
+  return {
+    id,
+    name: `Chain ${id}`,
+    nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
+    rpcUrls: { default: { http: [rpcUrl] } },
+  };
+}
+
+/** Parses the environment; every bad key is named in one error. */
+export function loadConfig(source: Record<string, string | undefined> = process.env): AppConfig {
+  const parsed = envSchema.safeParse(source);
+  if (!parsed.success) {
+    throw new EnvError(parsed.error.issues.map((issue) => `${issue.path.join(".") || "environment"} ${issue.message}`));
+  }
+  const env = parsed.data;
+  const chain = chainById(env.CHAIN_ID, env.RPC_URL);
+  const recipient = env.FEE_RECIPIENT ?? featuredFeeDeployments[env.CHAIN_ID]?.address;
+  return {
+    env: env.NODE_ENV,
+    host: env.HOST,
+    port: env.PORT,
+    dataDir: env.DATA_DIR,
+    publicUrl: (env.PUBLIC_URL ?? `http://localhost:${env.PORT}`).replace(/\/$/, ""),
+    databaseUrl: env.DATABASE_URL,
+    smtpUrl: env.SMTP_URL,
+    mailFrom: env.MAIL_FROM,
+    jwtSecret: env.JWT_SECRET,
+    chain,
+    rpcUrl: env.RPC_URL,
+    publicRpcUrl: env.PUBLIC_RPC_URL ?? env.RPC_URL,
+    feeRecipient: getAddress(recipient as string),
+    minConfirmations: env.MIN_CONFIRMATIONS,
+    explorerUrl: env.EXPLORER_URL ?? chain.blockExplorers?.default.url ?? null,
+    s3: env.S3_BUCKET
+      ? {
+          endpoint: env.S3_ENDPOINT,
+          bucket: env.S3_BUCKET,
+          region: env.S3_REGION,
+          accessKeyId: env.S3_ACCESS_KEY_ID as string,
+          secretAccessKey: env.S3_SECRET_ACCESS_KEY as string,
+        }
+      : null,
+    redisUrl: env.REDIS_URL,
+    logLevel: env.LOG_LEVEL,
+  };
+}

@@ -1,0 +1,20 @@
+/** The fee that makes a post featured, in wei (0.01 ETH). */
+export const FEATURED_FEE_WEI = 10n ** 16n;
+export const FEATURED_FEE_LABEL = "0.01 ETH";
+
+export const WALLET_ADDRESS_REGEX = /^0x[0-9a-fA-F]{40}$/;
+export const TX_HASH_REGEX = /^0x[0-9a-fA-F]{64}$/;
+
+export const SESSION_STORAGE_KEY = "userInfo";
+
+export const PAGE_SIZE_DEFAULT = 20;
+export const PAGE_SIZE_MAX = 100;
+
+export const RESET_TOKEN_TTL_MS = 10 * 60 * 1000;
+export const RESET_REDIRECT_DELAY_MS = 5000;
+export const TIMEAGO_REFRESH_MS = 60_000;
+
+export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
+
+/** Hardhat's local chain. */
+export const LOCAL_CHAIN_ID = 31337;

@@ -1,0 +1,53 @@
+import path from "node:path";
+import react from "@vitejs/plugin-react";
+import { defineConfig } from "vitest/config";
+
+const ROOT = import.meta.dirname;
+// In `npm run dev` the API runs beside Vite; scripts/start.ts passes its URL.
+const apiTarget = process.env.PENCHAIN_API_URL ?? "http://localhost:3000";
+
+export default defineConfig({
+  root: path.join(ROOT, "src/client"),
+  plugins: [react()],
+  build: {
+    outDir: path.join(ROOT, "dist/client"),
+    emptyOutDir: true,
+    sourcemap: true,
+  },
+  server: {
+    host: "127.0.0.1",
+    proxy: { "/api": apiTarget, "/uploads": apiTarget },
+  },
+  test: {
+    projects: [
+      {
+        test: {
+          name: "unit",
+          root: ROOT,
+          include: ["test/unit/**/*.test.ts"],
+          environment: "node",
+        },
+      },
+      {
+        test: {
+          name: "integration",
+          root: ROOT,
+          include: ["test/integration/**/*.test.ts"],
+          environment: "node",
+          testTimeout: 30_000,
+          hookTimeout: 60_000,
+        },
+      },
+      {
+        plugins: [react()],
+        test: {
+          name: "client",
+          root: ROOT,
+          include: ["test/client/**/*.test.tsx"],
+          environment: "jsdom",
+          setupFiles: ["test/client/setup.ts"],
+        },
+      },
+    ],
+  },
+});
