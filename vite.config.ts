@@ -39,7 +39,6 @@ export default defineConfig({
         },
       },
       {
-        plugins: [react()],
         test: {
           name: "client",
           root: ROOT,

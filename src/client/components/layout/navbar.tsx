@@ -1,16 +1,16 @@
 import { Avatar, Box, Button, Container, Flex, HStack, Link, Menu, Portal } from "@chakra-ui/react";
 import { Link as RouterLink, NavLink as RouterNavLink, useNavigate } from "react-router-dom";
-import { useSession, useSetSession } from "../../features/auth/session.ts";
+import { useClearSession, useSession } from "../../features/auth/session.ts";
 import { avatarMenuFor, navLinksFor } from "./nav-links.ts";
 
 export function Navbar() {
   const session = useSession();
-  const setSession = useSetSession();
+  const clearSession = useClearSession();
   const navigate = useNavigate();
   const links = navLinksFor(session);
 
   const logout = () => {
-    setSession(null);
+    clearSession();
     navigate("/");
   };
 

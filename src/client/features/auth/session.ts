@@ -1,5 +1,5 @@
 import { getDefaultStore, useAtomValue, useSetAtom } from "jotai";
-import { atomWithStorage, createJSONStorage } from "jotai/utils";
+import { atomWithStorage, createJSONStorage, RESET } from "jotai/utils";
 import { SESSION_STORAGE_KEY } from "../../../shared/constants.ts";
 import { type Session, sessionSchema } from "../../../shared/schemas/session.ts";
 
@@ -22,8 +22,14 @@ export const sessionAtom = atomWithStorage<Session | null>(
 export const useSession = () => useAtomValue(sessionAtom);
 export const useSetSession = () => useSetAtom(sessionAtom);
 
+/** Logging out removes `userInfo` from storage rather than storing null. */
+export function useClearSession() {
+  const setSession = useSetAtom(sessionAtom);
+  return () => setSession(RESET);
+}
+
 /** For code outside React (the API client). */
 export const sessionStore = {
   get: () => getDefaultStore().get(sessionAtom),
-  clear: () => getDefaultStore().set(sessionAtom, null),
+  clear: () => getDefaultStore().set(sessionAtom, RESET),
 };

@@ -1,0 +1,116 @@
+import { screen, waitFor, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { describe, expect, it } from "vitest";
+import { buildSession, renderApp } from "./render-app.tsx";
+
+const mainNavLinks = () =>
+  within(screen.getByRole("navigation", { name: "Main" }))
+    .getAllByRole("listitem")
+    .map((item) => item.textContent);
+
+describe("navigation bars", () => {
+  it("shows a visitor the signed-out bar with Login and New Blog buttons", () => {
+    renderApp("/");
+    expect(mainNavLinks()).toEqual(["Home", "Create", "Blogs", "Register", "Login"]);
+    expect(screen.getByRole("link", { name: "New Blog" })).toHaveAttribute("href", "/create-post");
+    expect(screen.queryByRole("button", { name: "Logout" })).not.toBeInTheDocument();
+  });
+
+  it("shows a signed-in user Profile, New Blog, Logout and the avatar menu", async () => {
+    renderApp("/", buildSession({ id: "u42", _id: "u42" }));
+    expect(mainNavLinks()).toEqual(["Home", "Create", "Blogs", "Profile"]);
+    expect(screen.getByRole("button", { name: "Logout" })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Account menu" }));
+    const items = await screen.findAllByRole("menuitem");
+    expect(items.map((item) => item.textContent)).toEqual(["Your Profile", "Change your password"]);
+  });
+
+  it("shows an admin Authors, Add Category, Category List and Settings", async () => {
+    renderApp("/", buildSession({ isAdmin: true }));
+    expect(mainNavLinks()).toEqual(["Home", "Create", "Blogs", "Authors", "Add Category", "Category List"]);
+    await userEvent.click(screen.getByRole("button", { name: "Account menu" }));
+    const items = await screen.findAllByRole("menuitem");
+    expect(items.map((item) => item.textContent)).toEqual(["Your Profile", "Change your password", "Settings"]);
+  });
+
+  it("logs out: clears userInfo and goes home", async () => {
+    localStorage.setItem("userInfo", JSON.stringify(buildSession()));
+    const { router } = renderApp("/posts", buildSession());
+    await userEvent.click(screen.getByRole("button", { name: "Logout" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    expect(localStorage.getItem("userInfo")).toBeNull();
+    expect(mainNavLinks()).toContain("Register");
+    expect(screen.queryByRole("button", { name: "Logout" })).not.toBeInTheDocument();
+  });
+});
+
+describe("the home page", () => {
+  it("shows the landing hero with its Let's Explore link", () => {
+    renderApp("/");
+    expect(
+      screen.getByRole("heading", { level: 1, name: "Pen down your ideas by creating a blog" }),
+    ).toBeInTheDocument();
+    expect(screen.getByText("Welcome to Penchain")).toBeInTheDocument();
+    expect(screen.getByText("Your blog must be free from racism and unhealthy words.")).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Let's Explore" })).toHaveAttribute("href", "/posts");
+  });
+
+  it("has a footer with the spec's links", () => {
+    renderApp("/");
+    const footer = within(screen.getByRole("navigation", { name: "Footer" }));
+    expect(footer.getAllByRole("link").map((link) => link.textContent)).toEqual([
+      "Home",
+      "Create Blog",
+      "Blogs",
+      "Register",
+      "Login",
+    ]);
+  });
+});
+
+describe("route access", () => {
+  it.each(["/create-post", "/profile/u1", "/update-password", "/verify-account/abc"])(
+    "sends a visitor from %s to /login",
+    async (path) => {
+      const { router } = renderApp(path);
+      await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    },
+  );
+
+  it.each(["/users", "/add-category", "/category-list", "/update-category/c1", "/send-mail", "/Settings"])(
+    "sends a regular user from the admin route %s to /login",
+    async (path) => {
+      const { router } = renderApp(path, buildSession());
+      await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+    },
+  );
+
+  it("lets an admin open admin routes", () => {
+    const { router } = renderApp("/users", buildSession({ isAdmin: true }));
+    expect(router.state.location.pathname).toBe("/users");
+    expect(screen.getByRole("heading", { level: 1, name: "Authors" })).toBeInTheDocument();
+  });
+
+  it("lets a visitor open public routes", () => {
+    const { router } = renderApp("/password-reset-token");
+    expect(router.state.location.pathname).toBe("/password-reset-token");
+  });
+
+  it("treats an unreadable userInfo as signed out", () => {
+    localStorage.setItem("userInfo", '{"token": 5}');
+    renderApp("/");
+    expect(mainNavLinks()).toContain("Register");
+  });
+});
+
+describe("the unverified banner", () => {
+  it("shows for an unverified user only", () => {
+    renderApp("/", buildSession({ isVerified: false }));
+    expect(screen.getByText("Your account is not verified.")).toBeInTheDocument();
+  });
+
+  it("stays hidden for a verified user", () => {
+    renderApp("/", buildSession({ isVerified: true }));
+    expect(screen.queryByText("Your account is not verified.")).not.toBeInTheDocument();
+  });
+});

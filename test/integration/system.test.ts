@@ -1,0 +1,159 @@
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { Database } from "../../src/server/db/client.ts";
+import { publicConfigSchema } from "../../src/shared/schemas/system.ts";
+import { buildTestApp } from "../support/app.ts";
+import { startTestChain } from "../support/chain.ts";
+import { databaseTargets } from "../support/databases.ts";
+
+describe.each(databaseTargets)("system routes on $name", (target) => {
+  let database: Database;
+  let chain: Awaited<ReturnType<typeof startTestChain>>;
+  beforeAll(async () => {
+    database = await target.open();
+    chain = await startTestChain();
+  });
+  afterAll(async () => {
+    await database.close();
+    await chain.close();
+  });
+  // The app closes the database it is given, so each test that builds one hands it a view that leaves it open.
+  const shared = () => ({ ...database, close: async () => {} });
+
+  it("GET /api/health is 200 when the database and the chain answer", async () => {
+    const app = await buildTestApp(shared(), { RPC_URL: chain.rpcUrl });
+    const response = await app.inject({ method: "GET", url: "/api/health" });
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({ status: "ok", database: "ok", chain: "ok" });
+    await app.close();
+  });
+
+  it("GET /api/health is 503 and names the chain when the RPC is unreachable", async () => {
+    const app = await buildTestApp(shared());
+    const response = await app.inject({ method: "GET", url: "/api/health" });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ status: "degraded", database: "ok", chain: "down" });
+    await app.close();
+  });
+
+  it("GET /api/health is 503 when the RPC serves another chain id", async () => {
+    const app = await buildTestApp(shared(), {
+      RPC_URL: chain.rpcUrl,
+      CHAIN_ID: "1",
+      FEE_RECIPIENT: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+    });
+    const response = await app.inject({ method: "GET", url: "/api/health" });
+    expect(response.statusCode).toBe(503);
+    expect(response.json().chain).toBe("down");
+    await app.close();
+  });
+
+  it("GET /api/health is 503 and names the database when it is closed", async () => {
+    const lost = await target.open();
+    await lost.close();
+    const app = await buildTestApp({ ...lost, close: async () => {} }, { RPC_URL: chain.rpcUrl });
+    const response = await app.inject({ method: "GET", url: "/api/health" });
+    expect(response.statusCode).toBe(503);
+    expect(response.json()).toEqual({ status: "degraded", database: "down", chain: "ok" });
+    await app.close();
+  });
+
+  it("GET /api/config gives wallets the chain, the fee contract and the fee in wei", async () => {
+    const app = await buildTestApp(shared(), { RPC_URL: chain.rpcUrl, PUBLIC_RPC_URL: "https://rpc.example.org" });
+    const response = await app.inject({ method: "GET", url: "/api/config" });
+    expect(response.statusCode).toBe(200);
+    const body = publicConfigSchema.parse(response.json());
+    expect(body).toEqual({
+      chainId: 31337,
+      chainName: "Hardhat",
+      rpcUrl: "https://rpc.example.org",
+      feeRecipient: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
+      feeWei: "10000000000000000",
+      explorerUrl: null,
+    });
+    await app.close();
+  });
+});
+
+describe("errors, documentation and the web client", () => {
+  let database: Database;
+  beforeAll(async () => {
+    database = await databaseTargets[0]!.open();
+  });
+  afterAll(() => database.close());
+  const shared = () => ({ ...database, close: async () => {} });
+
+  it("answers unknown API routes with a JSON 404", async () => {
+    const app = await buildTestApp(shared());
+    const response = await app.inject({ method: "GET", url: "/api/nothing-here?x=1" });
+    expect(response.statusCode).toBe(404);
+    expect(response.json()).toEqual({ message: "Route GET /api/nothing-here not found" });
+    await app.close();
+  });
+
+  it("answers malformed JSON with 400 and a message", async () => {
+    const app = await buildTestApp(shared());
+    app.post("/api/echo", async (request) => request.body);
+    const response = await app.inject({
+      method: "POST",
+      url: "/api/echo",
+      headers: { "content-type": "application/json" },
+      payload: "{not json",
+    });
+    expect(response.statusCode).toBe(400);
+    expect(response.json()).toEqual({ message: expect.any(String) });
+    await app.close();
+  });
+
+  it("hides the text of unexpected errors behind a generic 500", async () => {
+    const app = await buildTestApp(shared());
+    app.get("/api/boom", async () => {
+      throw new Error('duplicate key value violates unique constraint "users_email_lower_key"');
+    });
+    const response = await app.inject({ method: "GET", url: "/api/boom" });
+    expect(response.statusCode).toBe(500);
+    expect(response.body).not.toMatch(/constraint|users_email|stack|at /);
+    expect(response.json()).toEqual({ message: "Something went wrong on our side. Please try again." });
+    await app.close();
+  });
+
+  it("serves the OpenAPI document at /api/docs with the system calls", async () => {
+    const app = await buildTestApp(shared());
+    const response = await app.inject({ method: "GET", url: "/api/docs/json" });
+    expect(response.statusCode).toBe(200);
+    const paths = Object.keys(response.json().paths);
+    expect(paths).toEqual(expect.arrayContaining(["/api/health", "/api/config"]));
+    await app.close();
+  });
+
+  it("sets security headers", async () => {
+    const app = await buildTestApp(shared());
+    const response = await app.inject({ method: "GET", url: "/api/config" });
+    expect(response.headers["content-security-policy"]).toContain("script-src 'self'");
+    expect(response.headers["x-content-type-options"]).toBe("nosniff");
+    await app.close();
+  });
+
+  it("serves index.html for client routes and files from /uploads", async () => {
+    const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-client-"));
+    fs.writeFileSync(path.join(clientDir, "index.html"), "<!doctype html><title>client shell</title>");
+    const app = await buildTestApp(shared(), {}, clientDir);
+    fs.writeFileSync(path.join(app.config.dataDir, "uploads", "a.txt"), "uploaded");
+
+    const page = await app.inject({ method: "GET", url: "/posts/123", headers: { accept: "text/html" } });
+    expect(page.statusCode).toBe(200);
+    expect(page.body).toContain("client shell");
+    expect(page.headers["cache-control"]).toBe("no-cache");
+
+    const upload = await app.inject({ method: "GET", url: "/uploads/a.txt" });
+    expect(upload.statusCode).toBe(200);
+    expect(upload.body).toBe("uploaded");
+
+    const missing = await app.inject({ method: "GET", url: "/uploads/none.png", headers: { accept: "text/html" } });
+    expect(missing.statusCode).toBe(404);
+    await app.close();
+    fs.rmSync(clientDir, { recursive: true, force: true });
+  });
+});
