@@ -2,9 +2,9 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/server/db/client.ts";
+import { users } from "../../src/server/db/schema.ts";
 import { insertUser } from "../support/builders.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -77,8 +77,8 @@ describe("the server process", () => {
     expect(await exitOf(third.child)).toBe(0);
 
     const reopened = await openDatabase({ dataDir });
-    const rows = await reopened.db.execute(sql`select email from users`);
+    const rows = await reopened.db.select({ email: users.email }).from(users);
     await reopened.close();
-    expect(rows.rows).toEqual([{ email: "kept@example.com" }]);
+    expect(rows).toEqual([{ email: "kept@example.com" }]);
   }, 90_000);
 });

@@ -6,7 +6,7 @@ import type { Database } from "../../src/server/db/client.ts";
 import { publicConfigSchema } from "../../src/shared/schemas/system.ts";
 import { buildTestApp } from "../support/app.ts";
 import { startTestChain } from "../support/chain.ts";
-import { databaseTargets } from "../support/databases.ts";
+import { databaseTargets, pgliteTarget } from "../support/databases.ts";
 
 describe.each(databaseTargets)("system routes on $name", (target) => {
   let database: Database;
@@ -80,7 +80,7 @@ describe.each(databaseTargets)("system routes on $name", (target) => {
 describe("errors, documentation and the web client", () => {
   let database: Database;
   beforeAll(async () => {
-    database = await databaseTargets[0]!.open();
+    database = await pgliteTarget.open();
   });
   afterAll(() => database.close());
   const shared = () => ({ ...database, close: async () => {} });

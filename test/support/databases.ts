@@ -30,16 +30,18 @@ async function openFreshPostgres(baseUrl: string): Promise<Database> {
   };
 }
 
+export const pgliteTarget: DatabaseTarget = {
+  name: "pglite",
+  open: async () => {
+    const database = await openDatabase({});
+    await database.migrate();
+    return database;
+  },
+};
+
 /** Integration tests run on PGlite always, and on PostgreSQL too when TEST_DATABASE_URL names a server. */
 export const databaseTargets: DatabaseTarget[] = [
-  {
-    name: "pglite",
-    open: async () => {
-      const database = await openDatabase({});
-      await database.migrate();
-      return database;
-    },
-  },
+  pgliteTarget,
   ...(process.env.TEST_DATABASE_URL
     ? [{ name: "postgres" as const, open: () => openFreshPostgres(process.env.TEST_DATABASE_URL as string) }]
     : []),

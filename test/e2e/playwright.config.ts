@@ -1,0 +1,49 @@
+import path from "node:path";
+import { defineConfig, devices } from "@playwright/test";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+// Ports of their own, so the tests never meet a server a developer is running.
+const PORT = Number(process.env.E2E_PORT ?? 3210);
+const CHAIN_PORT = Number(process.env.E2E_CHAIN_PORT ?? 8645);
+const DATA_DIR = path.join(ROOT, "data/e2e");
+export const baseURL = `http://localhost:${PORT}`;
+
+export default defineConfig({
+  testDir: ".",
+  outputDir: path.join(ROOT, "test-results/e2e"),
+  fullyParallel: false,
+  workers: 1,
+  retries: process.env.CI ? 1 : 0,
+  reporter: [["list"], ["html", { open: "never", outputFolder: path.join(ROOT, "playwright-report") }]],
+  use: {
+    baseURL,
+    trace: "retain-on-failure",
+    screenshot: "only-on-failure",
+    launchOptions: {
+      executablePath: process.env.CHROMIUM_PATH ?? "/usr/bin/chromium",
+      args: [
+        "--no-sandbox",
+        "--disable-gpu",
+        "--disable-quic",
+        "--no-first-run",
+        "--disable-background-networking",
+        "--disable-component-update",
+        "--disable-sync",
+      ],
+    },
+  },
+  projects: [
+    { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } },
+    { name: "phone", use: { ...devices["Pixel 7"], viewport: { width: 360, height: 780 } } },
+  ],
+  webServer: {
+    // Exactly what `npm start` runs, on a fresh data folder and its own chain.
+    command: `rm -rf "${DATA_DIR}" && "${path.join(ROOT, "node_modules/.bin/tsx")}" scripts/start.ts`,
+    cwd: ROOT,
+    url: `${baseURL}/api/health`,
+    timeout: 180_000,
+    reuseExistingServer: false,
+    stdout: "pipe",
+    env: { PORT: String(PORT), CHAIN_PORT: String(CHAIN_PORT), DATA_DIR, LOG_LEVEL: "warn" },
+  },
+});

@@ -1,0 +1,64 @@
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+
+const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
+
+test.describe("a visitor", () => {
+  test("sees the landing hero, the navigation bar and the footer", async ({ page, isMobile }, testInfo) => {
+    const errors: string[] = [];
+    page.on("pageerror", (error) => errors.push(error.message));
+    page.on("console", (message) => message.type() === "error" && errors.push(message.text()));
+
+    await page.goto("/");
+    await expect(page.getByRole("heading", { level: 1, name: "Pen down your ideas by creating a blog" })).toBeVisible();
+    await expect(page.getByText("Welcome to Penchain")).toBeVisible();
+    await expect(page.getByText("Your blog must be free from racism and unhealthy words.")).toBeVisible();
+
+    const main = page.getByRole("navigation", { name: "Main" });
+    await expect(main.getByRole("link", { name: "Penchain" })).toHaveAttribute("href", "/");
+    await expect(main.getByRole("link", { name: "New Blog" })).toHaveAttribute("href", "/create-post");
+    await expect(main.getByRole("link", { name: "Login", exact: true }).last()).toBeVisible();
+    await page.screenshot({ path: path.join(SCREENS, `home-${testInfo.project.name}.png`), fullPage: true });
+    if (isMobile) {
+      // On a phone the links fold into a menu.
+      await main.getByRole("button", { name: "Open navigation" }).click();
+      const items = page.getByRole("menuitem");
+      await expect(items).toHaveText(["Home", "Create", "Blogs", "Register", "Login"]);
+      await page.keyboard.press("Escape");
+      await expect(page.getByRole("menu")).toBeHidden();
+    } else {
+      await expect(main.getByRole("listitem")).toHaveText(["Home", "Create", "Blogs", "Register", "Login"]);
+    }
+    await expect(page.getByRole("navigation", { name: "Footer" }).getByRole("link")).toHaveText([
+      "Home",
+      "Create Blog",
+      "Blogs",
+      "Register",
+      "Login",
+    ]);
+
+    // The page fits the screen: nothing scrolls sideways.
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    expect(overflow).toBeLessThanOrEqual(0);
+    expect(errors).toEqual([]);
+  });
+
+  test("follows Let's Explore to /posts, and is sent to /login from a member screen", async ({ page }) => {
+    await page.goto("/");
+    await page.getByRole("link", { name: "Let's Explore" }).click();
+    await expect(page).toHaveURL(/\/posts$/);
+    await page.goto("/create-post");
+    await expect(page).toHaveURL(/\/login$/);
+    // A reload on a client route is served the app, not a 404.
+    await page.goto("/posts/some-id");
+    await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+  });
+});
+
+test("the API answers beside the app", async ({ request }) => {
+  const health = await request.get("/api/health");
+  expect(health.status()).toBe(200);
+  expect(await health.json()).toEqual({ status: "ok", database: "ok", chain: "ok" });
+  const config = await (await request.get("/api/config")).json();
+  expect(config).toMatchObject({ chainId: 31337, feeWei: "10000000000000000" });
+});
