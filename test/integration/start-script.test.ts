@@ -1,0 +1,61 @@
+import { spawn } from "node:child_process";
+import fs from "node:fs";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, expect, it } from "vitest";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-start-"));
+afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
+
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const server = net.createServer().listen(0, "127.0.0.1", () => {
+      const { port } = server.address() as net.AddressInfo;
+      server.close(() => resolve(port));
+    });
+  });
+}
+
+const accepts = (port: number) =>
+  new Promise<boolean>((resolve) => {
+    const socket = net.connect(port, "127.0.0.1");
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+
+it("npm start serves the app with a chain and the fee contract, and Ctrl-C stops every process", async () => {
+  const [port, chainPort] = [await freePort(), await freePort()];
+  const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/start.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, PORT: String(port), CHAIN_PORT: String(chainPort), DATA_DIR: dataDir, LOG_LEVEL: "warn" },
+  });
+  let output = "";
+  child.stdout.on("data", (chunk) => {
+    output += chunk;
+  });
+  child.stderr.on("data", (chunk) => {
+    output += chunk;
+  });
+  const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+
+  await expect.poll(() => output, { timeout: 120_000, interval: 250 }).toContain("Press Ctrl-C to stop.");
+  expect(output).toContain(`http://localhost:${port}`);
+  expect(output).toMatch(/Fee contract\s+0x[0-9a-fA-F]{40}/);
+  expect(output).toMatch(/Private key\s+0x[0-9a-f]{64}/);
+
+  const health = await fetch(`http://localhost:${port}/api/health`);
+  expect(await health.json()).toEqual({ status: "ok", database: "ok", chain: "ok" });
+  const home = await fetch(`http://localhost:${port}/`, { headers: { accept: "text/html" } });
+  expect(await home.text()).toContain('<div id="root">');
+
+  child.kill("SIGINT");
+  expect(await exited).toBe(0);
+  expect(await accepts(port)).toBe(false);
+  expect(await accepts(chainPort)).toBe(false);
+  expect(fs.existsSync(path.join(dataDir, "penchain.lock"))).toBe(false);
+}, 180_000);
