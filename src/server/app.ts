@@ -1,15 +1,26 @@
 import path from "node:path";
 import fastifyHelmet from "@fastify/helmet";
+import fastifyMultipart from "@fastify/multipart";
 import Fastify, { type FastifyServerOptions } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { PublicClient } from "viem";
+import { MAX_UPLOAD_BYTES } from "../shared/constants.ts";
 import type { Database, Db } from "./db/client.ts";
 import type { AppConfig } from "./env.ts";
+import { registerAuth } from "./plugins/auth.ts";
 import { registerClient } from "./plugins/client.ts";
 import { registerDocs } from "./plugins/docs.ts";
 import { registerErrorHandling } from "./plugins/error-handler.ts";
+import { DEFAULT_RATE_LIMITS, type RateLimits, registerRateLimits } from "./plugins/rate-limits.ts";
+import { authRoutes } from "./routes/auth/index.ts";
+import { emailRoutes } from "./routes/email/index.ts";
 import { systemRoutes } from "./routes/system/index.ts";
+import { accountRoutes } from "./routes/users/account.ts";
+import { adminUserRoutes } from "./routes/users/admin.ts";
+import { profileRoutes } from "./routes/users/profile.ts";
 import { createChainClient } from "./services/chain.ts";
+import { createMailer, type Mailer } from "./services/mailer.ts";
+import { createStorage, type Storage } from "./services/storage.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -17,6 +28,8 @@ declare module "fastify" {
     database: Database;
     db: Db;
     chain: PublicClient;
+    mailer: Mailer;
+    storage: Storage;
   }
 }
 
@@ -27,6 +40,8 @@ export interface AppOptions {
   logger?: FastifyServerOptions["logger"];
   /** The built client; defaults to dist/client. */
   clientDir?: string;
+  /** Tests that send many requests from one address raise these; production uses the defaults. */
+  rateLimits?: Partial<RateLimits>;
 }
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -34,6 +49,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 /** Builds the whole app without listening, so tests can `inject` requests into exactly what production runs. */
 export async function buildApp(options: AppOptions) {
   const { config, database } = options;
+  if (!config.jwtSecret) throw new Error("JWT_SECRET is not set");
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
     trustProxy: config.env === "production",
@@ -50,7 +66,20 @@ export async function buildApp(options: AppOptions) {
   app.decorate("database", database);
   app.decorate("db", database.db);
   app.decorate("chain", createChainClient(config));
-  app.addHook("onClose", () => database.close());
+  app.decorate("storage", createStorage(config));
+  const mailer = createMailer({
+    db: database.db,
+    smtpUrl: config.smtpUrl,
+    from: config.mailFrom,
+    dataDir: config.dataDir,
+    log: app.log,
+  });
+  app.decorate("mailer", mailer);
+  mailer.start();
+  app.addHook("onClose", async () => {
+    await mailer.close();
+    await database.close();
+  });
 
   // 3. Security headers. Wallets talk to the chain's RPC and to wallet services from the browser.
   await app.register(fastifyHelmet, {
@@ -69,11 +98,23 @@ export async function buildApp(options: AppOptions) {
     crossOriginEmbedderPolicy: false,
   });
 
-  // 4. API: the OpenAPI document first, so it sees every route registered after it.
+  // 4. Who is calling, how often, and uploads (streamed, capped at 5 MB, one file).
+  registerAuth(app, config.jwtSecret);
+  await registerRateLimits(app, config.redisUrl, { ...DEFAULT_RATE_LIMITS, ...options.rateLimits });
+  await app.register(fastifyMultipart, {
+    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 1024 * 1024 },
+  });
+
+  // 5. API: the OpenAPI document first, so it sees every route registered after it.
   await registerDocs(app);
   await app.register(systemRoutes, { prefix: "/api" });
+  await app.register(authRoutes, { prefix: "/api/auth" });
+  await app.register(accountRoutes, { prefix: "/api/users" });
+  await app.register(profileRoutes, { prefix: "/api/users" });
+  await app.register(adminUserRoutes, { prefix: "/api/users" });
+  await app.register(emailRoutes, { prefix: "/api/email" });
 
-  // 5. Uploads and the single-page client, with its fallback for client routes.
+  // 6. Uploaded files and the single-page client, with its fallback for client routes.
   await registerClient(app, {
     clientDir: options.clientDir ?? path.join(ROOT, "dist/client"),
     uploadsDir: path.resolve(config.dataDir, "uploads"),

@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Database } from "../../src/server/db/client.ts";
 import { publicConfigSchema } from "../../src/shared/schemas/system.ts";
-import { buildTestApp } from "../support/app.ts";
+import { buildTestApp, keepOpen } from "../support/app.ts";
 import { startTestChain } from "../support/chain.ts";
 import { databaseTargets, pgliteTarget } from "../support/databases.ts";
 
@@ -19,11 +19,10 @@ describe.each(databaseTargets)("system routes on $name", (target) => {
     await database.close();
     await chain.close();
   });
-  // The app closes the database it is given, so each test that builds one hands it a view that leaves it open.
-  const shared = () => ({ ...database, close: async () => {} });
+  const shared = () => keepOpen(database);
 
   it("GET /api/health is 200 when the database and the chain answer", async () => {
-    const app = await buildTestApp(shared(), { RPC_URL: chain.rpcUrl });
+    const app = await buildTestApp(shared(), { env: { RPC_URL: chain.rpcUrl } });
     const response = await app.inject({ method: "GET", url: "/api/health" });
     expect(response.statusCode).toBe(200);
     expect(response.json()).toEqual({ status: "ok", database: "ok", chain: "ok" });
@@ -40,9 +39,7 @@ describe.each(databaseTargets)("system routes on $name", (target) => {
 
   it("GET /api/health is 503 when the RPC serves another chain id", async () => {
     const app = await buildTestApp(shared(), {
-      RPC_URL: chain.rpcUrl,
-      CHAIN_ID: "1",
-      FEE_RECIPIENT: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8",
+      env: { RPC_URL: chain.rpcUrl, CHAIN_ID: "1", FEE_RECIPIENT: "0x70997970C51812dc3A010C7d01b50e0d17dc79C8" },
     });
     const response = await app.inject({ method: "GET", url: "/api/health" });
     expect(response.statusCode).toBe(503);
@@ -53,7 +50,7 @@ describe.each(databaseTargets)("system routes on $name", (target) => {
   it("GET /api/health is 503 and names the database when it is closed", async () => {
     const lost = await target.open();
     await lost.close();
-    const app = await buildTestApp({ ...lost, close: async () => {} }, { RPC_URL: chain.rpcUrl });
+    const app = await buildTestApp({ ...lost, close: async () => {} }, { env: { RPC_URL: chain.rpcUrl } });
     const response = await app.inject({ method: "GET", url: "/api/health" });
     expect(response.statusCode).toBe(503);
     expect(response.json()).toEqual({ status: "degraded", database: "down", chain: "ok" });
@@ -61,7 +58,9 @@ describe.each(databaseTargets)("system routes on $name", (target) => {
   });
 
   it("GET /api/config gives wallets the chain, the fee contract and the fee in wei", async () => {
-    const app = await buildTestApp(shared(), { RPC_URL: chain.rpcUrl, PUBLIC_RPC_URL: "https://rpc.example.org" });
+    const app = await buildTestApp(shared(), {
+      env: { RPC_URL: chain.rpcUrl, PUBLIC_RPC_URL: "https://rpc.example.org" },
+    });
     const response = await app.inject({ method: "GET", url: "/api/config" });
     expect(response.statusCode).toBe(200);
     const body = publicConfigSchema.parse(response.json());
@@ -83,7 +82,7 @@ describe("errors, documentation and the web client", () => {
     database = await pgliteTarget.open();
   });
   afterAll(() => database.close());
-  const shared = () => ({ ...database, close: async () => {} });
+  const shared = () => keepOpen(database);
 
   it("answers unknown API routes with a JSON 404", async () => {
     const app = await buildTestApp(shared());
@@ -139,7 +138,7 @@ describe("errors, documentation and the web client", () => {
   it("serves index.html for client routes and files from /uploads", async () => {
     const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-client-"));
     fs.writeFileSync(path.join(clientDir, "index.html"), "<!doctype html><title>client shell</title>");
-    const app = await buildTestApp(shared(), {}, clientDir);
+    const app = await buildTestApp(shared(), { clientDir });
     fs.writeFileSync(path.join(app.config.dataDir, "uploads", "a.txt"), "uploaded");
 
     const page = await app.inject({ method: "GET", url: "/posts/123", headers: { accept: "text/html" } });

@@ -4,23 +4,50 @@ import path from "node:path";
 import { buildApp } from "../../src/server/app.ts";
 import type { Database } from "../../src/server/db/client.ts";
 import { loadConfig } from "../../src/server/env.ts";
+import type { RateLimits } from "../../src/server/plugins/rate-limits.ts";
 
-/** Builds the real app on the given database; an unused port stands in for the chain unless `rpcUrl` is given. */
-export async function buildTestApp(database: Database, overrides: Record<string, string> = {}, clientDir?: string) {
+const GENEROUS = { max: 10_000, timeWindow: 60_000 };
+/** Tests send many requests from one address; the limits themselves are tested with their real values. */
+export const generousLimits: RateLimits = {
+  login: GENEROUS,
+  register: GENEROUS,
+  passwordReset: GENEROUS,
+  verification: GENEROUS,
+  siwe: GENEROUS,
+  mailSender: GENEROUS,
+  mailRecipient: GENEROUS,
+};
+
+interface TestAppOptions {
+  env?: Record<string, string>;
+  clientDir?: string;
+  rateLimits?: Partial<RateLimits>;
+}
+
+/**
+ * Builds the real app on the given database (which the app closes with itself). An unused port stands in for the
+ * chain unless RPC_URL is given.
+ */
+export async function buildTestApp(database: Database, options: TestAppOptions = {}) {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-test-"));
   const config = loadConfig({
     NODE_ENV: "test",
     DATA_DIR: dataDir,
+    PUBLIC_URL: "http://penchain.test",
     JWT_SECRET: "test-secret-that-is-long-enough-for-tests-0123456789",
     RPC_URL: "http://127.0.0.1:9",
-    ...overrides,
+    ...options.env,
   });
   const app = await buildApp({
     config,
     database,
     logger: false,
-    clientDir: clientDir ?? path.join(dataDir, "no-client"),
+    clientDir: options.clientDir ?? path.join(dataDir, "no-client"),
+    rateLimits: options.rateLimits ?? generousLimits,
   });
   app.addHook("onClose", () => fs.rmSync(dataDir, { recursive: true, force: true }));
   return app;
 }
+
+/** A view of a database that the app may "close" without closing it, for suites that build several apps on one. */
+export const keepOpen = (database: Database): Database => ({ ...database, close: async () => {} });

@@ -1,0 +1,64 @@
+import { eq } from "drizzle-orm";
+import type { FastifyInstance, FastifyRequest } from "fastify";
+import { users } from "../db/schema.ts";
+import { HttpError } from "../http-error.ts";
+import { createSessionTokens, type SessionTokens } from "../services/session-tokens.ts";
+
+export type AuthUser = typeof users.$inferSelect;
+
+declare module "fastify" {
+  interface FastifyInstance {
+    tokens: SessionTokens;
+    /** preHandler: a signed-in, unblocked user is required. */
+    requireUser: (request: FastifyRequest) => Promise<void>;
+    /** preHandler: an admin is required. */
+    requireAdmin: (request: FastifyRequest) => Promise<void>;
+    /** preHandler: identifies the user when a valid token is sent; anonymous otherwise. */
+    identifyUser: (request: FastifyRequest) => Promise<void>;
+  }
+  interface FastifyRequest {
+    user: AuthUser | null;
+  }
+}
+
+export const SESSION_ENDED = "Your session has ended. Please log in again.";
+export const BLOCKED = "Your account has been blocked. Please contact an admin.";
+
+/**
+ * Bearer tokens carry only the user id and token version; who the user is (admin, blocked) is read from the
+ * database on every request, so changes take effect at once.
+ */
+export function registerAuth(app: FastifyInstance, secret: string) {
+  app.decorate("tokens", createSessionTokens(secret));
+  app.decorateRequest("user", null);
+
+  async function load(request: FastifyRequest): Promise<AuthUser | null> {
+    const header = request.headers.authorization;
+    if (!header) return null;
+    const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
+    const claims = token ? await app.tokens.verify(token) : null;
+    if (!claims) throw new HttpError(401, SESSION_ENDED);
+    const [user] = await app.db.select().from(users).where(eq(users.id, claims.userId));
+    if (!user || user.tokenVersion !== claims.version) throw new HttpError(401, SESSION_ENDED);
+    if (user.isBlocked) throw new HttpError(403, BLOCKED);
+    return user;
+  }
+
+  app.decorate("identifyUser", async (request: FastifyRequest) => {
+    request.user = await load(request).catch(() => null);
+  });
+  app.decorate("requireUser", async (request: FastifyRequest) => {
+    request.user = await load(request);
+    if (!request.user) throw new HttpError(401, "Not authorized: please log in.");
+  });
+  app.decorate("requireAdmin", async (request: FastifyRequest) => {
+    await app.requireUser(request);
+    if (!request.user?.isAdmin) throw new HttpError(403, "Only admins can do this.");
+  });
+}
+
+/** The signed-in user of a route guarded by requireUser. */
+export function currentUser(request: FastifyRequest): AuthUser {
+  if (!request.user) throw new HttpError(401, "Not authorized: please log in.");
+  return request.user;
+}

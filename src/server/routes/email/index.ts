@@ -1,0 +1,26 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { messageSchema, sendMailSchema } from "../../../shared/schemas/users.ts";
+import { currentUser } from "../../plugins/auth.ts";
+import { limitBy } from "../../plugins/rate-limits.ts";
+import { sendUserMessage } from "../../services/users/messages.ts";
+
+export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post("/", {
+    schema: {
+      tags: ["users"],
+      security: [{ bearerAuth: [] }],
+      summary: "E-mail a registered user (reply-to is the sender)",
+      body: sendMailSchema,
+      response: { 200: messageSchema, 202: messageSchema },
+    },
+    preHandler: [
+      app.requireUser,
+      limitBy(app, "mailSender", (request) => request.user?.id ?? request.ip),
+      limitBy(app, "mailRecipient", (request) => (request.body as { to: string }).to.toLowerCase()),
+    ],
+    handler: async (request, reply) => {
+      const { status, message } = await sendUserMessage(app, currentUser(request), request.body);
+      return reply.code(status).send({ message });
+    },
+  });
+};

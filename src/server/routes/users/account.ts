@@ -1,0 +1,113 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { sessionSchema } from "../../../shared/schemas/session.ts";
+import {
+  changePasswordSchema,
+  forgetPasswordSchema,
+  loginSchema,
+  messageSchema,
+  privateUserSchema,
+  registerSchema,
+  resetPasswordSchema,
+  verifyAccountSchema,
+} from "../../../shared/schemas/users.ts";
+import { currentUser } from "../../plugins/auth.ts";
+import { limitBy } from "../../plugins/rate-limits.ts";
+import * as accounts from "../../services/users/accounts.ts";
+
+const tags = ["users"];
+const security = [{ bearerAuth: [] }];
+
+export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
+  const byIp = (request: { ip: string }) => request.ip;
+
+  app.post("/register", {
+    schema: { tags, summary: "Create an account", body: registerSchema, response: { 201: privateUserSchema } },
+    preHandler: limitBy(app, "register", byIp),
+    handler: async (request, reply) => reply.code(201).send(await accounts.register(app, request.body)),
+  });
+
+  app.post("/login", {
+    schema: {
+      tags,
+      summary: "Log in; the response is the session",
+      body: loginSchema,
+      response: { 200: sessionSchema },
+    },
+    preHandler: limitBy(
+      app,
+      "login",
+      (request) => `${request.ip}:${(request.body as { email: string }).email.toLowerCase()}`,
+    ),
+    handler: async (request) => accounts.login(app, request.body),
+  });
+
+  app.put("/password", {
+    schema: {
+      tags,
+      security,
+      summary: "Change the password; ends other sessions",
+      body: changePasswordSchema,
+      response: { 200: sessionSchema },
+    },
+    preHandler: app.requireUser,
+    handler: async (request) => accounts.changePassword(app, currentUser(request).id, request.body.password),
+  });
+
+  app.post("/forget-password-token", {
+    schema: {
+      tags,
+      summary: "E-mail a reset link (same answer for unknown e-mails)",
+      body: forgetPasswordSchema,
+      response: { 200: messageSchema },
+    },
+    preHandler: limitBy(app, "passwordReset", byIp),
+    handler: async (request) => {
+      await accounts.requestPasswordReset(app, request.body.email);
+      return { message: accounts.RESET_SENT };
+    },
+  });
+
+  app.put("/reset-password", {
+    schema: {
+      tags,
+      summary: "Set a new password with an e-mailed token",
+      body: resetPasswordSchema,
+      response: { 200: messageSchema },
+    },
+    preHandler: limitBy(app, "passwordReset", byIp),
+    handler: async (request) => {
+      await accounts.resetPassword(app, request.body.token, request.body.password);
+      return { message: "Password Reset Successfully" };
+    },
+  });
+
+  app.post("/generate-verify-email-token", {
+    schema: {
+      tags,
+      security,
+      summary: "E-mail an account verification link",
+      response: { 200: messageSchema, 202: messageSchema },
+    },
+    preHandler: [app.requireUser, limitBy(app, "verification", (request) => request.user?.id ?? request.ip)],
+    handler: async (request, reply) => {
+      const delivery = await accounts.requestVerification(app, currentUser(request));
+      return delivery === "sent"
+        ? { message: "Verification email sent. Check your inbox." }
+        : reply.code(202).send({
+            message: "The mail server is not answering. Your verification email is queued and will be sent shortly.",
+          });
+    },
+  });
+
+  app.put("/verify-account", {
+    schema: {
+      tags,
+      security,
+      summary: "Verify the account with an e-mailed token",
+      body: verifyAccountSchema,
+      response: { 200: privateUserSchema },
+    },
+    preHandler: [app.requireUser, limitBy(app, "verification", (request) => request.user?.id ?? request.ip)],
+    handler: async (request) => accounts.verifyAccount(app, currentUser(request), request.body.token),
+  });
+};

@@ -1,0 +1,63 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
+import {
+  adminUserListItemSchema,
+  privateUserSchema,
+  rewardResultSchema,
+  userIdParamsSchema,
+} from "../../../shared/schemas/users.ts";
+import { currentUser } from "../../plugins/auth.ts";
+import * as admin from "../../services/users/admin.ts";
+
+const tags = ["admin"];
+const security = [{ bearerAuth: [] }];
+
+export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get("/", {
+    schema: {
+      tags,
+      security,
+      summary: "All users, newest first (paged)",
+      querystring: pageQuerySchema,
+      response: { 200: pageOf(adminUserListItemSchema) },
+    },
+    preHandler: app.requireAdmin,
+    handler: async (request) => admin.listUsers(app, currentUser(request), request.query),
+  });
+
+  app.put("/block-user/:id", {
+    schema: {
+      tags,
+      security,
+      summary: "Block a user and end their sessions",
+      params: userIdParamsSchema,
+      response: { 200: privateUserSchema },
+    },
+    preHandler: app.requireAdmin,
+    handler: async (request) => admin.setBlocked(app, currentUser(request), request.params.id, true),
+  });
+
+  app.put("/unblock-user/:id", {
+    schema: {
+      tags,
+      security,
+      summary: "Unblock a user",
+      params: userIdParamsSchema,
+      response: { 200: privateUserSchema },
+    },
+    preHandler: app.requireAdmin,
+    handler: async (request) => admin.setBlocked(app, currentUser(request), request.params.id, false),
+  });
+
+  app.put("/likes/:id", {
+    schema: {
+      tags,
+      security,
+      summary: "Reward a user, or take the reward back",
+      params: userIdParamsSchema,
+      response: { 200: rewardResultSchema },
+    },
+    preHandler: app.requireAdmin,
+    handler: async (request) => admin.toggleReward(app, currentUser(request), request.params.id),
+  });
+};

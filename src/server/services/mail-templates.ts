@@ -1,0 +1,69 @@
+export interface MailContent {
+  subject: string;
+  text: string;
+  html: string;
+}
+
+const escapeHtml = (value: string) =>
+  value.replace(
+    /[&<>"']/g,
+    (char) => ({ "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" })[char] ?? char,
+  );
+
+function layout(title: string, body: string) {
+  return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a202c;max-width:560px;margin:auto;padding:24px">
+<h2 style="color:#0d9488">Penchain</h2><h3>${escapeHtml(title)}</h3>${body}
+<p style="color:#718096;font-size:12px">You receive this e-mail because of your Penchain account.</p></body></html>`;
+}
+
+function linkMail(
+  subject: string,
+  greeting: string,
+  lead: string,
+  action: string,
+  link: string,
+  note: string,
+): MailContent {
+  return {
+    subject,
+    text: `${greeting}\n\n${lead}\n\n${link}\n\n${note}\n`,
+    html: layout(
+      subject,
+      `<p>${escapeHtml(greeting)}</p><p>${escapeHtml(lead)}</p>
+<p><a href="${escapeHtml(link)}" style="background:#0d9488;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">${escapeHtml(action)}</a></p>
+<p style="font-size:13px">Or open this link: ${escapeHtml(link)}</p><p>${escapeHtml(note)}</p>`,
+    ),
+  };
+}
+
+export const verifyEmailMail = (firstName: string, link: string) =>
+  linkMail(
+    "Verify your Penchain account",
+    `Hi ${firstName},`,
+    "Please confirm your e-mail address to verify your account.",
+    "Verify my account",
+    link,
+    "If you did not create a Penchain account, ignore this e-mail.",
+  );
+
+export const resetPasswordMail = (firstName: string, link: string) =>
+  linkMail(
+    "Reset your Penchain password",
+    `Hi ${firstName},`,
+    "Someone asked to reset your password. The link works once, within 10 minutes.",
+    "Reset my password",
+    link,
+    "If it was not you, ignore this e-mail: your password stays the same.",
+  );
+
+export function userMessageMail(from: { name: string; email: string }, subject: string, message: string): MailContent {
+  const intro = `${from.name} (${from.email}) sent you a message on Penchain. Reply to this e-mail to answer them.`;
+  return {
+    subject,
+    text: `${intro}\n\n${message}\n`,
+    html: layout(
+      subject,
+      `<p>${escapeHtml(intro)}</p><blockquote style="border-left:3px solid #cbd5e0;padding-left:12px;white-space:pre-wrap">${escapeHtml(message)}</blockquote>`,
+    ),
+  };
+}

@@ -1,0 +1,79 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { PageQuery } from "../../../shared/schemas/pagination.ts";
+import { rewards, users } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
+import type { AuthUser } from "../../plugins/auth.ts";
+import { afterCursor, cursorKey, toPage } from "../cursor.ts";
+import { findUser } from "./accounts.ts";
+import { followersCountSql, postCountSql, rewardsCountSql, toPrivateUser, userColumns } from "./user-fields.ts";
+
+/** Every user, newest first, with the counts the admin list shows; one query per page. */
+export async function listUsers(app: FastifyInstance, admin: AuthUser, query: PageQuery) {
+  const rows = await app.db
+    .select({
+      ...userColumns,
+      followersCount: followersCountSql,
+      postCount: postCountSql,
+      rewardsCount: rewardsCountSql,
+      isRewardedByMe: sql<boolean>`exists (select 1 from ${rewards} where ${rewards.userId} = ${users.id} and ${rewards.adminId} = ${admin.id})`,
+      cursorAt: cursorKey(users.createdAt),
+    })
+    .from(users)
+    .where(afterCursor(users.createdAt, users.id, query.cursor))
+    .orderBy(desc(users.createdAt), desc(users.id))
+    .limit(query.limit + 1);
+  const page = toPage(rows, query.limit, (row) => [row.cursorAt, row.id]);
+  return {
+    nextCursor: page.nextCursor,
+    items: page.items.map((row) => ({
+      ...toPrivateUser(row),
+      followersCount: row.followersCount,
+      postCount: row.postCount,
+      rewardsCount: row.rewardsCount,
+      isRewardedByMe: row.isRewardedByMe,
+    })),
+  };
+}
+
+/** Blocking also ends every session of the user. */
+export async function setBlocked(app: FastifyInstance, admin: AuthUser, targetId: string, blocked: boolean) {
+  if (admin.id === targetId) throw new HttpError(400, `You cannot ${blocked ? "block" : "unblock"} yourself`);
+  await app.db.transaction(async (tx) => {
+    const [target] = await tx.select().from(users).where(eq(users.id, targetId)).for("update");
+    if (!target) throw new HttpError(404, "User not found");
+    if (blocked && target.isAdmin) {
+      const [others] = await tx
+        .select({ count: sql<number>`count(*)::int` })
+        .from(users)
+        .where(and(eq(users.isAdmin, true), eq(users.isBlocked, false), sql`${users.id} <> ${targetId}`));
+      if (!others?.count) throw new HttpError(409, "You cannot block the last admin");
+    }
+    await tx
+      .update(users)
+      .set({
+        isBlocked: blocked,
+        ...(blocked ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, targetId));
+  });
+  return toPrivateUser(await findUser(app, targetId));
+}
+
+/** Each admin rewards a user at most once; a second call takes the reward back. */
+export async function toggleReward(app: FastifyInstance, admin: AuthUser, targetId: string) {
+  if (admin.id === targetId) throw new HttpError(400, "You cannot reward yourself");
+  await findUser(app, targetId);
+  const removed = await app.db
+    .delete(rewards)
+    .where(and(eq(rewards.userId, targetId), eq(rewards.adminId, admin.id)))
+    .returning();
+  if (removed.length === 0)
+    await app.db.insert(rewards).values({ userId: targetId, adminId: admin.id }).onConflictDoNothing();
+  const [row] = await app.db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(rewards)
+    .where(eq(rewards.userId, targetId));
+  return { isRewarded: removed.length === 0, rewardsCount: row?.count ?? 0 };
+}

@@ -1,0 +1,135 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { Profile, UpdateProfileInput } from "../../../shared/schemas/users.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import { categories, follows, posts, profileViews, users } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
+import type { AuthUser } from "../../plugins/auth.ts";
+import { processImage } from "../images.ts";
+import { EMAIL_TAKEN, findUser } from "./accounts.ts";
+import {
+  followersCountSql,
+  postCountSql,
+  rewardsCountSql,
+  toPrivateUser,
+  toPublicUser,
+  toUserSummary,
+  userColumns,
+} from "./user-fields.ts";
+
+const FIRST_PAGE = 20;
+
+/** A profile with its counts, seen by `viewer`; another signed-in user's visit is recorded once per viewer. */
+export async function getProfile(app: FastifyInstance, viewer: AuthUser, profileId: string): Promise<Profile> {
+  if (viewer.id !== profileId) {
+    await app.db
+      .insert(profileViews)
+      .values({ profileId, viewerId: viewer.id })
+      .onConflictDoUpdate({ target: [profileViews.profileId, profileViews.viewerId], set: { viewedAt: new Date() } })
+      .catch((error) => {
+        // The foreign key fails for an unknown profile; that is answered as 404 below.
+        if (!String(error?.cause?.code ?? error?.code).startsWith("23")) throw error;
+      });
+  }
+  const [row] = await app.db
+    .select({
+      ...userColumns,
+      followersCount: followersCountSql,
+      followingCount: sql<number>`(select count(*)::int from ${follows} where ${follows.followerId} = ${users.id})`,
+      viewersCount: sql<number>`(select count(*)::int from ${profileViews} where ${profileViews.profileId} = ${users.id})`,
+      postCount: postCountSql,
+      rewardsCount: rewardsCountSql,
+      isFollowing: sql<boolean>`exists (select 1 from ${follows} where ${follows.followerId} = ${viewer.id} and ${follows.followeeId} = ${users.id})`,
+    })
+    .from(users)
+    .where(eq(users.id, profileId));
+  if (!row) throw new HttpError(404, "User not found");
+
+  const [viewers, recentPosts] = await Promise.all([
+    app.db
+      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, profilePhoto: users.profilePhoto })
+      .from(profileViews)
+      .innerJoin(users, eq(users.id, profileViews.viewerId))
+      .where(eq(profileViews.profileId, profileId))
+      .orderBy(desc(profileViews.viewedAt))
+      .limit(FIRST_PAGE),
+    app.db
+      .select({
+        id: posts.id,
+        title: posts.title,
+        image: posts.image,
+        category: categories.title,
+        isFeatured: posts.isFeatured,
+        numViews: posts.numViews,
+        createdAt: posts.createdAt,
+      })
+      .from(posts)
+      .innerJoin(categories, eq(categories.id, posts.categoryId))
+      .where(eq(posts.userId, profileId))
+      .orderBy(desc(posts.createdAt), desc(posts.id))
+      .limit(FIRST_PAGE),
+  ]);
+
+  const seesPrivate = viewer.id === profileId || viewer.isAdmin;
+  return {
+    ...(seesPrivate ? toPrivateUser(row) : toPublicUser(row)),
+    followersCount: row.followersCount,
+    followingCount: row.followingCount,
+    viewersCount: row.viewersCount,
+    postCount: row.postCount,
+    rewardsCount: row.rewardsCount,
+    isFollowing: row.isFollowing,
+    viewedBy: viewers.map(toUserSummary),
+    posts: recentPosts.map((post) => ({ ...post, _id: post.id, createdAt: post.createdAt.toISOString() })),
+  };
+}
+
+export async function updateProfile(app: FastifyInstance, user: AuthUser, input: UpdateProfileInput) {
+  const emailChanged = input.email.toLowerCase() !== user.email.toLowerCase();
+  try {
+    await app.db
+      .update(users)
+      .set({
+        firstName: input.firstName,
+        lastName: input.lastName,
+        bio: input.bio,
+        email: input.email,
+        // A new address has not been proven yet.
+        ...(emailChanged ? { isAccountVerified: false } : {}),
+        updatedAt: new Date(),
+      })
+      .where(eq(users.id, user.id));
+  } catch (error) {
+    if (isUniqueViolation(error, "users_email_lower_key")) throw new HttpError(409, EMAIL_TAKEN);
+    throw error;
+  }
+  return toPrivateUser(await findUser(app, user.id));
+}
+
+async function followersCount(app: FastifyInstance, userId: string) {
+  const [row] = await app.db
+    .select({ count: sql<number>`count(*)::int` })
+    .from(follows)
+    .where(eq(follows.followeeId, userId));
+  return row?.count ?? 0;
+}
+
+export async function setFollowing(app: FastifyInstance, follower: AuthUser, targetId: string, following: boolean) {
+  if (follower.id === targetId) throw new HttpError(400, "You cannot follow yourself");
+  await findUser(app, targetId);
+  if (following) {
+    await app.db.insert(follows).values({ followerId: follower.id, followeeId: targetId }).onConflictDoNothing();
+  } else {
+    await app.db.delete(follows).where(and(eq(follows.followerId, follower.id), eq(follows.followeeId, targetId)));
+  }
+  return { isFollowing: following, followersCount: await followersCount(app, targetId) };
+}
+
+export async function replacePhoto(app: FastifyInstance, user: AuthUser, upload: Buffer) {
+  const image = await processImage(upload, "photo");
+  const url = await app.storage.put(image.key, image.data, image.contentType);
+  await app.db.update(users).set({ profilePhoto: url, updatedAt: new Date() }).where(eq(users.id, user.id));
+  if (user.profilePhoto)
+    await app.storage.remove(user.profilePhoto).catch((error) => app.log.warn({ err: error }, "old photo not removed"));
+  return toPrivateUser(await findUser(app, user.id));
+}

@@ -1,0 +1,95 @@
+import { and, eq, gt, lt, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import { getAddress, verifyMessage } from "viem";
+import { generateSiweNonce, parseSiweMessage } from "viem/siwe";
+import type { SiweProof } from "../../../shared/schemas/siwe.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import { siweNonces, users } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
+import { BLOCKED } from "../../plugins/auth.ts";
+import { findUser, sessionFor } from "./accounts.ts";
+import { toPrivateUser } from "./user-fields.ts";
+
+const NONCE_TTL_MS = 10 * 60 * 1000;
+const MAX_AGE_MS = 10 * 60 * 1000;
+const CLOCK_SKEW_MS = 60 * 1000;
+
+export async function createNonce(app: FastifyInstance): Promise<string> {
+  const now = new Date();
+  await app.db.delete(siweNonces).where(lt(siweNonces.expiresAt, now));
+  const nonce = generateSiweNonce();
+  await app.db.insert(siweNonces).values({ nonce, expiresAt: new Date(now.getTime() + NONCE_TTL_MS) });
+  return nonce;
+}
+
+/**
+ * Checks an EIP-4361 message completely (viem checks some fields only when asked): our domain and origin, our
+ * chain, its age and expiry, the signature, and a single-use nonce we issued. Returns the checksummed signer.
+ */
+export async function verifySiwe(app: FastifyInstance, proof: SiweProof): Promise<`0x${string}`> {
+  const fields = parseSiweMessage(proof.message);
+  const site = new URL(app.config.publicUrl);
+  const now = Date.now();
+  if (!fields.address || !fields.nonce || !fields.uri || !fields.issuedAt || fields.version !== "1") {
+    throw new HttpError(400, "The sign-in message is incomplete. Please sign again.");
+  }
+  if (fields.domain !== site.host || new URL(fields.uri).origin !== site.origin) {
+    throw new HttpError(400, `The sign-in message is for another site. Sign in at ${site.origin}.`);
+  }
+  if (fields.chainId !== app.config.chain.id) {
+    throw new HttpError(400, `Sign in on ${app.config.chain.name} (chain id ${app.config.chain.id}).`);
+  }
+  const issuedAt = fields.issuedAt.getTime();
+  if (
+    issuedAt > now + CLOCK_SKEW_MS ||
+    issuedAt < now - MAX_AGE_MS ||
+    (fields.expirationTime && fields.expirationTime.getTime() <= now)
+  ) {
+    throw new HttpError(400, "The sign-in message has expired. Please sign again.");
+  }
+  if (fields.notBefore && fields.notBefore.getTime() > now + CLOCK_SKEW_MS) {
+    throw new HttpError(400, "The sign-in message is not valid yet.");
+  }
+  const signature = proof.signature as `0x${string}`;
+  const valid = await verifyMessage({ address: fields.address, message: proof.message, signature }).catch(() => false);
+  if (!valid) throw new HttpError(401, "The signature does not match the wallet in the message.");
+
+  const [used] = await app.db
+    .delete(siweNonces)
+    .where(and(eq(siweNonces.nonce, fields.nonce), gt(siweNonces.expiresAt, new Date())))
+    .returning();
+  if (!used) throw new HttpError(400, "This sign-in request has expired or was already used. Please sign again.");
+  return getAddress(fields.address);
+}
+
+export async function loginWithWallet(app: FastifyInstance, proof: SiweProof) {
+  const address = await verifySiwe(app, proof);
+  const [user] = await app.db
+    .select()
+    .from(users)
+    .where(sql`lower(${users.walletAddress}) = lower(${address}) and ${users.walletVerifiedAt} is not null`);
+  if (!user) {
+    throw new HttpError(
+      404,
+      "No account has verified this wallet. Log in with your password and verify the wallet from your profile.",
+    );
+  }
+  if (user.isBlocked) throw new HttpError(403, BLOCKED);
+  return sessionFor(app, user);
+}
+
+/** Links the signer's wallet to the user as verified. */
+export async function linkWallet(app: FastifyInstance, userId: string, proof: SiweProof) {
+  const address = await verifySiwe(app, proof);
+  try {
+    await app.db
+      .update(users)
+      .set({ walletAddress: address, walletVerifiedAt: new Date(), updatedAt: new Date() })
+      .where(eq(users.id, userId));
+  } catch (error) {
+    if (isUniqueViolation(error, "users_verified_wallet_key"))
+      throw new HttpError(409, "This wallet is already verified by another account.");
+    throw error;
+  }
+  return toPrivateUser(await findUser(app, userId));
+}

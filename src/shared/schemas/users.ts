@@ -1,0 +1,132 @@
+import { z } from "zod";
+import { WALLET_ADDRESS_REGEX } from "../constants.ts";
+
+const required = (message: string) => z.string({ error: message }).trim().min(1, message);
+
+export const passwordSchema = z
+  .string({ error: "Password is required" })
+  .min(1, "Password is required")
+  .refine((value) => value.trim().length > 0, "Password is required")
+  .min(8, "Password must be at least 8 characters")
+  .max(128, "Password must be at most 128 characters");
+
+export const walletAddressSchema = z
+  .string({ error: "Wallet Address is required" })
+  .trim()
+  .min(1, "Wallet Address is required")
+  .regex(WALLET_ADDRESS_REGEX, "Wallet Address must be exactly 42 characters long");
+
+/** The spec asks for no e-mail format check on the forms; the length cap only guards the server. */
+const emailSchema = (message: string) => required(message).max(254, "Email is too long");
+
+const nameSchema = (message: string) => required(message).max(60, "Names are at most 60 characters");
+
+export const registerSchema = z.object({
+  firstName: nameSchema("First Name is required"),
+  lastName: nameSchema("Last Name is required"),
+  email: emailSchema("Email is required"),
+  password: passwordSchema,
+  walletAddress: walletAddressSchema,
+});
+export type RegisterInput = z.infer<typeof registerSchema>;
+
+export const loginSchema = z.object({
+  email: emailSchema("Email is required"),
+  password: z.string({ error: "Password is required" }).min(1, "Password is required").max(128),
+});
+export type LoginInput = z.infer<typeof loginSchema>;
+
+export const updateProfileSchema = z.object({
+  firstName: nameSchema("First Name is required"),
+  lastName: nameSchema("Last Name is required"),
+  email: emailSchema("Email is required"),
+  bio: required("Bio is required").max(1000, "Bio is at most 1000 characters"),
+});
+export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
+
+export const changePasswordSchema = z.object({ password: passwordSchema });
+export const forgetPasswordSchema = z.object({ email: emailSchema("Email is required") });
+export const resetPasswordSchema = z.object({
+  password: passwordSchema,
+  token: required("Token is required").max(200),
+});
+export const verifyAccountSchema = z.object({ token: required("Token is required").max(200) });
+export const followSchema = z.object({ followId: z.uuid("followId must be a user id") });
+export const unfollowSchema = z.object({ unFollowId: z.uuid("unFollowId must be a user id") });
+export const userIdParamsSchema = z.object({ id: z.uuid("Invalid user id") });
+
+export const sendMailSchema = z.object({
+  to: emailSchema("Recipent Email is required"),
+  subject: required("Subject is required")
+    .max(200, "Subject is at most 200 characters")
+    .refine((value) => !/[\r\n]/.test(value), "Subject must be a single line"),
+  message: required("Message is required").max(10_000, "Message is at most 10000 characters"),
+});
+export type SendMailInput = z.infer<typeof sendMailSchema>;
+
+export const accountTypeSchema = z.enum(["Starter Account", "Pro Account"]);
+
+/** What anyone may see of a user. */
+export const publicUserSchema = z.object({
+  _id: z.string(),
+  id: z.string(),
+  firstName: z.string(),
+  lastName: z.string(),
+  bio: z.string(),
+  profilePhoto: z.string().nullable(),
+  isAdmin: z.boolean(),
+  isAccountVerified: z.boolean(),
+  accountType: accountTypeSchema,
+  walletAddress: z.string().nullable(),
+  isWalletVerified: z.boolean(),
+  createdAt: z.string(),
+});
+export type PublicUser = z.infer<typeof publicUserSchema>;
+
+/** The user themself and admins also see the e-mail and the blocked state. */
+export const privateUserSchema = publicUserSchema.extend({ email: z.string(), isBlocked: z.boolean() });
+export type PrivateUser = z.infer<typeof privateUserSchema>;
+
+export const userSummarySchema = publicUserSchema.pick({
+  _id: true,
+  id: true,
+  firstName: true,
+  lastName: true,
+  profilePhoto: true,
+});
+export type UserSummary = z.infer<typeof userSummarySchema>;
+
+export const adminUserListItemSchema = privateUserSchema.extend({
+  followersCount: z.number().int(),
+  postCount: z.number().int(),
+  rewardsCount: z.number().int(),
+  isRewardedByMe: z.boolean(),
+});
+
+export const profilePostSchema = z.object({
+  _id: z.string(),
+  id: z.string(),
+  title: z.string(),
+  image: z.string().nullable(),
+  category: z.string(),
+  isFeatured: z.boolean(),
+  numViews: z.number().int(),
+  createdAt: z.string(),
+});
+
+export const profileSchema = publicUserSchema.extend({
+  email: z.string().optional(),
+  followersCount: z.number().int(),
+  followingCount: z.number().int(),
+  viewersCount: z.number().int(),
+  postCount: z.number().int(),
+  rewardsCount: z.number().int(),
+  isFollowing: z.boolean(),
+  viewedBy: z.array(userSummarySchema),
+  posts: z.array(profilePostSchema),
+});
+export type Profile = z.infer<typeof profileSchema>;
+
+export const followResultSchema = z.object({ isFollowing: z.boolean(), followersCount: z.number().int() });
+export const rewardResultSchema = z.object({ isRewarded: z.boolean(), rewardsCount: z.number().int() });
+export const messageSchema = z.object({ message: z.string() });

@@ -1,0 +1,35 @@
+import crypto from "node:crypto";
+import type { App } from "../../src/server/app.ts";
+import type { Session } from "../../src/shared/schemas/session.ts";
+import type { RegisterInput } from "../../src/shared/schemas/users.ts";
+
+export function buildRegistration(overrides: Partial<RegisterInput> = {}): RegisterInput {
+  const tag = crypto.randomBytes(4).toString("hex");
+  return {
+    firstName: "Grace",
+    lastName: "Hopper",
+    email: `grace-${tag}@example.com`,
+    password: "correct horse battery",
+    walletAddress: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+    ...overrides,
+  };
+}
+
+/** Registers and logs in through the API, as a user would. */
+export async function signUp(
+  app: App,
+  overrides: Partial<RegisterInput> = {},
+): Promise<Session & { password: string }> {
+  const input = buildRegistration(overrides);
+  const registered = await app.inject({ method: "POST", url: "/api/users/register", payload: input });
+  if (registered.statusCode !== 201) throw new Error(`register failed: ${registered.body}`);
+  const login = await app.inject({
+    method: "POST",
+    url: "/api/users/login",
+    payload: { email: input.email, password: input.password },
+  });
+  if (login.statusCode !== 200) throw new Error(`login failed: ${login.body}`);
+  return { ...login.json(), password: input.password };
+}
+
+export const bearer = (session: { token: string }) => ({ authorization: `Bearer ${session.token}` });
