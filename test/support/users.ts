@@ -1,5 +1,7 @@
 import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
 import type { App } from "../../src/server/app.ts";
+import { users } from "../../src/server/db/schema.ts";
 import type { Session } from "../../src/shared/schemas/session.ts";
 import type { RegisterInput } from "../../src/shared/schemas/users.ts";
 
@@ -33,3 +35,8 @@ export async function signUp(
 }
 
 export const bearer = (session: { token: string }) => ({ authorization: `Bearer ${session.token}` });
+
+/** Makes a user an admin directly in the database (what `npm run admin -- promote` does). */
+export async function makeAdmin(app: App, id: string) {
+  await app.db.update(users).set({ isAdmin: true }).where(eq(users.id, id));
+}
