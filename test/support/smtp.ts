@@ -14,8 +14,8 @@ const decodeQuotedPrintable = (raw: string) =>
     .replace(/=\r?\n/g, "")
     .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
-/** A real SMTP server on a random local port that keeps what it receives. */
-export async function startSmtpServer() {
+/** A real SMTP server on a local port (random unless given) that keeps what it receives. */
+export async function startSmtpServer(listenPort = 0) {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -36,7 +36,7 @@ export async function startSmtpServer() {
       });
     },
   });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  await new Promise<void>((resolve) => server.listen(listenPort, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
   return {
     url: `smtp://127.0.0.1:${port}`,

@@ -245,7 +245,11 @@ export const mailOutbox = pgTable(
     sentAt: timestamp("sent_at", { withTimezone: true }),
     createdAt: createdAt(),
   },
-  (t) => [index("mail_outbox_pending_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null`)],
+  (t) => [
+    index("mail_outbox_pending_idx").on(t.nextAttemptAt).where(sql`${t.sentAt} is null`),
+    // Counts a recipient's recent messages from users (they carry a reply-to) for the per-recipient limit.
+    index("mail_outbox_recipient_idx").on(sql`lower(${t.to})`, t.createdAt).where(sql`${t.replyTo} is not null`),
+  ],
 );
 
 /** Site-wide settings an admin edits; a single row. */

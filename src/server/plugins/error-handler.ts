@@ -19,7 +19,8 @@ export function registerErrorHandling(app: FastifyInstance) {
       const body: ApiErrorBody = { message: issues[0]?.message ?? "Invalid input", issues };
       return reply.code(400).send(body);
     }
-    if (error instanceof HttpError) return reply.code(error.statusCode).send({ message: error.message });
+    if (error instanceof HttpError)
+      return reply.code(error.statusCode).headers(error.headers).send({ message: error.message });
 
     const status = isResponseSerializationError(error) ? 500 : (error.statusCode ?? 500);
     if (status >= 500) {

@@ -48,7 +48,7 @@ export async function registerRateLimits(app: FastifyInstance, redisUrl: string 
   app.decorate("limits", limits);
 }
 
-/** A preHandler limiting by `key(request)`; a route may stack several. */
+/** A preHandler limiting by `key(request)`. The plugin runs only the first limiter of a request: one per route. */
 export function limitBy(app: FastifyInstance, name: keyof RateLimits, key: (request: FastifyRequest) => string) {
   const limit = app.limits[name];
   return app.rateLimit({ ...limit, keyGenerator: (request) => `${name}:${key(request)}` });

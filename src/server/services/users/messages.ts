@@ -1,15 +1,41 @@
-import { sql } from "drizzle-orm";
+import { and, asc, gt, isNotNull, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { SendMailInput } from "../../../shared/schemas/users.ts";
-import { users } from "../../db/schema.ts";
+import { mailOutbox, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../../plugins/auth.ts";
 import { userMessageMail } from "../mail-templates.ts";
+
+/** However many people write, a recipient gets at most `max` user messages a window; counted in the outbox. */
+async function limitRecipient(app: FastifyInstance, email: string) {
+  const { max, timeWindow } = app.limits.mailRecipient;
+  const since = new Date(Date.now() - timeWindow);
+  const recent = await app.db
+    .select({ createdAt: mailOutbox.createdAt })
+    .from(mailOutbox)
+    .where(
+      and(
+        sql`lower(${mailOutbox.to}) = lower(${email})`,
+        isNotNull(mailOutbox.replyTo),
+        gt(mailOutbox.createdAt, since),
+      ),
+    )
+    .orderBy(asc(mailOutbox.createdAt))
+    .limit(max);
+  const oldest = recent[0];
+  if (recent.length >= max && oldest) {
+    const retryAfter = Math.max(1, Math.ceil((oldest.createdAt.getTime() + timeWindow - Date.now()) / 1000));
+    throw new HttpError(429, `This user has received many messages. Please try again in ${retryAfter} seconds.`, {
+      "retry-after": String(retryAfter),
+    });
+  }
+}
 
 /** A signed-in user's message to a registered user, sent by us with the sender as reply-to. */
 export async function sendUserMessage(app: FastifyInstance, sender: AuthUser, input: SendMailInput) {
   const [recipient] = await app.db.select().from(users).where(sql`lower(${users.email}) = lower(${input.to})`);
   if (!recipient) throw new HttpError(404, "No registered user has this e-mail address");
+  await limitRecipient(app, recipient.email);
   const name = `${sender.firstName} ${sender.lastName}`;
   const delivery = await app.mailer.send({
     to: recipient.email,
