@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { buildTestApp, generousLimits } from "../support/app.ts";
@@ -167,6 +169,21 @@ describe("rate limits", () => {
     }
     expect(codes.slice(0, -1).every((code) => code === 401)).toBe(true);
     expect(codes.at(-1)).toBe(429);
+    await app.close();
+  });
+});
+
+describe("mail without an SMTP server", () => {
+  it("writes each message as an .eml file in the data folder", async () => {
+    const app = await buildTestApp(await pgliteTarget.open());
+    const user = await signUp(app);
+    await app.inject({ method: "POST", url: "/api/users/forget-password-token", payload: { email: user.email } });
+    const outbox = path.join(app.config.dataDir, "outbox");
+    const files = fs.readdirSync(outbox).filter((file) => file.endsWith(".eml"));
+    expect(files).toHaveLength(1);
+    const eml = fs.readFileSync(path.join(outbox, files[0] as string), "utf8").replace(/=\n/g, "");
+    expect(eml).toContain(`To: ${user.email}`);
+    expect(eml).toMatch(/http:\/\/penchain\.test\/reset-password\/[A-Za-z0-9_-]{43}/);
     await app.close();
   });
 });

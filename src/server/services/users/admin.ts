@@ -36,28 +36,22 @@ export async function listUsers(app: FastifyInstance, admin: AuthUser, query: Pa
   };
 }
 
-/** Blocking also ends every session of the user. */
+/**
+ * Blocking also ends every session of the user. The caller is an unblocked admin who cannot block themself, so the
+ * last admin can never be blocked.
+ */
 export async function setBlocked(app: FastifyInstance, admin: AuthUser, targetId: string, blocked: boolean) {
   if (admin.id === targetId) throw new HttpError(400, `You cannot ${blocked ? "block" : "unblock"} yourself`);
-  await app.db.transaction(async (tx) => {
-    const [target] = await tx.select().from(users).where(eq(users.id, targetId)).for("update");
-    if (!target) throw new HttpError(404, "User not found");
-    if (blocked && target.isAdmin) {
-      const [others] = await tx
-        .select({ count: sql<number>`count(*)::int` })
-        .from(users)
-        .where(and(eq(users.isAdmin, true), eq(users.isBlocked, false), sql`${users.id} <> ${targetId}`));
-      if (!others?.count) throw new HttpError(409, "You cannot block the last admin");
-    }
-    await tx
-      .update(users)
-      .set({
-        isBlocked: blocked,
-        ...(blocked ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
-        updatedAt: new Date(),
-      })
-      .where(eq(users.id, targetId));
-  });
+  const [target] = await app.db
+    .update(users)
+    .set({
+      isBlocked: blocked,
+      ...(blocked ? { tokenVersion: sql`${users.tokenVersion} + 1` } : {}),
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, targetId))
+    .returning({ id: users.id });
+  if (!target) throw new HttpError(404, "User not found");
   return toPrivateUser(await findUser(app, targetId));
 }
 

@@ -1,0 +1,49 @@
+import { afterAll, beforeAll, expect, it } from "vitest";
+import type { App } from "../../src/server/app.ts";
+import { buildTestApp } from "../support/app.ts";
+import { pgliteTarget } from "../support/databases.ts";
+
+let app: App;
+beforeAll(async () => {
+  app = await buildTestApp(await pgliteTarget.open());
+});
+afterAll(() => app.close());
+
+it("documents every accounts, mail and wallet call with its schemas", async () => {
+  const document = (await app.inject({ method: "GET", url: "/api/docs/json" })).json();
+  const operations = Object.entries(document.paths as Record<string, Record<string, { responses?: object }>>).flatMap(
+    ([path, methods]) => Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+  );
+  expect(operations).toEqual(
+    expect.arrayContaining([
+      "POST /api/users/register",
+      "POST /api/users/login",
+      "GET /api/users/profile/{id}",
+      "PUT /api/users/likes/{id}",
+      "PUT /api/users/follow",
+      "PUT /api/users/unfollow",
+      "PUT /api/users/",
+      "PUT /api/users/password",
+      "GET /api/users/{id}",
+      "GET /api/users/",
+      "PUT /api/users/block-user/{id}",
+      "PUT /api/users/unblock-user/{id}",
+      "PUT /api/users/profilephoto-upload",
+      "POST /api/users/forget-password-token",
+      "PUT /api/users/reset-password",
+      "POST /api/users/generate-verify-email-token",
+      "PUT /api/users/verify-account",
+      "POST /api/email/",
+      "GET /api/auth/siwe/nonce",
+      "POST /api/auth/siwe/verify",
+      "POST /api/users/wallet",
+      "GET /api/health",
+      "GET /api/config",
+    ]),
+  );
+  const register = document.paths["/api/users/register"].post;
+  expect(register.requestBody.content["application/json"].schema.required).toEqual(
+    expect.arrayContaining(["firstName", "lastName", "email", "password", "walletAddress"]),
+  );
+  expect(Object.keys(register.responses)).toContain("201");
+});
