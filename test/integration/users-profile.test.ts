@@ -8,7 +8,7 @@ import type { App } from "../../src/server/app.ts";
 import { profileSchema } from "../../src/shared/schemas/users.ts";
 import { buildTestApp } from "../support/app.ts";
 import { databaseTargets, pgliteTarget } from "../support/databases.ts";
-import { jpegWithExif, multipart, png } from "../support/images.ts";
+import { jpegWithExif, multipart, png, uploadPhoto } from "../support/images.ts";
 import { bearer, makeAdmin, signUp } from "../support/users.ts";
 
 describe.each(databaseTargets)("profiles and follows on $name", (target) => {
@@ -240,12 +240,7 @@ describe("profile photos in S3-compatible storage", () => {
   it("stores the re-encoded photo in the bucket with a signed request and removes the old one", async () => {
     const user = await signUp(app);
     const body = multipart("image", "a.png", "image/png", await png());
-    const first = await app.inject({
-      method: "PUT",
-      url: "/api/users/profilephoto-upload",
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(user) },
-    });
+    const first = await uploadPhoto(app, user, body);
     expect(first.statusCode).toBe(200);
     const url: string = first.json().profilePhoto;
     expect(url.startsWith(`${endpoint}/uploads/`)).toBe(true);
@@ -254,12 +249,7 @@ describe("profile photos in S3-compatible storage", () => {
     expect((await sharp(Buffer.from(await stored.arrayBuffer())).metadata()).format).toBe("webp");
 
     const again = multipart("image", "b.png", "image/png", await png());
-    await app.inject({
-      method: "PUT",
-      url: "/api/users/profilephoto-upload",
-      payload: again.payload,
-      headers: { ...again.headers, ...bearer(user) },
-    });
+    await uploadPhoto(app, user, again);
     expect((await fetch(url)).status).toBe(404);
   });
 
@@ -275,12 +265,7 @@ describe("profile photos in S3-compatible storage", () => {
     });
     const user = await signUp(wrong);
     const body = multipart("image", "a.png", "image/png", await png());
-    const response = await wrong.inject({
-      method: "PUT",
-      url: "/api/users/profilephoto-upload",
-      payload: body.payload,
-      headers: { ...body.headers, ...bearer(user) },
-    });
+    const response = await uploadPhoto(wrong, user, body);
     expect(response.statusCode).toBe(500);
     expect(response.json().message).not.toMatch(/S3|signature/i);
     await wrong.close();

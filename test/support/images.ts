@@ -1,4 +1,5 @@
 import sharp from "sharp";
+import type { App } from "../../src/server/app.ts";
 
 /** A real JPEG with EXIF metadata (camera make and GPS-ish comment) for testing that uploads strip it. */
 export function jpegWithExif(width = 64, height = 48) {
@@ -20,4 +21,14 @@ export function multipart(field: string, filename: string, contentType: string, 
   const head = `--${boundary}\r\nContent-Disposition: form-data; name="${field}"; filename="${filename}"\r\nContent-Type: ${contentType}\r\n\r\n`;
   const payload = Buffer.concat([Buffer.from(head), data, Buffer.from(`\r\n--${boundary}--\r\n`)]);
   return { payload, headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+}
+
+/** PUT /api/users/profilephoto-upload with one file, as the profile page sends it. */
+export function uploadPhoto(app: App, session: { token: string }, body: ReturnType<typeof multipart>) {
+  return app.inject({
+    method: "PUT",
+    url: "/api/users/profilephoto-upload",
+    payload: body.payload,
+    headers: { ...body.headers, authorization: `Bearer ${session.token}` },
+  });
 }
