@@ -1,0 +1,19 @@
+import { z } from "zod";
+import { userSummarySchema } from "./users.ts";
+
+const description = z.string({ error: "Description is required" }).trim().min(1, "Description is required").max(5000, "Comments are at most 5000 characters");
+
+export const commentInputSchema = z.object({ description, postId: z.uuid("postId must be a post id") });
+export const commentUpdateSchema = z.object({ description });
+export const commentIdParamsSchema = z.object({ id: z.uuid("Invalid comment id") });
+
+export const commentSchema = z.object({
+  _id: z.string(),
+  id: z.string(),
+  postId: z.string(),
+  description: z.string(),
+  user: userSummarySchema,
+  createdAt: z.string(),
+  updatedAt: z.string(),
+});
+export type Comment = z.infer<typeof commentSchema>;
