@@ -13,7 +13,10 @@ import { registerDocs } from "./plugins/docs.ts";
 import { registerErrorHandling } from "./plugins/error-handler.ts";
 import { DEFAULT_RATE_LIMITS, type RateLimits, registerRateLimits } from "./plugins/rate-limits.ts";
 import { authRoutes } from "./routes/auth/index.ts";
+import { categoryRoutes } from "./routes/categories/index.ts";
+import { commentRoutes } from "./routes/comments/index.ts";
 import { emailRoutes } from "./routes/email/index.ts";
+import { postRoutes } from "./routes/posts/index.ts";
 import { systemRoutes } from "./routes/system/index.ts";
 import { accountRoutes } from "./routes/users/account.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
@@ -113,6 +116,9 @@ export async function buildApp(options: AppOptions) {
   await app.register(profileRoutes, { prefix: "/api/users" });
   await app.register(adminUserRoutes, { prefix: "/api/users" });
   await app.register(emailRoutes, { prefix: "/api/email" });
+  await app.register(categoryRoutes, { prefix: "/api/category" });
+  await app.register(postRoutes, { prefix: "/api/posts" });
+  await app.register(commentRoutes, { prefix: "/api/comments" });
 
   // 6. Uploaded files and the single-page client, with its fallback for client routes.
   await registerClient(app, {

@@ -7,4 +7,13 @@ export class HttpError extends Error {
   ) {
     super(message);
   }
+
+  issues: { path: string; message: string }[] | undefined;
+}
+
+/** A 400 whose message is the first failing field's, as the spec's forms show it. */
+export function validationError(issues: { path: PropertyKey[]; message: string }[]): HttpError {
+  const error = new HttpError(400, issues[0]?.message ?? "Invalid input");
+  error.issues = issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
+  return error;
 }

@@ -11,7 +11,10 @@ describe("sanitizePostHtml", () => {
     ['<a href="JaVaScRiPt:alert(1)">x</a>', '<a target="_blank" rel="noopener noreferrer nofollow">x</a>'],
     ['<a href="java&#x09;script:alert(1)">x</a>', '<a target="_blank" rel="noopener noreferrer nofollow">x</a>'],
     ['<a href=" &#14;javascript:alert(1)">x</a>', '<a target="_blank" rel="noopener noreferrer nofollow">x</a>'],
-    ['<a href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">x</a>', '<a target="_blank" rel="noopener noreferrer nofollow">x</a>'],
+    [
+      '<a href="data:text/html;base64,PHNjcmlwdD5hbGVydCgxKTwvc2NyaXB0Pg==">x</a>',
+      '<a target="_blank" rel="noopener noreferrer nofollow">x</a>',
+    ],
     ['<a href="vbscript:msgbox(1)">x</a>', '<a target="_blank" rel="noopener noreferrer nofollow">x</a>'],
     ['<iframe src="https://evil.example"></iframe><p>a</p>', "<p>a</p>"],
     ['<p style="background:url(javascript:alert(1))">a</p>', "<p>a</p>"],
@@ -22,7 +25,7 @@ describe("sanitizePostHtml", () => {
     ['<object data="x"></object><embed src="x"><form action="x"><input></form>', ""],
     ['<p class="indent-9 evil">a</p>', "<p>a</p>"],
     ["<style>body{display:none}</style><p>a</p>", "<p>a</p>"],
-    ['<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>', ""],
+    ["<math><mtext><table><mglyph><style><img src=x onerror=alert(1)>", ""],
   ])("strips %s", (input, output) => {
     expect(sanitizePostHtml(input)).toBe(output);
   });
@@ -33,7 +36,7 @@ describe("sanitizePostHtml", () => {
       '<h2 class="indent-2">Sub</h2>',
       "<p><strong>b</strong><em>i</em><u>u</u><s>s</s></p>",
       "<blockquote>q</blockquote>",
-      "<ul><li>one</li></ul><ol><li class=\"indent-8\">two</li></ol>",
+      '<ul><li>one</li></ul><ol><li class="indent-8">two</li></ol>',
       '<p class="indent-1"><span style="font-family:serif">s</span><span style="font-family:monospace">m</span></p>',
       '<p><span style="font-size:0.75em">small</span><span style="font-size:1.5em">large</span><span style="font-size:2.5em">huge</span></p>',
       '<p><a href="https://example.org" target="_blank" rel="noopener noreferrer nofollow">w</a>',

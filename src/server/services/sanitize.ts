@@ -1,11 +1,38 @@
 import sanitizeHtml from "sanitize-html";
-import { EDITOR_FONTS, EDITOR_INDENT_LEVELS, EDITOR_LINK_SCHEMES, EDITOR_SIZES, indentClass } from "../../shared/editor-format.ts";
+import {
+  EDITOR_FONTS,
+  EDITOR_INDENT_LEVELS,
+  EDITOR_LINK_SCHEMES,
+  EDITOR_SIZES,
+  indentClass,
+} from "../../shared/editor-format.ts";
 
 const INDENTS = EDITOR_INDENT_LEVELS.map(indentClass);
-const exact = (values: readonly string[]) => [new RegExp(`^(${values.map((value) => value.replace(/\./g, "\\.")).join("|")})$`)];
+const exact = (values: readonly string[]) => [
+  new RegExp(`^(${values.map((value) => value.replace(/\./g, "\\.")).join("|")})$`),
+];
 
 const OPTIONS: sanitizeHtml.IOptions = {
-  allowedTags: ["p", "br", "h1", "h2", "strong", "b", "em", "i", "u", "s", "strike", "blockquote", "ul", "ol", "li", "a", "img", "span"],
+  allowedTags: [
+    "p",
+    "br",
+    "h1",
+    "h2",
+    "strong",
+    "b",
+    "em",
+    "i",
+    "u",
+    "s",
+    "strike",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
+    "a",
+    "img",
+    "span",
+  ],
   allowedAttributes: { a: ["href", "target", "rel"], img: ["src", "alt", "title"], span: ["style"] },
   allowedClasses: { p: INDENTS, h1: INDENTS, h2: INDENTS, li: INDENTS, blockquote: INDENTS },
   allowedStyles: { span: { "font-family": exact(EDITOR_FONTS), "font-size": exact(Object.values(EDITOR_SIZES)) } },
@@ -14,7 +41,10 @@ const OPTIONS: sanitizeHtml.IOptions = {
   allowProtocolRelative: false,
   disallowedTagsMode: "discard",
   transformTags: {
-    a: (tagName, attribs) => ({ tagName, attribs: { ...attribs, target: "_blank", rel: "noopener noreferrer nofollow" } }),
+    a: (tagName, attribs) => ({
+      tagName,
+      attribs: { ...attribs, target: "_blank", rel: "noopener noreferrer nofollow" },
+    }),
   },
   // Images come from our uploads or over https; relative paths elsewhere are dropped.
   exclusiveFilter: (frame) =>

@@ -2,7 +2,11 @@ import { z } from "zod";
 import { userSummarySchema } from "./users.ts";
 
 export const categoryInputSchema = z.object({
-  title: z.string({ error: "Title is required" }).trim().min(1, "Title is required").max(60, "Title is at most 60 characters"),
+  title: z
+    .string({ error: "Title is required" })
+    .trim()
+    .min(1, "Title is required")
+    .max(60, "Title is at most 60 characters"),
 });
 export type CategoryInput = z.infer<typeof categoryInputSchema>;
 

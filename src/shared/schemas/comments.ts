@@ -1,7 +1,11 @@
 import { z } from "zod";
 import { userSummarySchema } from "./users.ts";
 
-const description = z.string({ error: "Description is required" }).trim().min(1, "Description is required").max(5000, "Comments are at most 5000 characters");
+const description = z
+  .string({ error: "Description is required" })
+  .trim()
+  .min(1, "Description is required")
+  .max(5000, "Comments are at most 5000 characters");
 
 export const commentInputSchema = z.object({ description, postId: z.uuid("postId must be a post id") });
 export const commentUpdateSchema = z.object({ description });

@@ -19,7 +19,9 @@ const postFields = {
 export const postInputSchema = z
   .object({
     ...postFields,
-    isFeatured: z.union([z.boolean(), z.enum(["true", "false"])], { error: "Featured is required" }).transform((value) => value === true || value === "true"),
+    isFeatured: z
+      .union([z.boolean(), z.enum(["true", "false"])], { error: "Featured is required" })
+      .transform((value) => value === true || value === "true"),
     transectionHash: z.string().trim().optional(),
   })
   .superRefine((post, ctx) => {
@@ -27,7 +29,10 @@ export const postInputSchema = z
       ctx.addIssue({ code: "custom", path: ["transectionHash"], message: TX_HASH_MESSAGE });
     }
   })
-  .transform(({ transectionHash, ...post }) => ({ ...post, transectionHash: post.isFeatured ? transectionHash : undefined }));
+  .transform(({ transectionHash, ...post }) => ({
+    ...post,
+    transectionHash: post.isFeatured ? transectionHash : undefined,
+  }));
 export type PostInput = z.input<typeof postInputSchema>;
 
 /** Edit post: the whole form object may be sent; only these fields change. */

@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Profile, UpdateProfileInput } from "../../../shared/schemas/users.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
+import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
 import { categories, follows, posts, profileViews, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../../plugins/auth.ts";
@@ -28,7 +28,7 @@ export async function getProfile(app: FastifyInstance, viewer: AuthUser, profile
       .onConflictDoUpdate({ target: [profileViews.profileId, profileViews.viewerId], set: { viewedAt: new Date() } })
       .catch((error) => {
         // The foreign key fails for an unknown profile; that is answered as 404 below.
-        if (!String(error?.cause?.code ?? error?.code).startsWith("23")) throw error;
+        if (!isForeignKeyViolation(error)) throw error;
       });
   }
   const [row] = await app.db

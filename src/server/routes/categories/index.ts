@@ -1,0 +1,67 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { categoryIdParamsSchema, categoryInputSchema, categorySchema } from "../../../shared/schemas/categories.ts";
+import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
+import { currentUser } from "../../plugins/auth.ts";
+import * as categories from "../../services/content/categories.ts";
+
+const tags = ["categories"];
+const security = [{ bearerAuth: [] }];
+
+/** Reading is public (the posts sidebar and the Create Blog dropdown); writing is for admins. */
+export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get("/", {
+    schema: {
+      tags,
+      summary: "Categories, newest first (paged)",
+      querystring: pageQuerySchema,
+      response: { 200: pageOf(categorySchema) },
+    },
+    preHandler: app.identifyUser,
+    handler: async (request) => categories.listCategories(app, request.user, request.query),
+  });
+
+  app.get("/:id", {
+    schema: { tags, summary: "One category", params: categoryIdParamsSchema, response: { 200: categorySchema } },
+    preHandler: app.identifyUser,
+    handler: async (request) => categories.getCategory(app, request.user, request.params.id),
+  });
+
+  app.post("/", {
+    schema: {
+      tags,
+      security,
+      summary: "Create a category",
+      body: categoryInputSchema,
+      response: { 201: categorySchema },
+    },
+    preHandler: app.requireAdmin,
+    handler: async (request, reply) =>
+      reply.code(201).send(await categories.createCategory(app, currentUser(request), request.body.title)),
+  });
+
+  app.put("/:id", {
+    schema: {
+      tags,
+      security,
+      summary: "Rename a category",
+      params: categoryIdParamsSchema,
+      body: categoryInputSchema,
+      response: { 200: categorySchema },
+    },
+    preHandler: app.requireAdmin,
+    handler: async (request) =>
+      categories.renameCategory(app, currentUser(request), request.params.id, request.body.title),
+  });
+
+  app.delete("/:id", {
+    schema: {
+      tags,
+      security,
+      summary: "Delete a category no post uses",
+      params: categoryIdParamsSchema,
+      response: { 200: categorySchema },
+    },
+    preHandler: app.requireAdmin,
+    handler: async (request) => categories.deleteCategory(app, currentUser(request), request.params.id),
+  });
+};

@@ -1,0 +1,88 @@
+import { desc, eq } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { Category } from "../../../shared/schemas/categories.ts";
+import type { PageQuery } from "../../../shared/schemas/pagination.ts";
+import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
+import { categories, users } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
+import type { AuthUser } from "../../plugins/auth.ts";
+import { afterCursor, cursorKey, toPage } from "../cursor.ts";
+import { toUserSummary } from "../users/user-fields.ts";
+
+const TITLE_TAKEN = "A category with this title already exists";
+const select = (app: FastifyInstance) =>
+  app.db
+    .select({
+      id: categories.id,
+      title: categories.title,
+      createdAt: categories.createdAt,
+      cursorAt: cursorKey(categories.createdAt),
+      creator: {
+        id: users.id,
+        firstName: users.firstName,
+        lastName: users.lastName,
+        profilePhoto: users.profilePhoto,
+        email: users.email,
+      },
+    })
+    .from(categories)
+    .innerJoin(users, eq(users.id, categories.userId));
+
+type Row = Awaited<ReturnType<typeof select>>[number];
+
+/** Creators' e-mails are for admins only. */
+const toCategory = (row: Row, viewer: AuthUser | null): Category => ({
+  _id: row.id,
+  id: row.id,
+  title: row.title,
+  createdAt: row.createdAt.toISOString(),
+  user: { ...toUserSummary(row.creator), ...(viewer?.isAdmin ? { email: row.creator.email } : {}) },
+});
+
+export async function listCategories(app: FastifyInstance, viewer: AuthUser | null, query: PageQuery) {
+  const rows = await select(app)
+    .where(afterCursor(categories.createdAt, categories.id, query.cursor))
+    .orderBy(desc(categories.createdAt), desc(categories.id))
+    .limit(query.limit + 1);
+  const page = toPage(rows, query.limit, (row) => [row.cursorAt, row.id]);
+  return { items: page.items.map((row) => toCategory(row, viewer)), nextCursor: page.nextCursor };
+}
+
+export async function getCategory(app: FastifyInstance, viewer: AuthUser | null, id: string) {
+  const [row] = await select(app).where(eq(categories.id, id));
+  if (!row) throw new HttpError(404, "Category not found");
+  return toCategory(row, viewer);
+}
+
+async function withUniqueTitle<T>(write: () => Promise<T>): Promise<T> {
+  try {
+    return await write();
+  } catch (error) {
+    if (isUniqueViolation(error, "categories_title_lower_key")) throw new HttpError(409, TITLE_TAKEN);
+    throw error;
+  }
+}
+
+export async function createCategory(app: FastifyInstance, admin: AuthUser, title: string) {
+  const [row] = await withUniqueTitle(() => app.db.insert(categories).values({ title, userId: admin.id }).returning());
+  return getCategory(app, admin, (row as { id: string }).id);
+}
+
+export async function renameCategory(app: FastifyInstance, admin: AuthUser, id: string, title: string) {
+  const [row] = await withUniqueTitle(() =>
+    app.db.update(categories).set({ title, updatedAt: new Date() }).where(eq(categories.id, id)).returning(),
+  );
+  if (!row) throw new HttpError(404, "Category not found");
+  return getCategory(app, admin, id);
+}
+
+export async function deleteCategory(app: FastifyInstance, admin: AuthUser, id: string) {
+  const category = await getCategory(app, admin, id);
+  try {
+    await app.db.delete(categories).where(eq(categories.id, id));
+  } catch (error) {
+    if (isForeignKeyViolation(error)) throw new HttpError(409, "This category is used by posts and cannot be deleted");
+    throw error;
+  }
+  return category;
+}

@@ -1,0 +1,93 @@
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
+import type { Post, PostListQuery } from "../../../shared/schemas/posts.ts";
+import { categories, comments, payments, posts, reactions, users } from "../../db/schema.ts";
+import { cursorKey, decodeCursor, toPage } from "../cursor.ts";
+import { toUserSummary } from "../users/user-fields.ts";
+
+const countReactions = (kind: "like" | "dislike") =>
+  sql<number>`(select count(*)::int from ${reactions} where ${reactions.postId} = ${posts.id} and ${reactions.kind} = ${kind})`;
+
+/**
+ * Posts with author, category, counts and the viewer's own reaction in one query: each count is an index lookup
+ * per row, so a page costs the same whatever the size of the tables.
+ */
+export function selectPosts(app: FastifyInstance, viewerId: string | null) {
+  return app.db
+    .select({
+      id: posts.id,
+      title: posts.title,
+      description: posts.description,
+      image: posts.image,
+      isFeatured: posts.isFeatured,
+      numViews: posts.numViews,
+      createdAt: posts.createdAt,
+      updatedAt: posts.updatedAt,
+      userId: posts.userId,
+      category: categories.title,
+      author: { id: users.id, firstName: users.firstName, lastName: users.lastName, profilePhoto: users.profilePhoto },
+      likesCount: countReactions("like"),
+      disLikesCount: countReactions("dislike"),
+      commentsCount: sql<number>`(select count(*)::int from ${comments} where ${comments.postId} = ${posts.id})`,
+      viewerReaction: viewerId
+        ? sql<
+            "like" | "dislike" | null
+          >`(select ${reactions.kind} from ${reactions} where ${reactions.postId} = ${posts.id} and ${reactions.userId} = ${viewerId})`
+        : sql<null>`null`,
+      transectionHash: sql<
+        string | null
+      >`(select ${payments.txHash} from ${payments} where ${payments.postId} = ${posts.id} and ${payments.purpose} = 'featured' limit 1)`,
+      cursorAt: cursorKey(posts.createdAt),
+    })
+    .from(posts)
+    .innerJoin(users, eq(users.id, posts.userId))
+    .innerJoin(categories, eq(categories.id, posts.categoryId));
+}
+export type PostRow = Awaited<ReturnType<typeof selectPosts>>[number];
+
+export function toPost(row: PostRow): Post {
+  return {
+    _id: row.id,
+    id: row.id,
+    title: row.title,
+    description: row.description,
+    category: row.category,
+    image: row.image,
+    isFeatured: row.isFeatured,
+    transectionHash: row.transectionHash,
+    user: toUserSummary(row.author),
+    likesCount: row.likesCount,
+    disLikesCount: row.disLikesCount,
+    viewerReaction: row.viewerReaction,
+    numViews: row.numViews,
+    commentsCount: row.commentsCount,
+    createdAt: row.createdAt.toISOString(),
+    updatedAt: row.updatedAt.toISOString(),
+  };
+}
+
+/** Featured first, then newest first; keyset-paged on (isFeatured, createdAt, id), all descending. */
+export async function listPosts(app: FastifyInstance, viewerId: string | null, query: PostListQuery) {
+  const filters: (SQL | undefined)[] = [];
+  if (query.category) {
+    filters.push(
+      eq(
+        posts.categoryId,
+        sql`(select ${categories.id} from ${categories} where lower(${categories.title}) = lower(${query.category}))`,
+      ),
+    );
+  }
+  if (query.author) filters.push(eq(posts.userId, query.author));
+  if (query.cursor) {
+    const [featured, at, id] = decodeCursor(query.cursor, 3);
+    filters.push(
+      sql`(${posts.isFeatured}, ${posts.createdAt}, ${posts.id}) < (${Boolean(featured)}, ${String(at)}::timestamptz, ${String(id)}::uuid)`,
+    );
+  }
+  const rows = await selectPosts(app, viewerId)
+    .where(and(...filters))
+    .orderBy(desc(posts.isFeatured), desc(posts.createdAt), desc(posts.id))
+    .limit(query.limit + 1);
+  const page = toPage(rows, query.limit, (row) => [row.isFeatured, row.cursorAt, row.id]);
+  return { items: page.items.map(toPost), nextCursor: page.nextCursor };
+}

@@ -1,0 +1,139 @@
+import type { FastifyInstance } from "fastify";
+import {
+  formatEther,
+  getAddress,
+  type Hash,
+  isAddressEqual,
+  parseEventLogs,
+  TransactionNotFoundError,
+  TransactionReceiptNotFoundError,
+} from "viem";
+import { featuredFeeAbi } from "../../../shared/contracts/featured-fee.ts";
+import { HttpError } from "../../http-error.ts";
+
+export interface VerifiedPayment {
+  chainId: number;
+  txHash: string;
+  payer: `0x${string}`;
+  recipient: `0x${string}`;
+  amountWei: bigint;
+  blockNumber: bigint;
+  confirmations: number;
+}
+
+interface Expectation {
+  txHash: string;
+  /** The payer's verified wallet, or null when they have none. */
+  payerWallet: string | null;
+  recipient: `0x${string}`;
+  minAmountWei: bigint;
+  what: string;
+}
+
+const unreachable = () =>
+  new HttpError(
+    503,
+    "The blockchain node cannot be reached to check the payment. Nothing was saved: please try again.",
+  );
+
+function isNotFound(error: unknown) {
+  return error instanceof TransactionNotFoundError || error instanceof TransactionReceiptNotFoundError;
+}
+
+/** Contract recipients prove payment with a FeaturePaid event; plain addresses by the transfer itself. */
+const recipientIsContract = new Map<string, boolean>();
+async function isContract(app: FastifyInstance, address: `0x${string}`) {
+  const key = `${app.config.chain.id}:${address}`;
+  if (!recipientIsContract.has(key)) {
+    const code = await app.chain.getCode({ address });
+    recipientIsContract.set(key, Boolean(code && code !== "0x"));
+  }
+  return recipientIsContract.get(key) as boolean;
+}
+
+/**
+ * Reads a payment from the server's own RPC and accepts it only if it succeeded on our chain, paid the expected
+ * recipient at least the amount, came from the payer's verified wallet and has the configured confirmations.
+ * The caller claims the hash (unique per chain) in the transaction that uses it.
+ */
+export async function verifyPayment(app: FastifyInstance, expected: Expectation): Promise<VerifiedPayment> {
+  const chain = app.config.chain;
+  if (!expected.payerWallet) {
+    throw new HttpError(
+      403,
+      "Verify your wallet first: sign the message offered on your profile, then pay from that wallet.",
+    );
+  }
+  const hash = expected.txHash.toLowerCase() as Hash;
+  try {
+    const transaction = await app.chain.getTransaction({ hash }).catch((error) => {
+      if (isNotFound(error)) throw new HttpError(400, `No transaction with this hash was found on ${chain.name}.`);
+      throw error;
+    });
+    if (transaction.chainId !== undefined && transaction.chainId !== chain.id) {
+      throw new HttpError(
+        400,
+        `This transaction is on chain ${transaction.chainId}, not on ${chain.name} (chain id ${chain.id}).`,
+      );
+    }
+    if (transaction.blockNumber === null) {
+      throw new HttpError(400, "This transaction is still pending. Wait until it is confirmed, then submit again.");
+    }
+    const receipt = await app.chain.getTransactionReceipt({ hash }).catch((error) => {
+      if (isNotFound(error))
+        throw new HttpError(400, "This transaction is still pending. Wait until it is confirmed, then submit again.");
+      throw error;
+    });
+    if (receipt.status !== "success")
+      throw new HttpError(400, "This transaction failed on-chain, so nothing was paid.");
+
+    let payer: `0x${string}`;
+    let amountWei: bigint;
+    if (await isContract(app, expected.recipient)) {
+      const event = parseEventLogs({ abi: featuredFeeAbi, logs: receipt.logs, eventName: "FeaturePaid" }).find((log) =>
+        isAddressEqual(log.address, expected.recipient),
+      );
+      if (!event) throw new HttpError(400, `This transaction did not pay ${expected.what} to ${expected.recipient}.`);
+      payer = getAddress(event.args.payer);
+      amountWei = event.args.amount;
+    } else {
+      if (!transaction.to || !isAddressEqual(transaction.to, expected.recipient)) {
+        throw new HttpError(400, `This transaction did not pay ${expected.what} to ${expected.recipient}.`);
+      }
+      payer = getAddress(transaction.from);
+      amountWei = transaction.value;
+    }
+    if (amountWei < expected.minAmountWei) {
+      throw new HttpError(
+        400,
+        `This transaction paid ${formatEther(amountWei)} ETH, less than the ${formatEther(expected.minAmountWei)} ETH required.`,
+      );
+    }
+    if (!isAddressEqual(payer, getAddress(expected.payerWallet))) {
+      throw new HttpError(
+        403,
+        `This payment came from ${payer}, not from your verified wallet ${getAddress(expected.payerWallet)}.`,
+      );
+    }
+    const confirmations = Number((await app.chain.getBlockNumber()) - receipt.blockNumber + 1n);
+    if (confirmations < app.config.minConfirmations) {
+      throw new HttpError(
+        400,
+        `This transaction has ${confirmations} of ${app.config.minConfirmations} confirmations. Wait a little, then submit again.`,
+      );
+    }
+    return {
+      chainId: chain.id,
+      txHash: hash,
+      payer,
+      recipient: expected.recipient,
+      amountWei,
+      blockNumber: receipt.blockNumber,
+      confirmations,
+    };
+  } catch (error) {
+    if (error instanceof HttpError) throw error;
+    app.log.warn({ err: error }, "payment check failed at the RPC");
+    throw unreachable();
+  }
+}

@@ -1,0 +1,68 @@
+import crypto from "node:crypto";
+import type { App } from "../../src/server/app.ts";
+import { bearer } from "./users.ts";
+
+/** A multipart form with text fields and an optional image, as Create Blog sends it. */
+export function postForm(fields: Record<string, string>, image?: { data: Buffer; filename: string; type: string }) {
+  const boundary = `----penchain${crypto.randomBytes(8).toString("hex")}`;
+  const parts: Buffer[] = Object.entries(fields).map(([name, value]) =>
+    Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
+  );
+  if (image) {
+    parts.push(
+      Buffer.from(
+        `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="${image.filename}"\r\nContent-Type: ${image.type}\r\n\r\n`,
+      ),
+    );
+    parts.push(image.data, Buffer.from("\r\n"));
+  }
+  parts.push(Buffer.from(`--${boundary}--\r\n`));
+  return { payload: Buffer.concat(parts), headers: { "content-type": `multipart/form-data; boundary=${boundary}` } };
+}
+
+export async function createCategory(
+  app: App,
+  admin: { token: string },
+  title = `Topic ${crypto.randomBytes(3).toString("hex")}`,
+) {
+  const response = await app.inject({
+    method: "POST",
+    url: "/api/category",
+    payload: { title },
+    headers: bearer(admin),
+  });
+  if (response.statusCode !== 201) throw new Error(`category failed: ${response.body}`);
+  return response.json() as { id: string; title: string };
+}
+
+export function submitPost(
+  app: App,
+  author: { token: string },
+  fields: Record<string, string>,
+  image?: Parameters<typeof postForm>[1],
+) {
+  const form = postForm(fields, image);
+  return app.inject({
+    method: "POST",
+    url: "/api/posts",
+    payload: form.payload,
+    headers: { ...form.headers, ...bearer(author) },
+  });
+}
+
+export async function createPost(
+  app: App,
+  author: { token: string },
+  category: string,
+  overrides: Record<string, string> = {},
+) {
+  const response = await submitPost(app, author, {
+    title: "A post",
+    description: "<p>Body</p>",
+    category,
+    isFeatured: "false",
+    ...overrides,
+  });
+  if (response.statusCode !== 201) throw new Error(`post failed: ${response.body}`);
+  return response.json() as { id: string; title: string; image: string | null };
+}
