@@ -303,7 +303,8 @@ describe.each(databaseTargets)("posts on $name", (target) => {
       );
       expect(results.every((result) => result.statusCode === 200)).toBe(true);
       const final = (await get(`/api/posts/${post.id}`, reader)).json();
-      const expected = { like: [1, 0], dislike: [0, 1], none: [0, 0] }[final.viewerReaction ?? "none"] as number[];
+      const expectedCounts: Record<string, number[]> = { like: [1, 0], dislike: [0, 1], none: [0, 0] };
+      const expected = expectedCounts[String(final.viewerReaction ?? "none")];
       expect([final.likesCount, final.disLikesCount]).toEqual(expected);
     }, 60_000);
   });
