@@ -16,6 +16,7 @@ import { authRoutes } from "./routes/auth/index.ts";
 import { categoryRoutes } from "./routes/categories/index.ts";
 import { commentRoutes } from "./routes/comments/index.ts";
 import { emailRoutes } from "./routes/email/index.ts";
+import { paymentRoutes } from "./routes/payments/index.ts";
 import { postRoutes } from "./routes/posts/index.ts";
 import { systemRoutes } from "./routes/system/index.ts";
 import { accountRoutes } from "./routes/users/account.ts";
@@ -119,6 +120,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(categoryRoutes, { prefix: "/api/category" });
   await app.register(postRoutes, { prefix: "/api/posts" });
   await app.register(commentRoutes, { prefix: "/api/comments" });
+  await app.register(paymentRoutes, { prefix: "/api" });
 
   // 6. Uploaded files and the single-page client, with its fallback for client routes.
   await registerClient(app, {

@@ -124,6 +124,19 @@ describe.each(databaseTargets)("posts on $name", (target) => {
     });
   });
 
+  it("counts the author's posts on the profile and in the admin list", async () => {
+    const writer = await signUp(app);
+    await createPost(app, writer, topic);
+    await createPost(app, writer, topic);
+    const profile = (await get(`/api/users/profile/${writer.id}`, writer)).json();
+    expect(profile).toMatchObject({ postCount: 2, accountType: "Starter Account" });
+    expect(profile.posts).toHaveLength(2);
+    const listed = (await get("/api/users?limit=100", admin))
+      .json()
+      .items.find((item: { id: string }) => item.id === writer.id);
+    expect(listed.postCount).toBe(2);
+  });
+
   describe("listing", () => {
     it("pages newest first with a cursor, filtered by category title and by author", async () => {
       const own = await createCategory(app, admin);

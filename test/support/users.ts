@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
+import { createSiweMessage } from "viem/siwe";
 import type { App } from "../../src/server/app.ts";
 import { users } from "../../src/server/db/schema.ts";
 import type { Session } from "../../src/shared/schemas/session.ts";
@@ -39,4 +40,29 @@ export const bearer = (session: { token: string }) => ({ authorization: `Bearer 
 /** Makes a user an admin directly in the database (what `npm run admin -- promote` does). */
 export async function makeAdmin(app: App, id: string) {
   await app.db.update(users).set({ isAdmin: true }).where(eq(users.id, id));
+}
+
+/** Verifies `account` as the user's wallet by signing a SIWE message for the test site, as the profile page does. */
+export async function verifyWallet(
+  app: App,
+  session: { token: string },
+  account: { address: `0x${string}`; signMessage: (args: { message: string }) => Promise<`0x${string}`> },
+) {
+  const { nonce } = (await app.inject({ method: "GET", url: "/api/auth/siwe/nonce" })).json();
+  const message = createSiweMessage({
+    address: account.address,
+    chainId: 31337,
+    domain: "penchain.test",
+    uri: "http://penchain.test",
+    nonce,
+    version: "1",
+    issuedAt: new Date(),
+  });
+  const response = await app.inject({
+    method: "POST",
+    url: "/api/users/wallet",
+    payload: { message, signature: await account.signMessage({ message }) },
+    headers: bearer(session),
+  });
+  if (response.statusCode !== 200) throw new Error(`wallet verification failed: ${response.body}`);
 }

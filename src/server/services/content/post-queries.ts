@@ -5,8 +5,11 @@ import { categories, comments, payments, posts, reactions, users } from "../../d
 import { cursorKey, decodeCursor, toPage } from "../cursor.ts";
 import { toUserSummary } from "../users/user-fields.ts";
 
+// Named in full: Drizzle may leave columns unqualified, and a bare "id" inside a subquery binds to its own table.
+const OUTER_POST_ID = sql.raw('"posts"."id"');
+
 const countReactions = (kind: "like" | "dislike") =>
-  sql<number>`(select count(*)::int from ${reactions} where ${reactions.postId} = ${posts.id} and ${reactions.kind} = ${kind})`;
+  sql<number>`(select count(*)::int from ${reactions} where ${reactions.postId} = ${OUTER_POST_ID} and ${reactions.kind} = ${kind})`;
 
 /**
  * Posts with author, category, counts and the viewer's own reaction in one query: each count is an index lookup
@@ -28,15 +31,15 @@ export function selectPosts(app: FastifyInstance, viewerId: string | null) {
       author: { id: users.id, firstName: users.firstName, lastName: users.lastName, profilePhoto: users.profilePhoto },
       likesCount: countReactions("like"),
       disLikesCount: countReactions("dislike"),
-      commentsCount: sql<number>`(select count(*)::int from ${comments} where ${comments.postId} = ${posts.id})`,
+      commentsCount: sql<number>`(select count(*)::int from ${comments} where ${comments.postId} = ${OUTER_POST_ID})`,
       viewerReaction: viewerId
         ? sql<
             "like" | "dislike" | null
-          >`(select ${reactions.kind} from ${reactions} where ${reactions.postId} = ${posts.id} and ${reactions.userId} = ${viewerId})`
+          >`(select ${reactions.kind} from ${reactions} where ${reactions.postId} = ${OUTER_POST_ID} and ${reactions.userId} = ${viewerId})`
         : sql<null>`null`,
       transectionHash: sql<
         string | null
-      >`(select ${payments.txHash} from ${payments} where ${payments.postId} = ${posts.id} and ${payments.purpose} = 'featured' limit 1)`,
+      >`(select ${payments.txHash} from ${payments} where ${payments.postId} = ${OUTER_POST_ID} and ${payments.purpose} = 'featured' limit 1)`,
       cursorAt: cursorKey(posts.createdAt),
     })
     .from(posts)

@@ -115,7 +115,7 @@ export async function verifyPayment(app: FastifyInstance, expected: Expectation)
         `This payment came from ${payer}, not from your verified wallet ${getAddress(expected.payerWallet)}.`,
       );
     }
-    const confirmations = Number((await app.chain.getBlockNumber()) - receipt.blockNumber + 1n);
+    const confirmations = Number((await app.chain.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber + 1n);
     if (confirmations < app.config.minConfirmations) {
       throw new HttpError(
         400,

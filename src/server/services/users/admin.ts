@@ -6,7 +6,14 @@ import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../../plugins/auth.ts";
 import { afterCursor, cursorKey, toPage } from "../cursor.ts";
 import { findUser } from "./accounts.ts";
-import { followersCountSql, postCountSql, rewardsCountSql, toPrivateUser, userColumns } from "./user-fields.ts";
+import {
+  followersCountSql,
+  OUTER_USER_ID,
+  postCountSql,
+  rewardsCountSql,
+  toPrivateUser,
+  userColumns,
+} from "./user-fields.ts";
 
 /** Every user, newest first, with the counts the admin list shows; one query per page. */
 export async function listUsers(app: FastifyInstance, admin: AuthUser, query: PageQuery) {
@@ -16,7 +23,7 @@ export async function listUsers(app: FastifyInstance, admin: AuthUser, query: Pa
       followersCount: followersCountSql,
       postCount: postCountSql,
       rewardsCount: rewardsCountSql,
-      isRewardedByMe: sql<boolean>`exists (select 1 from ${rewards} where ${rewards.userId} = ${users.id} and ${rewards.adminId} = ${admin.id})`,
+      isRewardedByMe: sql<boolean>`exists (select 1 from ${rewards} where ${rewards.userId} = ${OUTER_USER_ID} and ${rewards.adminId} = ${admin.id})`,
       cursorAt: cursorKey(users.createdAt),
     })
     .from(users)

@@ -9,6 +9,7 @@ import { processImage } from "../images.ts";
 import { EMAIL_TAKEN, findUser } from "./accounts.ts";
 import {
   followersCountSql,
+  OUTER_USER_ID,
   postCountSql,
   rewardsCountSql,
   toPrivateUser,
@@ -35,11 +36,11 @@ export async function getProfile(app: FastifyInstance, viewer: AuthUser, profile
     .select({
       ...userColumns,
       followersCount: followersCountSql,
-      followingCount: sql<number>`(select count(*)::int from ${follows} where ${follows.followerId} = ${users.id})`,
-      viewersCount: sql<number>`(select count(*)::int from ${profileViews} where ${profileViews.profileId} = ${users.id})`,
+      followingCount: sql<number>`(select count(*)::int from ${follows} where ${follows.followerId} = ${OUTER_USER_ID})`,
+      viewersCount: sql<number>`(select count(*)::int from ${profileViews} where ${profileViews.profileId} = ${OUTER_USER_ID})`,
       postCount: postCountSql,
       rewardsCount: rewardsCountSql,
-      isFollowing: sql<boolean>`exists (select 1 from ${follows} where ${follows.followerId} = ${viewer.id} and ${follows.followeeId} = ${users.id})`,
+      isFollowing: sql<boolean>`exists (select 1 from ${follows} where ${follows.followerId} = ${viewer.id} and ${follows.followeeId} = ${OUTER_USER_ID})`,
     })
     .from(users)
     .where(eq(users.id, profileId));

@@ -4,14 +4,18 @@ import { follows, posts, rewards, users } from "../../db/schema.ts";
 
 type UserRow = typeof users.$inferSelect;
 
+// Drizzle leaves columns unqualified in single-table selects, where a bare "id" inside a subquery would bind to
+// the subquery's own table; the outer user is therefore always named in full.
+export const OUTER_USER_ID = sql.raw('"users"."id"');
+
 /** 'Pro Account' once the user has a featured post. */
 export const accountTypeSql = sql<"Starter Account" | "Pro Account">`case when exists (
-  select 1 from ${posts} where ${posts.userId} = ${users.id} and ${posts.isFeatured}
+  select 1 from ${posts} where ${posts.userId} = ${OUTER_USER_ID} and ${posts.isFeatured}
 ) then 'Pro Account' else 'Starter Account' end`;
 
-export const followersCountSql = sql<number>`(select count(*)::int from ${follows} where ${follows.followeeId} = ${users.id})`;
-export const postCountSql = sql<number>`(select count(*)::int from ${posts} where ${posts.userId} = ${users.id})`;
-export const rewardsCountSql = sql<number>`(select count(*)::int from ${rewards} where ${rewards.userId} = ${users.id})`;
+export const followersCountSql = sql<number>`(select count(*)::int from ${follows} where ${follows.followeeId} = ${OUTER_USER_ID})`;
+export const postCountSql = sql<number>`(select count(*)::int from ${posts} where ${posts.userId} = ${OUTER_USER_ID})`;
+export const rewardsCountSql = sql<number>`(select count(*)::int from ${rewards} where ${rewards.userId} = ${OUTER_USER_ID})`;
 
 export const userColumns = { ...getTableColumns(users), accountType: accountTypeSql };
 export type UserWithType = UserRow & { accountType: "Starter Account" | "Pro Account" };

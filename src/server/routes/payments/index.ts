@@ -1,0 +1,36 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { pageOf } from "../../../shared/schemas/pagination.ts";
+import { paymentListQuerySchema, paymentSchema, tipInputSchema } from "../../../shared/schemas/payments.ts";
+import { rewardResultSchema, userIdParamsSchema } from "../../../shared/schemas/users.ts";
+import { currentUser } from "../../plugins/auth.ts";
+import { listPayments, recordTip } from "../../services/payments/payments.ts";
+
+const tags = ["admin"];
+const security = [{ bearerAuth: [] }];
+
+export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get("/payments", {
+    schema: {
+      tags,
+      security,
+      summary: "Verified payments (featured fees and tips), newest first",
+      querystring: paymentListQuerySchema,
+      response: { 200: pageOf(paymentSchema) },
+    },
+    preHandler: app.requireAdmin,
+    handler: async (request) => listPayments(app, request.query),
+  });
+
+  app.post("/users/:id/tip", {
+    schema: {
+      tags,
+      security,
+      summary: "Record an admin's ETH tip to the user's verified wallet as a reward",
+      params: userIdParamsSchema,
+      body: tipInputSchema,
+      response: { 200: rewardResultSchema },
+    },
+    preHandler: app.requireAdmin,
+    handler: async (request) => recordTip(app, currentUser(request), request.params.id, request.body.transectionHash),
+  });
+};
