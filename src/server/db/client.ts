@@ -1,5 +1,6 @@
 import path from "node:path";
 import { PGlite } from "@electric-sql/pglite";
+import type { Logger } from "drizzle-orm";
 import { sql } from "drizzle-orm";
 import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
 import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
@@ -20,24 +21,25 @@ export interface Database {
   close(): Promise<void>;
 }
 
-export type DatabaseOptions =
+export type DatabaseOptions = (
   | { url: string }
   /** PGlite under `<dataDir>/db`, which this process then owns; no `dataDir`: in memory (tests). */
-  | { dataDir?: string };
+  | { dataDir?: string }
+) & { logger?: Logger };
 
 const migrationsFolder = path.join(import.meta.dirname, "migrations");
 // Any constant shared by every instance: it serialises migrations when several servers start at once.
 const MIGRATION_LOCK_KEY = 7_337_001;
 
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
-  return "url" in options ? openPostgres(options.url) : openPglite(options.dataDir);
+  return "url" in options ? openPostgres(options.url, options.logger) : openPglite(options.dataDir, options.logger);
 }
 
-async function openPglite(dataDir: string | undefined): Promise<Database> {
+async function openPglite(dataDir: string | undefined, logger: Logger | undefined): Promise<Database> {
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   try {
     const client = dataDir ? await PGlite.create(path.join(dataDir, "db")) : await PGlite.create();
-    const db = drizzlePglite({ client, schema, casing: "snake_case" });
+    const db = drizzlePglite({ client, schema, casing: "snake_case", ...(logger ? { logger } : {}) });
     return {
       db,
       kind: "pglite",
@@ -54,11 +56,11 @@ async function openPglite(dataDir: string | undefined): Promise<Database> {
   }
 }
 
-async function openPostgres(url: string): Promise<Database> {
+async function openPostgres(url: string, logger: Logger | undefined): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   // An idle client losing its connection must not crash the process; the next query reports the failure.
   pool.on("error", () => {});
-  const db = drizzleNodePg({ client: pool, schema, casing: "snake_case" });
+  const db = drizzleNodePg({ client: pool, schema, casing: "snake_case", ...(logger ? { logger } : {}) });
   return {
     db,
     kind: "postgres",

@@ -1,0 +1,67 @@
+import { sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../src/server/app.ts";
+import { openDatabase } from "../../src/server/db/client.ts";
+import { encodeCursor } from "../../src/server/services/cursor.ts";
+import { buildTestApp } from "../support/app.ts";
+import { insertCategory, insertUser } from "../support/builders.ts";
+import { bearer, signUp } from "../support/users.ts";
+
+/** Every statement the app sends, counted through Drizzle's logger. */
+const queries: string[] = [];
+
+describe("the post list over 10,000 posts", () => {
+  let app: App;
+  let deepCursor: string;
+  beforeAll(async () => {
+    const database = await openDatabase({ logger: { logQuery: (query) => void queries.push(query) } });
+    await database.migrate();
+    const author = await insertUser(database.db);
+    const category = await insertCategory(database.db, author.id, "Scale");
+    await database.db.execute(sql`
+      insert into posts (title, description, category_id, user_id, is_featured, created_at)
+      select 'Post ' || g, '<p>body</p>', ${category.id}, ${author.id}, g % 500 = 0, now() - (g || ' seconds')::interval
+      from generate_series(1, 10000) g`);
+    await database.db.execute(sql`
+      insert into comments (post_id, user_id, description) select id, ${author.id}, 'c' from posts where title like 'Post 1%'`);
+    const { rows } = (await database.db.execute(sql`
+        select is_featured, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id from posts
+        order by is_featured desc, created_at desc, id desc offset 9000 limit 1`)) as unknown as {
+      rows: { is_featured: boolean; at: string; id: string }[];
+    };
+    const row = rows[0];
+    deepCursor = encodeCursor([row?.is_featured ?? false, row?.at ?? "", row?.id ?? ""]);
+    app = await buildTestApp(database);
+  }, 120_000);
+  afterAll(() => app.close());
+
+  async function countQueries(url: string, headers: Record<string, string> = {}) {
+    queries.length = 0;
+    const response = await app.inject({ method: "GET", url, headers });
+    expect(response.statusCode).toBe(200);
+    return { count: queries.length, body: response.json() };
+  }
+
+  it("answers the first and a deep page in the same, constant number of queries", async () => {
+    const first = await countQueries("/api/posts?limit=20");
+    const deep = await countQueries(`/api/posts?limit=20&cursor=${deepCursor}`);
+    const big = await countQueries(`/api/posts?limit=100&cursor=${deepCursor}`);
+    expect(first.body.items).toHaveLength(20);
+    expect(deep.body.items).toHaveLength(20);
+    expect(big.body.items).toHaveLength(100);
+    expect(first.count).toBe(1);
+    expect(deep.count).toBe(first.count);
+    expect(big.count).toBe(first.count);
+    // Featured posts come first: 20 of the 10,000 are featured.
+    expect(first.body.items.every((post: { isFeatured: boolean }) => post.isFeatured)).toBe(true);
+    expect(deep.body.items.some((post: { isFeatured: boolean }) => post.isFeatured)).toBe(false);
+  });
+
+  it("adds exactly one query for a signed-in reader (loading the session's user)", async () => {
+    const reader = await signUp(app);
+    const first = await countQueries("/api/posts?limit=20", bearer(reader));
+    const deep = await countQueries(`/api/posts?limit=50&cursor=${deepCursor}`, bearer(reader));
+    expect(first.count).toBe(2);
+    expect(deep.count).toBe(2);
+  });
+});
