@@ -18,3 +18,6 @@ export async function registerDocs(app: FastifyInstance) {
   });
   await app.register(fastifySwaggerUi, { routePrefix: "/api/docs", staticCSP: true });
 }
+
+/** OpenAPI marker for calls that need the session's bearer token. */
+export const security = [{ bearerAuth: [] }];

@@ -2,10 +2,10 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { categoryIdParamsSchema, categoryInputSchema, categorySchema } from "../../../shared/schemas/categories.ts";
 import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
+import { security } from "../../plugins/docs.ts";
 import * as categories from "../../services/content/categories.ts";
 
 const tags = ["categories"];
-const security = [{ bearerAuth: [] }];
 
 /** Reading is public (the posts sidebar and the Create Blog dropdown); writing is for admins. */
 export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {

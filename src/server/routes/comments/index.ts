@@ -6,10 +6,10 @@ import {
   commentUpdateSchema,
 } from "../../../shared/schemas/comments.ts";
 import { currentUser } from "../../plugins/auth.ts";
+import { security } from "../../plugins/docs.ts";
 import * as comments from "../../services/content/comments.ts";
 
 const tags = ["comments"];
-const security = [{ bearerAuth: [] }];
 
 export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {

@@ -1,6 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { messageSchema, sendMailSchema } from "../../../shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
+import { security } from "../../plugins/docs.ts";
 import { limitBy } from "../../plugins/rate-limits.ts";
 import { sendUserMessage } from "../../services/users/messages.ts";
 
@@ -8,7 +9,7 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {
     schema: {
       tags: ["users"],
-      security: [{ bearerAuth: [] }],
+      security,
       summary: "E-mail a registered user (reply-to is the sender)",
       body: sendMailSchema,
       response: { 200: messageSchema, 202: messageSchema },

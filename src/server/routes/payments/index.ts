@@ -3,10 +3,10 @@ import { pageOf } from "../../../shared/schemas/pagination.ts";
 import { paymentListQuerySchema, paymentSchema, tipInputSchema } from "../../../shared/schemas/payments.ts";
 import { rewardResultSchema, userIdParamsSchema } from "../../../shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
+import { security } from "../../plugins/docs.ts";
 import { listPayments, recordTip } from "../../services/payments/payments.ts";
 
 const tags = ["admin"];
-const security = [{ bearerAuth: [] }];
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/payments", {

@@ -10,13 +10,13 @@ import {
   reactionInputSchema,
 } from "../../../shared/schemas/posts.ts";
 import { currentUser } from "../../plugins/auth.ts";
+import { security } from "../../plugins/docs.ts";
 import { listComments } from "../../services/content/comments.ts";
 import { listPosts } from "../../services/content/post-queries.ts";
 import * as posts from "../../services/content/posts.ts";
 import { readPostForm } from "./read-form.ts";
 
 const tags = ["posts"];
-const security = [{ bearerAuth: [] }];
 
 export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {

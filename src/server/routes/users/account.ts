@@ -11,11 +11,11 @@ import {
   verifyAccountSchema,
 } from "../../../shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
+import { security } from "../../plugins/docs.ts";
 import { limitBy } from "../../plugins/rate-limits.ts";
 import * as accounts from "../../services/users/accounts.ts";
 
 const tags = ["users"];
-const security = [{ bearerAuth: [] }];
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   const byIp = (request: { ip: string }) => request.ip;

@@ -7,10 +7,10 @@ import {
   userIdParamsSchema,
 } from "../../../shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
+import { security } from "../../plugins/docs.ts";
 import * as admin from "../../services/users/admin.ts";
 
 const tags = ["admin"];
-const security = [{ bearerAuth: [] }];
 
 export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {

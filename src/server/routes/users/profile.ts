@@ -12,6 +12,7 @@ import {
 } from "../../../shared/schemas/users.ts";
 import { HttpError } from "../../http-error.ts";
 import { currentUser } from "../../plugins/auth.ts";
+import { security } from "../../plugins/docs.ts";
 import { limitBy } from "../../plugins/rate-limits.ts";
 import { findUser } from "../../services/users/accounts.ts";
 import * as profiles from "../../services/users/profiles.ts";
@@ -19,7 +20,6 @@ import { linkWallet } from "../../services/users/siwe.ts";
 import { toPublicUser } from "../../services/users/user-fields.ts";
 
 const tags = ["users"];
-const security = [{ bearerAuth: [] }];
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/profile/:id", {
