@@ -78,10 +78,10 @@ describe("route access", () => {
   );
 
   it.each(["/users", "/add-category", "/category-list", "/update-category/c1", "/send-mail", "/Settings"])(
-    "sends a regular user from the admin route %s to /login",
+    "sends a regular user from the admin route %s to /login, which forwards a signed-in user to their profile",
     async (path) => {
-      const { router } = renderApp(path, buildSession());
-      await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
+      const { router } = renderApp(path, buildSession({ id: "u1", _id: "u1" }));
+      await waitFor(() => expect(router.state.location.pathname).toBe("/profile/u1"));
     },
   );
 

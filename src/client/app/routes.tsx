@@ -2,6 +2,7 @@ import type { RouteObject } from "react-router-dom";
 import type { Access } from "../../shared/permissions.ts";
 import { RequireAccess } from "../features/auth/components/require-access.tsx";
 import { Layout } from "./layout.tsx";
+import { LoginRoute, RegisterRoute } from "./routes/auth.tsx";
 import { ComingRoute } from "./routes/coming.tsx";
 import { HomeRoute } from "./routes/home.tsx";
 
@@ -16,8 +17,8 @@ const coming = (title: string) => <ComingRoute title={title} />;
 /** Section 2 of the spec: every route and who may open it. */
 export const screens: ScreenRoute[] = [
   { path: "/", access: "public", element: <HomeRoute /> },
-  { path: "/register", access: "public", element: coming("Register") },
-  { path: "/login", access: "public", element: coming("Login") },
+  { path: "/register", access: "public", element: <RegisterRoute /> },
+  { path: "/login", access: "public", element: <LoginRoute /> },
   { path: "/posts", access: "public", element: coming("Latest Blogs") },
   { path: "/posts/:id", access: "public", element: coming("Blog") },
   { path: "/password-reset-token", access: "public", element: coming("Password Reset Form") },

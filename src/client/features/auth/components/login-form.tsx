@@ -1,0 +1,58 @@
+import { Button, Heading, Link, Stack } from "@chakra-ui/react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import { Navigate, Link as RouterLink, useNavigate } from "react-router-dom";
+import { type LoginInput, loginSchema } from "../../../../shared/schemas/users.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { TextField } from "../../../components/form/text-field.tsx";
+import { useLogin } from "../api/login.ts";
+import { useSession } from "../session.ts";
+
+export function LoginForm() {
+  const session = useSession();
+  const navigate = useNavigate();
+  const login = useLogin();
+  const form = useForm<LoginInput>({
+    resolver: zodResolver(loginSchema),
+    mode: "onTouched",
+    defaultValues: { email: "", password: "" },
+  });
+  const { errors } = form.formState;
+
+  if (session && !login.isSuccess) return <Navigate to={`/profile/${session.id}`} replace />;
+
+  const onSubmit = form.handleSubmit((input) =>
+    login.mutate(input, { onSuccess: (result) => navigate(`/profile/${result.id}`, { replace: true }) }),
+  );
+
+  return (
+    <Stack asChild gap="5">
+      <form onSubmit={onSubmit} noValidate>
+        <Heading as="h1" size="2xl">
+          Login to your account
+        </Heading>
+        <ErrorLines error={login.error} />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          registration={form.register("email")}
+          error={errors.email}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="current-password"
+          registration={form.register("password")}
+          error={errors.password}
+        />
+        <Button type="submit" colorPalette="teal" disabled={login.isPending}>
+          {login.isPending ? "Loading..." : "Login"}
+        </Button>
+        <Link asChild color="teal.fg" alignSelf="flex-start">
+          <RouterLink to="/password-reset-token">Forget Password ?</RouterLink>
+        </Link>
+      </form>
+    </Stack>
+  );
+}

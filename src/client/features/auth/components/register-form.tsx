@@ -1,0 +1,69 @@
+import { Button, Heading, Stack, Text } from "@chakra-ui/react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import { useNavigate } from "react-router-dom";
+import { type RegisterInput, registerSchema } from "../../../../shared/schemas/users.ts";
+import { TextField } from "../../../components/form/text-field.tsx";
+import { splitError } from "../../../lib/api-client.ts";
+import { useRegister } from "../api/register.ts";
+
+export function RegisterForm() {
+  const navigate = useNavigate();
+  const register = useRegister();
+  const form = useForm<RegisterInput>({
+    resolver: zodResolver(registerSchema),
+    mode: "onTouched",
+    defaultValues: { firstName: "", lastName: "", email: "", password: "", walletAddress: "" },
+  });
+  const { errors } = form.formState;
+  const { appErr, serverErr } = splitError(register.error);
+  const onSubmit = form.handleSubmit((input) => register.mutate(input, { onSuccess: () => navigate("/login") }));
+
+  return (
+    <Stack asChild gap="5">
+      <form onSubmit={onSubmit} noValidate>
+        {/* The spec shows the server's error in the heading area. */}
+        <Heading as="h1" size="2xl" color={appErr || serverErr ? "fg.error" : undefined} aria-live="assertive">
+          {appErr || serverErr ? [appErr, serverErr].filter(Boolean).join(" ") : "Register Account"}
+        </Heading>
+        <Text color="fg.muted">Create an account to write, comment and follow authors.</Text>
+        <TextField
+          label="First Name"
+          autoComplete="given-name"
+          registration={form.register("firstName")}
+          error={errors.firstName}
+        />
+        <TextField
+          label="Last Name"
+          autoComplete="family-name"
+          registration={form.register("lastName")}
+          error={errors.lastName}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          registration={form.register("email")}
+          error={errors.email}
+        />
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          registration={form.register("password")}
+          error={errors.password}
+        />
+        <TextField
+          label="Wallet Address"
+          placeholder="0x…"
+          autoComplete="off"
+          registration={form.register("walletAddress")}
+          error={errors.walletAddress}
+        />
+        <Button type="submit" colorPalette="teal" disabled={register.isPending}>
+          {register.isPending ? "loading please wait..." : "Register"}
+        </Button>
+      </form>
+    </Stack>
+  );
+}
