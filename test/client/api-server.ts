@@ -11,7 +11,7 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
  * Runs the real API in its own Node process for the file's tests. The browser would resolve the client's relative
  * `/api/...` URLs against the page; Node's fetch needs absolute ones, so they are resolved against this server.
  */
-export function useApiServer() {
+export function withApiServer() {
   let child: ChildProcess | undefined;
   let url = "";
   const browserFetch = globalThis.fetch;

@@ -2,10 +2,10 @@ import { screen, waitFor } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { describe, expect, it } from "vitest";
 import { buildRegistration } from "../support/users.ts";
-import { useApiServer } from "./api-server.ts";
+import { withApiServer } from "./api-server.ts";
 import { buildSession, renderApp } from "./render-app.tsx";
 
-const server = useApiServer();
+const server = withApiServer();
 
 describe("Login", () => {
   it("shows each error only after its field was touched", async () => {

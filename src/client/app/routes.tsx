@@ -5,6 +5,7 @@ import { Layout } from "./layout.tsx";
 import { LoginRoute, RegisterRoute } from "./routes/auth.tsx";
 import { ComingRoute } from "./routes/coming.tsx";
 import { HomeRoute } from "./routes/home.tsx";
+import { PostsRoute } from "./routes/posts.tsx";
 
 interface ScreenRoute {
   path: string;
@@ -19,7 +20,7 @@ export const screens: ScreenRoute[] = [
   { path: "/", access: "public", element: <HomeRoute /> },
   { path: "/register", access: "public", element: <RegisterRoute /> },
   { path: "/login", access: "public", element: <LoginRoute /> },
-  { path: "/posts", access: "public", element: coming("Latest Blogs") },
+  { path: "/posts", access: "public", element: <PostsRoute /> },
   { path: "/posts/:id", access: "public", element: coming("Blog") },
   { path: "/password-reset-token", access: "public", element: coming("Password Reset Form") },
   { path: "/reset-password/:token", access: "public", element: coming("Reset Password") },

@@ -1,0 +1,30 @@
+import { Box, Button, Container, Flex, Heading } from "@chakra-ui/react";
+import { useSearchParams } from "react-router-dom";
+import { CategorySidebar } from "../../features/categories/components/category-sidebar.tsx";
+import { PostList } from "../../features/posts/components/post-list.tsx";
+
+/** The chosen category lives in the URL (?category=), so a filtered list can be shared and survives a reload. */
+export function PostsRoute() {
+  const [params, setParams] = useSearchParams();
+  const category = params.get("category") ?? "";
+  return (
+    <Container maxW="7xl" py="8">
+      <Flex justify="space-between" align="center" mb="6" gap="4" wrap="wrap">
+        <Heading as="h1" size="3xl">
+          Latest Blogs
+        </Heading>
+        <Button variant="outline" colorPalette="teal" onClick={() => setParams({})}>
+          View All Blogs
+        </Button>
+      </Flex>
+      <Flex gap="6" direction={{ base: "column", lg: "row" }} align="flex-start">
+        <Box width={{ base: "full", lg: "64" }} flexShrink={0}>
+          <CategorySidebar selected={category} onSelect={(title) => setParams({ category: title })} />
+        </Box>
+        <Box flex="1" minW="0" width="full">
+          <PostList category={category} />
+        </Box>
+      </Flex>
+    </Container>
+  );
+}

@@ -1,0 +1,99 @@
+import { Avatar, Badge, Box, Button, Card, HStack, Image, Link, Stack, Text } from "@chakra-ui/react";
+import { Link as RouterLink } from "react-router-dom";
+import type { Post } from "../../../../shared/schemas/posts.ts";
+import { formatDate, fullName } from "../../../lib/format.ts";
+import { useSession } from "../../auth/session.ts";
+import { useReactToPost } from "../api/react-to-post.ts";
+
+export function PostCard({ post }: { post: Post }) {
+  const session = useSession();
+  const react = useReactToPost();
+  const counts = (
+    <>
+      <Text as="span" aria-label={`${post.likesCount} likes`}>
+        👍 {post.likesCount}
+      </Text>
+      <Text as="span" aria-label={`${post.disLikesCount} dislikes`}>
+        👎 {post.disLikesCount}
+      </Text>
+    </>
+  );
+  return (
+    <Card.Root as="article" overflow="hidden" size="sm" aria-labelledby={`post-${post.id}`}>
+      {post.image ? (
+        <Image src={post.image} alt="" aspectRatio={16 / 9} objectFit="cover" loading="lazy" />
+      ) : (
+        <Box aspectRatio={16 / 9} bgGradient="to-br" gradientFrom="teal.500" gradientTo="blue.600" />
+      )}
+      <Card.Body gap="3">
+        <HStack justify="space-between" wrap="wrap" gap="2">
+          <Badge colorPalette="teal" variant="subtle">
+            {post.category}
+          </Badge>
+          {post.isFeatured && (
+            <Badge colorPalette="yellow" variant="solid" aria-label="Featured post">
+              ★ Featured
+            </Badge>
+          )}
+        </HStack>
+        <Card.Title id={`post-${post.id}`} asChild>
+          <Link asChild fontSize="lg" fontWeight="semibold">
+            <RouterLink to={`/posts/${post.id}`}>{post.title}</RouterLink>
+          </Link>
+        </Card.Title>
+        <HStack gap="3" color="fg.muted" fontSize="sm" wrap="wrap">
+          {session ? (
+            <>
+              <Button
+                size="xs"
+                variant={post.viewerReaction === "like" ? "subtle" : "ghost"}
+                aria-pressed={post.viewerReaction === "like"}
+                disabled={react.isPending}
+                onClick={() => react.mutate({ postId: post.id, kind: "likes" })}
+              >
+                👍 {post.likesCount}
+                <Box as="span" srOnly>
+                  likes, like this post
+                </Box>
+              </Button>
+              <Button
+                size="xs"
+                variant={post.viewerReaction === "dislike" ? "subtle" : "ghost"}
+                aria-pressed={post.viewerReaction === "dislike"}
+                disabled={react.isPending}
+                onClick={() => react.mutate({ postId: post.id, kind: "dislikes" })}
+              >
+                👎 {post.disLikesCount}
+                <Box as="span" srOnly>
+                  dislikes, dislike this post
+                </Box>
+              </Button>
+            </>
+          ) : (
+            counts
+          )}
+          <Text as="span" aria-label={`${post.numViews} views`}>
+            👁 {post.numViews}
+          </Text>
+        </HStack>
+        <Link asChild color="teal.fg" fontWeight="medium" alignSelf="flex-start">
+          <RouterLink to={`/posts/${post.id}`}>Read More..</RouterLink>
+        </Link>
+      </Card.Body>
+      <Card.Footer>
+        <Stack direction="row" align="center" gap="2">
+          <Avatar.Root size="xs">
+            <Avatar.Fallback name={fullName(post.user)} />
+            {post.user.profilePhoto && <Avatar.Image src={post.user.profilePhoto} alt="" />}
+          </Avatar.Root>
+          <Link asChild fontSize="sm">
+            <RouterLink to={`/profile/${post.user.id}`}>{fullName(post.user)}</RouterLink>
+          </Link>
+          <Text fontSize="sm" color="fg.muted">
+            · <time dateTime={post.createdAt}>{formatDate(post.createdAt)}</time>
+          </Text>
+        </Stack>
+      </Card.Footer>
+    </Card.Root>
+  );
+}

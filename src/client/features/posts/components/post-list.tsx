@@ -1,0 +1,45 @@
+import { Button, SimpleGrid, Spinner, Stack, Text } from "@chakra-ui/react";
+import { useEffect, useRef } from "react";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { usePosts } from "../api/get-posts.ts";
+import { PostCard } from "./post-card.tsx";
+
+/** Posts as cards; the next page loads when the reader scrolls near the end (or presses the button). */
+export function PostList({ category = "", author }: { category?: string; author?: string }) {
+  const posts = usePosts({ ...(category ? { category } : {}), ...(author ? { author } : {}) });
+  const sentinel = useRef<HTMLDivElement>(null);
+  const { hasNextPage, isFetchingNextPage, fetchNextPage } = posts;
+
+  useEffect(() => {
+    const element = sentinel.current;
+    if (!element || !hasNextPage || typeof IntersectionObserver === "undefined") return;
+    const observer = new IntersectionObserver(
+      (entries) => {
+        if (entries.some((entry) => entry.isIntersecting) && !isFetchingNextPage) void fetchNextPage();
+      },
+      { rootMargin: "400px" },
+    );
+    observer.observe(element);
+    return () => observer.disconnect();
+  }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
+
+  const items = posts.data?.pages.flatMap((page) => page.items) ?? [];
+  if (posts.isPending) return <Spinner aria-label="Loading posts" />;
+  return (
+    <Stack gap="6">
+      <ErrorLines error={posts.error} />
+      {posts.isSuccess && items.length === 0 && <Text color="fg.muted">No Blog Found</Text>}
+      <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="5">
+        {items.map((post) => (
+          <PostCard key={post.id} post={post} />
+        ))}
+      </SimpleGrid>
+      <div ref={sentinel} />
+      {hasNextPage && (
+        <Button variant="outline" alignSelf="center" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
+          {isFetchingNextPage ? "Loading..." : "Load more"}
+        </Button>
+      )}
+    </Stack>
+  );
+}
