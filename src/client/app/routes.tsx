@@ -5,6 +5,7 @@ import { Layout } from "./layout.tsx";
 import { LoginRoute, RegisterRoute } from "./routes/auth.tsx";
 import { ComingRoute } from "./routes/coming.tsx";
 import { HomeRoute } from "./routes/home.tsx";
+import { PostRoute } from "./routes/post.tsx";
 import { PostsRoute } from "./routes/posts.tsx";
 
 interface ScreenRoute {
@@ -21,7 +22,7 @@ export const screens: ScreenRoute[] = [
   { path: "/register", access: "public", element: <RegisterRoute /> },
   { path: "/login", access: "public", element: <LoginRoute /> },
   { path: "/posts", access: "public", element: <PostsRoute /> },
-  { path: "/posts/:id", access: "public", element: coming("Blog") },
+  { path: "/posts/:id", access: "public", element: <PostRoute /> },
   { path: "/password-reset-token", access: "public", element: coming("Password Reset Form") },
   { path: "/reset-password/:token", access: "public", element: coming("Reset Password") },
   { path: "/create-post", access: "user", element: coming("Create Blog") },

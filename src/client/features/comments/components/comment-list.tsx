@@ -1,0 +1,81 @@
+import { Avatar, Box, Button, Heading, HStack, Stack, Text } from "@chakra-ui/react";
+import { useState } from "react";
+import { Link as RouterLink } from "react-router-dom";
+import type { Comment } from "../../../../shared/schemas/comments.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { TimeAgo } from "../../../components/time-ago.tsx";
+import { fullName } from "../../../lib/format.ts";
+import { useDeleteComment, useOlderComments } from "../api/comments.ts";
+
+/** Edit and delete show for the comment's author only (compared by user id). */
+interface CommentListProps {
+  postId: string;
+  comments: Comment[];
+  nextCursor: string | null;
+  count: number;
+  viewerId: string | null;
+}
+
+export function CommentList({ postId, comments: firstPage, nextCursor, count, viewerId }: CommentListProps) {
+  const remove = useDeleteComment();
+  const [showOlder, setShowOlder] = useState(false);
+  const older = useOlderComments(postId, nextCursor, showOlder);
+  const comments = [...firstPage, ...(older.data?.pages.flatMap((page) => page.items) ?? [])];
+  const hasMore = nextCursor !== null && (!showOlder || older.hasNextPage);
+  return (
+    <Stack gap="4">
+      <Heading as="h2" size="lg">
+        {count === 0 ? "No comments" : `${count} ${count === 1 ? "comment" : "comments"}`}
+      </Heading>
+      <ErrorLines error={remove.error} />
+      <Stack as="ul" listStyleType="none" gap="3">
+        {comments.map((comment) => (
+          <Box as="li" key={comment.id} borderWidth="1px" borderRadius="md" p="3">
+            <HStack gap="2" mb="1">
+              <Avatar.Root size="xs">
+                <Avatar.Fallback name={fullName(comment.user)} />
+                {comment.user.profilePhoto && <Avatar.Image src={comment.user.profilePhoto} alt="" />}
+              </Avatar.Root>
+              <Text fontWeight="semibold" fontSize="sm">
+                {fullName(comment.user)}
+              </Text>
+              <Text fontSize="xs" color="fg.muted">
+                <TimeAgo iso={comment.createdAt} />
+              </Text>
+              {viewerId === comment.user.id && (
+                <HStack ms="auto" gap="1">
+                  <Button asChild size="xs" variant="ghost" aria-label="Edit comment">
+                    <RouterLink to={`/update-comment/${comment.id}`}>✏️</RouterLink>
+                  </Button>
+                  <Button
+                    size="xs"
+                    variant="ghost"
+                    colorPalette="red"
+                    aria-label="Delete comment"
+                    disabled={remove.isPending}
+                    onClick={() => remove.mutate(comment.id)}
+                  >
+                    🗑
+                  </Button>
+                </HStack>
+              )}
+            </HStack>
+            <Text whiteSpace="pre-wrap">{comment.description}</Text>
+          </Box>
+        ))}
+      </Stack>
+      <ErrorLines error={older.error} />
+      {hasMore && (
+        <Button
+          variant="outline"
+          size="sm"
+          alignSelf="flex-start"
+          disabled={older.isFetching}
+          onClick={() => (showOlder ? void older.fetchNextPage() : setShowOlder(true))}
+        >
+          {older.isFetching ? "Loading..." : "Load older comments"}
+        </Button>
+      )}
+    </Stack>
+  );
+}

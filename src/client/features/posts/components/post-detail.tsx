@@ -1,0 +1,96 @@
+import {
+  Avatar,
+  Badge,
+  Box,
+  Button,
+  Container,
+  Heading,
+  HStack,
+  Image,
+  Link,
+  Spinner,
+  Stack,
+  Text,
+} from "@chakra-ui/react";
+import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { RichText } from "../../../components/rich-text.tsx";
+import { formatDate, fullName } from "../../../lib/format.ts";
+import { useSession } from "../../auth/session.ts";
+import { useDeletePost } from "../api/delete-post.ts";
+import { usePost } from "../api/get-post.ts";
+
+/** The post itself; the route page adds the comments below it. */
+export function PostDetail({
+  id,
+  children,
+}: {
+  id: string;
+  children?: (post: NonNullable<ReturnType<typeof usePost>["data"]>) => React.ReactNode;
+}) {
+  const session = useSession();
+  const navigate = useNavigate();
+  const post = usePost(id);
+  const remove = useDeletePost();
+
+  if (post.isPending) return <Spinner m="10" aria-label="Loading post" />;
+  if (!post.data)
+    return (
+      <Container maxW="3xl" py="10">
+        <ErrorLines error={post.error} />
+      </Container>
+    );
+  const data = post.data;
+  const isAuthor = session?.id === data.user.id;
+  return (
+    <Container as="article" maxW="3xl" py="8">
+      <Stack gap="5">
+        {data.image && <Image src={data.image} alt="" borderRadius="xl" maxH="96" objectFit="cover" />}
+        <HStack gap="2">
+          <Badge colorPalette="teal">{data.category}</Badge>
+          {data.isFeatured && <Badge colorPalette="yellow">★ Featured</Badge>}
+        </HStack>
+        <Heading as="h1" size="3xl">
+          {data.title}
+        </Heading>
+        <HStack gap="3" wrap="wrap">
+          <Avatar.Root size="sm">
+            <Avatar.Fallback name={fullName(data.user)} />
+            {data.user.profilePhoto && <Avatar.Image src={data.user.profilePhoto} alt="" />}
+          </Avatar.Root>
+          <Link asChild fontWeight="medium">
+            <RouterLink to={`/profile/${data.user.id}`}>{fullName(data.user)}</RouterLink>
+          </Link>
+          <Text color="fg.muted">
+            <time dateTime={data.createdAt}>{formatDate(data.createdAt)}</time> · 👁 {data.numViews}
+          </Text>
+          {isAuthor && (
+            <HStack ms="auto">
+              <Button asChild size="sm" variant="outline" aria-label="Edit post">
+                <RouterLink to={`/update-post/${data.id}`}>✏️ Edit</RouterLink>
+              </Button>
+              <Button
+                size="sm"
+                variant="outline"
+                colorPalette="red"
+                aria-label="Delete post"
+                disabled={remove.isPending}
+                onClick={() => {
+                  if (window.confirm(`Delete "${data.title}"?`))
+                    remove.mutate(data.id, { onSuccess: () => navigate("/posts") });
+                }}
+              >
+                🗑 Delete
+              </Button>
+            </HStack>
+          )}
+        </HStack>
+        <ErrorLines error={remove.error} />
+        <Box borderTopWidth="1px" pt="5">
+          <RichText html={data.description} />
+        </Box>
+        {children?.(data)}
+      </Stack>
+    </Container>
+  );
+}
