@@ -101,6 +101,6 @@ describe("the post detail", () => {
 
   it("says so when the post does not exist", async () => {
     renderApp("/posts/00000000-0000-4000-8000-000000000000");
-    expect(await screen.findByRole("alert")).toHaveTextContent("Post not found");
+    expect(await screen.findByRole("alert", {}, { timeout: 5000 })).toHaveTextContent("Post not found");
   });
 });
