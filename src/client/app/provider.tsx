@@ -8,8 +8,7 @@ const retry = (failures: number, error: unknown) => failures < 1 && !(error inst
 
 export function AppProvider({ children }: { children: ReactNode }) {
   const [queryClient] = useState(
-    () =>
-      new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry: 1, refetchOnWindowFocus: false } } }),
+    () => new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry, refetchOnWindowFocus: false } } }),
   );
   return (
     <ChakraProvider value={defaultSystem}>

@@ -4,6 +4,7 @@ import { RequireAccess } from "../features/auth/components/require-access.tsx";
 import { Layout } from "./layout.tsx";
 import { LoginRoute, RegisterRoute } from "./routes/auth.tsx";
 import { ComingRoute } from "./routes/coming.tsx";
+import { CreatePostRoute } from "./routes/create-post.tsx";
 import { HomeRoute } from "./routes/home.tsx";
 import { PostRoute } from "./routes/post.tsx";
 import { PostsRoute } from "./routes/posts.tsx";
@@ -25,7 +26,7 @@ export const screens: ScreenRoute[] = [
   { path: "/posts/:id", access: "public", element: <PostRoute /> },
   { path: "/password-reset-token", access: "public", element: coming("Password Reset Form") },
   { path: "/reset-password/:token", access: "public", element: coming("Reset Password") },
-  { path: "/create-post", access: "user", element: coming("Create Blog") },
+  { path: "/create-post", access: "user", element: <CreatePostRoute /> },
   { path: "/update-post/:id", access: "user", element: coming("Edit Blog") },
   { path: "/update-comment/:id", access: "user", element: coming("Edit Comment") },
   { path: "/profile/:id", access: "user", element: coming("Profile") },

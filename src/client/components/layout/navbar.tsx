@@ -1,6 +1,7 @@
 import { Avatar, Box, Button, Container, Flex, HStack, Link, Menu, Portal } from "@chakra-ui/react";
 import { Link as RouterLink, NavLink as RouterNavLink, useNavigate } from "react-router-dom";
 import { useClearSession, useSession } from "../../features/auth/session.ts";
+import { MenuIcon } from "../icons.tsx";
 import { avatarMenuFor, navLinksFor } from "./nav-links.ts";
 
 export function Navbar() {
@@ -43,7 +44,7 @@ export function Navbar() {
                   display={{ base: "inline-flex", md: "none" }}
                   aria-label="Open navigation"
                 >
-                  ☰
+                  <MenuIcon />
                 </Button>
               </Menu.Trigger>
               <Portal>

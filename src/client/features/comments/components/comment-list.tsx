@@ -3,6 +3,7 @@ import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import type { Comment } from "../../../../shared/schemas/comments.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { EditIcon, TrashIcon } from "../../../components/icons.tsx";
 import { TimeAgo } from "../../../components/time-ago.tsx";
 import { fullName } from "../../../lib/format.ts";
 import { useDeleteComment, useOlderComments } from "../api/comments.ts";
@@ -45,7 +46,9 @@ export function CommentList({ postId, comments: firstPage, nextCursor, count, vi
               {viewerId === comment.user.id && (
                 <HStack ms="auto" gap="1">
                   <Button asChild size="xs" variant="ghost" aria-label="Edit comment">
-                    <RouterLink to={`/update-comment/${comment.id}`}>✏️</RouterLink>
+                    <RouterLink to={`/update-comment/${comment.id}`}>
+                      <EditIcon />
+                    </RouterLink>
                   </Button>
                   <Button
                     size="xs"
@@ -55,7 +58,7 @@ export function CommentList({ postId, comments: firstPage, nextCursor, count, vi
                     disabled={remove.isPending}
                     onClick={() => remove.mutate(comment.id)}
                   >
-                    🗑
+                    <TrashIcon />
                   </Button>
                 </HStack>
               )}

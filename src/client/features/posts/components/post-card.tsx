@@ -1,6 +1,7 @@
 import { Avatar, Badge, Box, Button, Card, HStack, Image, Link, Stack, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
 import type { Post } from "../../../../shared/schemas/posts.ts";
+import { EyeIcon, StarIcon, ThumbDownIcon, ThumbUpIcon } from "../../../components/icons.tsx";
 import { formatDate, fullName } from "../../../lib/format.ts";
 import { useSession } from "../../auth/session.ts";
 import { useReactToPost } from "../api/react-to-post.ts";
@@ -10,12 +11,12 @@ export function PostCard({ post }: { post: Post }) {
   const react = useReactToPost();
   const counts = (
     <>
-      <Text as="span" aria-label={`${post.likesCount} likes`}>
-        👍 {post.likesCount}
-      </Text>
-      <Text as="span" aria-label={`${post.disLikesCount} dislikes`}>
-        👎 {post.disLikesCount}
-      </Text>
+      <HStack as="span" gap="1" aria-label={`${post.likesCount} likes`}>
+        <ThumbUpIcon /> {post.likesCount}
+      </HStack>
+      <HStack as="span" gap="1" aria-label={`${post.disLikesCount} dislikes`}>
+        <ThumbDownIcon /> {post.disLikesCount}
+      </HStack>
     </>
   );
   return (
@@ -32,7 +33,7 @@ export function PostCard({ post }: { post: Post }) {
           </Badge>
           {post.isFeatured && (
             <Badge colorPalette="yellow" variant="solid" aria-label="Featured post">
-              ★ Featured
+              <StarIcon /> Featured
             </Badge>
           )}
         </HStack>
@@ -51,9 +52,9 @@ export function PostCard({ post }: { post: Post }) {
                 disabled={react.isPending}
                 onClick={() => react.mutate({ postId: post.id, kind: "likes" })}
               >
-                👍 {post.likesCount}
+                <ThumbUpIcon /> {post.likesCount}
                 <Box as="span" srOnly>
-                  likes, like this post
+                  {" likes, like this post"}
                 </Box>
               </Button>
               <Button
@@ -63,18 +64,18 @@ export function PostCard({ post }: { post: Post }) {
                 disabled={react.isPending}
                 onClick={() => react.mutate({ postId: post.id, kind: "dislikes" })}
               >
-                👎 {post.disLikesCount}
+                <ThumbDownIcon /> {post.disLikesCount}
                 <Box as="span" srOnly>
-                  dislikes, dislike this post
+                  {" dislikes, dislike this post"}
                 </Box>
               </Button>
             </>
           ) : (
             counts
           )}
-          <Text as="span" aria-label={`${post.numViews} views`}>
-            👁 {post.numViews}
-          </Text>
+          <HStack as="span" gap="1" aria-label={`${post.numViews} views`}>
+            <EyeIcon /> {post.numViews}
+          </HStack>
         </HStack>
         <Link asChild color="teal.fg" fontWeight="medium" alignSelf="flex-start">
           <RouterLink to={`/posts/${post.id}`}>Read More..</RouterLink>

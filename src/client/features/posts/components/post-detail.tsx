@@ -14,6 +14,7 @@ import {
 } from "@chakra-ui/react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { EditIcon, EyeIcon, StarIcon, TrashIcon } from "../../../components/icons.tsx";
 import { RichText } from "../../../components/rich-text.tsx";
 import { formatDate, fullName } from "../../../lib/format.ts";
 import { useSession } from "../../auth/session.ts";
@@ -48,7 +49,11 @@ export function PostDetail({
         {data.image && <Image src={data.image} alt="" borderRadius="xl" maxH="96" objectFit="cover" />}
         <HStack gap="2">
           <Badge colorPalette="teal">{data.category}</Badge>
-          {data.isFeatured && <Badge colorPalette="yellow">★ Featured</Badge>}
+          {data.isFeatured && (
+            <Badge colorPalette="yellow">
+              <StarIcon /> Featured
+            </Badge>
+          )}
         </HStack>
         <Heading as="h1" size="3xl">
           {data.title}
@@ -62,12 +67,17 @@ export function PostDetail({
             <RouterLink to={`/profile/${data.user.id}`}>{fullName(data.user)}</RouterLink>
           </Link>
           <Text color="fg.muted">
-            <time dateTime={data.createdAt}>{formatDate(data.createdAt)}</time> · 👁 {data.numViews}
+            <time dateTime={data.createdAt}>{formatDate(data.createdAt)}</time> · <EyeIcon /> {data.numViews}
+            <Box as="span" srOnly>
+              views
+            </Box>
           </Text>
           {isAuthor && (
             <HStack ms="auto">
               <Button asChild size="sm" variant="outline" aria-label="Edit post">
-                <RouterLink to={`/update-post/${data.id}`}>✏️ Edit</RouterLink>
+                <RouterLink to={`/update-post/${data.id}`}>
+                  <EditIcon /> Edit
+                </RouterLink>
               </Button>
               <Button
                 size="sm"
@@ -80,7 +90,7 @@ export function PostDetail({
                     remove.mutate(data.id, { onSuccess: () => navigate("/posts") });
                 }}
               >
-                🗑 Delete
+                <TrashIcon /> Delete
               </Button>
             </HStack>
           )}

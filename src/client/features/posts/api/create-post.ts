@@ -1,0 +1,32 @@
+import { useMutation, useQueryClient } from "@tanstack/react-query";
+import type { Post } from "../../../../shared/schemas/posts.ts";
+import { api } from "../../../lib/api-client.ts";
+
+export interface PostDraft {
+  title: string;
+  description: string;
+  category: string;
+  isFeatured: "true" | "false";
+  transectionHash?: string | undefined;
+  image?: File | undefined;
+}
+
+/** Multipart, as the spec's Create Blog sends it. */
+export function createPost(draft: PostDraft) {
+  const form = new FormData();
+  form.set("title", draft.title);
+  form.set("description", draft.description);
+  form.set("category", draft.category);
+  form.set("isFeatured", draft.isFeatured);
+  if (draft.isFeatured === "true" && draft.transectionHash) form.set("transectionHash", draft.transectionHash);
+  if (draft.image) form.set("image", draft.image);
+  return api<Post>("/api/posts", { method: "POST", body: form });
+}
+
+export function useCreatePost() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: createPost,
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["posts"] }),
+  });
+}

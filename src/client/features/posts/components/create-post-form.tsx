@@ -1,0 +1,154 @@
+import { Box, Button, Code, Field, Heading, NativeSelect, RadioGroup, Stack, Text } from "@chakra-ui/react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { Controller, useForm } from "react-hook-form";
+import { useNavigate } from "react-router-dom";
+import type { z } from "zod";
+import { FEATURED_FEE_LABEL } from "../../../../shared/constants.ts";
+import type { Category } from "../../../../shared/schemas/categories.ts";
+import { postInputSchema } from "../../../../shared/schemas/posts.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { TextField } from "../../../components/form/text-field.tsx";
+import { usePublicConfig } from "../../../lib/config.ts";
+import { type PostDraft, useCreatePost } from "../api/create-post.ts";
+import { ImageDrop } from "./image-drop.tsx";
+import { RichTextEditor } from "./rich-text-editor.tsx";
+
+type FormValues = z.input<typeof postInputSchema> & { image?: File };
+
+/** Create Blog. Everything typed stays in the form when the server refuses it, so nothing is lost. */
+export function CreatePostForm({ categories }: { categories: Category[] }) {
+  const navigate = useNavigate();
+  const create = useCreatePost();
+  const config = usePublicConfig();
+  const form = useForm<FormValues>({
+    resolver: zodResolver(postInputSchema),
+    mode: "onTouched",
+    defaultValues: { title: "", description: "", category: "", isFeatured: "false", transectionHash: "" },
+  });
+  const { errors } = form.formState;
+  const featured = form.watch("isFeatured") === "true";
+
+  const onSubmit = form.handleSubmit(() => {
+    const values = form.getValues();
+    const draft: PostDraft = {
+      title: values.title,
+      description: values.description,
+      category: values.category,
+      isFeatured: values.isFeatured === "true" ? "true" : "false",
+      transectionHash: values.transectionHash,
+      image: values.image,
+    };
+    create.mutate(draft, { onSuccess: () => navigate("/posts") });
+  });
+
+  return (
+    <Stack asChild gap="5">
+      <form onSubmit={onSubmit} noValidate>
+        <Heading as="h1" size="2xl">
+          Create Post
+        </Heading>
+        <Text color="fg.muted">
+          Share your ideas with the world. Your post must be free from racism and unhealthy words.
+        </Text>
+        <TextField label="Title" registration={form.register("title")} error={errors.title} />
+        <Field.Root invalid={Boolean(errors.category)}>
+          <Field.Label>Category</Field.Label>
+          <NativeSelect.Root>
+            <NativeSelect.Field {...form.register("category")} placeholder="Select a category">
+              {categories.map((category) => (
+                <option key={category.id} value={category.title}>
+                  {category.title}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+          <Field.ErrorText>{errors.category?.message}</Field.ErrorText>
+        </Field.Root>
+        <Field.Root invalid={Boolean(errors.description)}>
+          <Field.Label htmlFor="post-description">Description</Field.Label>
+          <Controller
+            control={form.control}
+            name="description"
+            render={({ field }) => (
+              <RichTextEditor
+                id="post-description"
+                value={field.value}
+                onChange={field.onChange}
+                onBlur={field.onBlur}
+                invalid={Boolean(errors.description)}
+              />
+            )}
+          />
+          <Field.ErrorText>{errors.description?.message}</Field.ErrorText>
+        </Field.Root>
+        <Field.Root>
+          <Field.Label>Image</Field.Label>
+          <Controller
+            control={form.control}
+            name="image"
+            render={({ field }) => (
+              <ImageDrop file={field.value} onChange={field.onChange} hint="JPEG or PNG, one image, at most 5 MB" />
+            )}
+          />
+        </Field.Root>
+        <Field.Root invalid={Boolean(errors.isFeatured)}>
+          <Field.Label>Featured</Field.Label>
+          <Controller
+            control={form.control}
+            name="isFeatured"
+            render={({ field }) => (
+              <RadioGroup.Root
+                value={String(field.value)}
+                onValueChange={(details) => field.onChange(details.value)}
+                aria-label="Featured"
+              >
+                <Stack direction="row" gap="6">
+                  {[
+                    ["true", "Yes"],
+                    ["false", "No"],
+                  ].map(([value, label]) => (
+                    <RadioGroup.Item key={value} value={value as string}>
+                      <RadioGroup.ItemHiddenInput />
+                      <RadioGroup.ItemIndicator />
+                      <RadioGroup.ItemText>{label}</RadioGroup.ItemText>
+                    </RadioGroup.Item>
+                  ))}
+                </Stack>
+              </RadioGroup.Root>
+            )}
+          />
+          <Field.ErrorText>{errors.isFeatured?.message}</Field.ErrorText>
+        </Field.Root>
+        {featured && (
+          <Box borderWidth="1px" borderRadius="md" p="4" bg="bg.subtle">
+            <Stack gap="3">
+              <Text>
+                Featured posts are shown first. Pay the fee of <strong>{FEATURED_FEE_LABEL}</strong> to:
+              </Text>
+              <Code wordBreak="break-all" p="2">
+                {config.data?.feeRecipient ?? "Loading..."}
+              </Code>
+              {config.data && (
+                <Text fontSize="sm" color="fg.muted">
+                  on {config.data.chainName} (chain id {config.data.chainId}), from the wallet verified on your profile.
+                  Then paste the transaction hash.
+                </Text>
+              )}
+              <TextField
+                label="Transaction Hash"
+                placeholder="0x…"
+                registration={form.register("transectionHash")}
+                error={errors.transectionHash}
+              />
+            </Stack>
+          </Box>
+        )}
+        <ErrorLines error={create.error} />
+        <Button type="submit" colorPalette="teal" disabled={create.isPending} alignSelf="flex-start">
+          {create.isPending ? "Loading please wait..." : "Create"}
+        </Button>
+      </form>
+    </Stack>
+  );
+}

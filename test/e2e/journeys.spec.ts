@@ -1,0 +1,92 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import { expect, test } from "@playwright/test";
+import { coverPng } from "./fixtures/cover.ts";
+
+const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
+const shot = (page: import("@playwright/test").Page, name: string) =>
+  page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
+
+test.describe.configure({ mode: "serial" });
+
+test("a writer registers, logs in, writes a formatted post with a cover, reads it and comments", async ({
+  page,
+  request,
+}, testInfo) => {
+  test.skip(testInfo.project.name !== "desktop", "one journey is enough; the phone project checks layout");
+  const tag = crypto.randomBytes(4).toString("hex");
+  const email = `writer-${tag}@example.com`;
+  const password = "a strong password";
+
+  // The first account becomes the admin; it creates the category the writer will use.
+  const adminEmail = `admin-${tag}@example.com`;
+  await request.post("/api/users/register", {
+    data: {
+      firstName: "Ada",
+      lastName: "Admin",
+      email: adminEmail,
+      password,
+      walletAddress: "0x70997970c51812dc3a010c7d01b50e0d17dc79c8",
+    },
+  });
+  const admin = await (await request.post("/api/users/login", { data: { email: adminEmail, password } })).json();
+  await request.post("/api/category", {
+    data: { title: `Chains ${tag}` },
+    headers: { authorization: `Bearer ${admin.token}` },
+  });
+
+  await page.goto("/register");
+  await page.getByLabel("First Name").fill("Wren");
+  await page.getByLabel("Last Name").fill("Writer");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await page.getByLabel("Wallet Address").fill("0x3C44CdDdB6a900fa2b585dd299e03d12FA4293BC");
+  await shot(page, "register");
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(password);
+  await shot(page, "login");
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/profile\//);
+  expect(JSON.parse((await page.evaluate(() => localStorage.getItem("userInfo"))) ?? "{}")).toMatchObject({ email });
+
+  await page.getByRole("link", { name: "New Blog" }).click();
+  await expect(page.getByRole("heading", { name: "Create Post" })).toBeVisible();
+  await page.getByLabel("Title").fill(`Blocks and bytes ${tag}`);
+  await page.getByLabel("Category").selectOption(`Chains ${tag}`);
+  const editor = page.getByRole("textbox", { name: "Description" });
+  await editor.click();
+  await page.getByLabel("Header").selectOption("2");
+  await page.keyboard.type("A heading");
+  await page.keyboard.press("Enter");
+  await page.getByRole("button", { name: "Bold" }).click();
+  await page.keyboard.type("Bold words");
+  await page.getByRole("button", { name: "Bold" }).click();
+  await page.keyboard.type(" and plain ones.");
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "cover.png", mimeType: "image/png", buffer: await coverPng() });
+  await expect(page.getByText("cover.png")).toBeVisible();
+  await shot(page, "create-post");
+  await page.getByRole("button", { name: "Create" }).click();
+
+  await expect(page).toHaveURL(/\/posts$/);
+  await expect(page.getByRole("heading", { name: "Latest Blogs" })).toBeVisible();
+  await page.getByRole("link", { name: `Blocks and bytes ${tag}` }).click();
+  await expect(page.getByRole("heading", { level: 1, name: `Blocks and bytes ${tag}` })).toBeVisible();
+  await expect(page.getByRole("heading", { level: 2, name: "A heading" })).toBeVisible();
+  await expect(page.locator(".rich-text strong")).toHaveText("Bold words");
+  await expect(page.getByRole("heading", { name: "No comments" })).toBeVisible();
+
+  await page.getByLabel("Add a comment").fill("First!");
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByText("First!")).toBeVisible();
+  await expect(page.getByRole("heading", { name: "1 comment" })).toBeVisible();
+  await shot(page, "post-detail");
+
+  await page.getByRole("link", { name: "Blogs" }).first().click();
+  await expect(page.getByRole("link", { name: `Blocks and bytes ${tag}` })).toBeVisible();
+  await shot(page, "posts");
+});
