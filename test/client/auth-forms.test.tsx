@@ -9,7 +9,7 @@ const server = withApiServer();
 
 describe("Login", () => {
   it("shows each error only after its field was touched", async () => {
-    renderApp("/login");
+    await renderApp("/login");
     expect(screen.queryByText("Email is required")).not.toBeInTheDocument();
     await userEvent.click(screen.getByLabelText("Email"));
     expect(screen.queryByText("Email is required")).not.toBeInTheDocument();
@@ -22,7 +22,7 @@ describe("Login", () => {
   });
 
   it("shows the server's message in red and keeps what was typed", async () => {
-    renderApp("/login");
+    await renderApp("/login");
     await userEvent.type(screen.getByLabelText("Email"), "nobody@example.com");
     await userEvent.type(screen.getByLabelText("Password"), "wrong password");
     await userEvent.click(screen.getByRole("button", { name: "Login" }));
@@ -32,7 +32,7 @@ describe("Login", () => {
 
   it("stores the session as userInfo and goes to the profile", async () => {
     const user = await server.signUp();
-    const { router } = renderApp("/login");
+    const { router } = await renderApp("/login");
     await userEvent.type(screen.getByLabelText("Email"), user.email);
     await userEvent.type(screen.getByLabelText("Password"), user.password);
     const button = screen.getByRole("button", { name: "Login" });
@@ -46,7 +46,7 @@ describe("Login", () => {
   });
 
   it("sends a signed-in user to their profile", async () => {
-    const { router } = renderApp("/login", buildSession({ id: "u7", _id: "u7" }));
+    const { router } = await renderApp("/login", buildSession({ id: "u7", _id: "u7" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/profile/u7"));
   });
 });
@@ -59,14 +59,14 @@ describe("Register", () => {
     ["Password", "Password is required"],
     ["Wallet Address", "Wallet Address is required"],
   ])("says %s is required once touched", async (label, message) => {
-    renderApp("/register");
+    await renderApp("/register");
     await userEvent.click(screen.getByLabelText(label));
     await userEvent.tab();
     expect(await screen.findByText(message)).toBeInTheDocument();
   });
 
   it("checks the wallet address format", async () => {
-    renderApp("/register");
+    await renderApp("/register");
     await userEvent.type(screen.getByLabelText("Wallet Address"), "0x1234");
     await userEvent.tab();
     expect(await screen.findByText("Wallet Address must be exactly 42 characters long")).toBeInTheDocument();
@@ -74,7 +74,7 @@ describe("Register", () => {
 
   it("shows 'loading please wait...' while sending, then goes to /login", async () => {
     const input = buildRegistration();
-    const { router } = renderApp("/register");
+    const { router } = await renderApp("/register");
     await userEvent.type(screen.getByLabelText("First Name"), input.firstName);
     await userEvent.type(screen.getByLabelText("Last Name"), input.lastName);
     await userEvent.type(screen.getByLabelText("Email"), input.email);
@@ -87,7 +87,7 @@ describe("Register", () => {
 
   it("shows the server's error in the heading area", async () => {
     const existing = await server.signUp();
-    renderApp("/register");
+    await renderApp("/register");
     const input = buildRegistration({ email: existing.email });
     for (const [label, value] of [
       ["First Name", input.firstName],

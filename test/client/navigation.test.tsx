@@ -9,15 +9,15 @@ const mainNavLinks = () =>
     .map((item) => item.textContent);
 
 describe("navigation bars", () => {
-  it("shows a visitor the signed-out bar with Login and New Blog buttons", () => {
-    renderApp("/");
+  it("shows a visitor the signed-out bar with Login and New Blog buttons", async () => {
+    await renderApp("/");
     expect(mainNavLinks()).toEqual(["Home", "Create", "Blogs", "Register", "Login"]);
     expect(screen.getByRole("link", { name: "New Blog" })).toHaveAttribute("href", "/create-post");
     expect(screen.queryByRole("button", { name: "Logout" })).not.toBeInTheDocument();
   });
 
   it("shows a signed-in user Profile, New Blog, Logout and the avatar menu", async () => {
-    renderApp("/", buildSession({ id: "u42", _id: "u42" }));
+    await renderApp("/", buildSession({ id: "u42", _id: "u42" }));
     expect(mainNavLinks()).toEqual(["Home", "Create", "Blogs", "Profile"]);
     expect(screen.getByRole("button", { name: "Logout" })).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Account menu" }));
@@ -26,7 +26,7 @@ describe("navigation bars", () => {
   });
 
   it("shows an admin Authors, Add Category, Category List and Settings", async () => {
-    renderApp("/", buildSession({ isAdmin: true }));
+    await renderApp("/", buildSession({ isAdmin: true }));
     expect(mainNavLinks()).toEqual(["Home", "Create", "Blogs", "Authors", "Add Category", "Category List"]);
     await userEvent.click(screen.getByRole("button", { name: "Account menu" }));
     const items = await screen.findAllByRole("menuitem");
@@ -35,7 +35,7 @@ describe("navigation bars", () => {
 
   it("logs out: clears userInfo and goes home", async () => {
     localStorage.setItem("userInfo", JSON.stringify(buildSession()));
-    const { router } = renderApp("/posts", buildSession());
+    const { router } = await renderApp("/posts", buildSession());
     await userEvent.click(screen.getByRole("button", { name: "Logout" }));
     await waitFor(() => expect(router.state.location.pathname).toBe("/"));
     expect(localStorage.getItem("userInfo")).toBeNull();
@@ -45,8 +45,8 @@ describe("navigation bars", () => {
 });
 
 describe("the home page", () => {
-  it("shows the landing hero with its Let's Explore link", () => {
-    renderApp("/");
+  it("shows the landing hero with its Let's Explore link", async () => {
+    await renderApp("/");
     expect(
       screen.getByRole("heading", { level: 1, name: "Pen down your ideas by creating a blog" }),
     ).toBeInTheDocument();
@@ -55,8 +55,8 @@ describe("the home page", () => {
     expect(screen.getByRole("link", { name: "Let's Explore" })).toHaveAttribute("href", "/posts");
   });
 
-  it("has a footer with the spec's links", () => {
-    renderApp("/");
+  it("has a footer with the spec's links", async () => {
+    await renderApp("/");
     const footer = within(screen.getByRole("navigation", { name: "Footer" }));
     expect(footer.getAllByRole("link").map((link) => link.textContent)).toEqual([
       "Home",
@@ -72,7 +72,7 @@ describe("route access", () => {
   it.each(["/create-post", "/profile/u1", "/update-password", "/verify-account/abc"])(
     "sends a visitor from %s to /login",
     async (path) => {
-      const { router } = renderApp(path);
+      const { router } = await renderApp(path);
       await waitFor(() => expect(router.state.location.pathname).toBe("/login"));
     },
   );
@@ -80,37 +80,37 @@ describe("route access", () => {
   it.each(["/users", "/add-category", "/category-list", "/update-category/c1", "/send-mail", "/Settings"])(
     "sends a regular user from the admin route %s to /login, which forwards a signed-in user to their profile",
     async (path) => {
-      const { router } = renderApp(path, buildSession({ id: "u1", _id: "u1" }));
+      const { router } = await renderApp(path, buildSession({ id: "u1", _id: "u1" }));
       await waitFor(() => expect(router.state.location.pathname).toBe("/profile/u1"));
     },
   );
 
-  it("lets an admin open admin routes", () => {
-    const { router } = renderApp("/users", buildSession({ isAdmin: true }));
+  it("lets an admin open admin routes", async () => {
+    const { router } = await renderApp("/users", buildSession({ isAdmin: true }));
     expect(router.state.location.pathname).toBe("/users");
     expect(screen.getByRole("heading", { level: 1, name: "Authors" })).toBeInTheDocument();
   });
 
-  it("lets a visitor open public routes", () => {
-    const { router } = renderApp("/password-reset-token");
+  it("lets a visitor open public routes", async () => {
+    const { router } = await renderApp("/password-reset-token");
     expect(router.state.location.pathname).toBe("/password-reset-token");
   });
 
-  it("treats an unreadable userInfo as signed out", () => {
+  it("treats an unreadable userInfo as signed out", async () => {
     localStorage.setItem("userInfo", '{"token": 5}');
-    renderApp("/");
+    await renderApp("/");
     expect(mainNavLinks()).toContain("Register");
   });
 });
 
 describe("the unverified banner", () => {
-  it("shows for an unverified user only", () => {
-    renderApp("/", buildSession({ isVerified: false }));
+  it("shows for an unverified user only", async () => {
+    await renderApp("/", buildSession({ isVerified: false }));
     expect(screen.getByText("Your account is not verified.")).toBeInTheDocument();
   });
 
-  it("stays hidden for a verified user", () => {
-    renderApp("/", buildSession({ isVerified: true }));
+  it("stays hidden for a verified user", async () => {
+    await renderApp("/", buildSession({ isVerified: true }));
     expect(screen.queryByText("Your account is not verified.")).not.toBeInTheDocument();
   });
 });

@@ -37,7 +37,7 @@ beforeAll(async () => {
 
 describe("the posts list", () => {
   it("shows the heading, the categories and the post cards", async () => {
-    renderApp("/posts");
+    await renderApp("/posts");
     expect(screen.getByRole("heading", { level: 1, name: "Latest Blogs" })).toBeInTheDocument();
     expect(screen.getByRole("button", { name: "View All Blogs" })).toBeInTheDocument();
     const sidebar = within(await screen.findByRole("navigation", { name: "Categories" }));
@@ -50,7 +50,7 @@ describe("the posts list", () => {
   });
 
   it("filters by a category and says 'No Blog Found' when empty", async () => {
-    renderApp("/posts");
+    await renderApp("/posts");
     await userEvent.click(await screen.findByRole("button", { name: "Empty topic" }));
     expect(await screen.findByText("No Blog Found")).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "View All Blogs" }));
@@ -59,7 +59,7 @@ describe("the posts list", () => {
 
   it("lets a signed-in reader like a post, and the list reloads with the count", async () => {
     const reader = await server.signUp();
-    renderApp("/posts", reader);
+    await renderApp("/posts", reader);
     const card = (await screen.findByRole("link", { name: "Second post" })).closest("article") as HTMLElement;
     await userEvent.click(within(card).getByRole("button", { name: /likes, like this post/ }));
     expect(await within(card).findByRole("button", { name: "1 likes, like this post" })).toHaveAttribute(
@@ -71,7 +71,7 @@ describe("the posts list", () => {
 
 describe("the post detail", () => {
   it("shows the post with its rich text, sanitised, and its comments", async () => {
-    renderApp(`/posts/${post.id}`);
+    await renderApp(`/posts/${post.id}`);
     expect(await screen.findByRole("heading", { level: 1, name: "Ownership explained" })).toBeInTheDocument();
     expect(screen.getByRole("heading", { level: 2, name: "Borrowing" })).toBeInTheDocument();
     expect(document.querySelector("img[onerror]")).toBeNull();
@@ -83,7 +83,7 @@ describe("the post detail", () => {
 
   it("lets a signed-in reader comment, and the post reloads with it", async () => {
     const reader = await server.signUp({ firstName: "Rita" });
-    renderApp(`/posts/${post.id}`, reader);
+    await renderApp(`/posts/${post.id}`, reader);
     await userEvent.click(await screen.findByLabelText("Add a comment"));
     await userEvent.click(screen.getByRole("button", { name: "Submit" }));
     expect(await screen.findByText("Description is required")).toBeInTheDocument();
@@ -95,13 +95,13 @@ describe("the post detail", () => {
   });
 
   it("shows edit and delete to the author only", async () => {
-    renderApp(`/posts/${post.id}`, author);
+    await renderApp(`/posts/${post.id}`, author);
     expect(await screen.findByRole("link", { name: "Edit post" })).toHaveAttribute("href", `/update-post/${post.id}`);
     expect(screen.getByRole("button", { name: "Delete post" })).toBeInTheDocument();
   });
 
   it("says so when the post does not exist", async () => {
-    renderApp("/posts/00000000-0000-4000-8000-000000000000");
+    await renderApp("/posts/00000000-0000-4000-8000-000000000000");
     expect(await screen.findByRole("alert")).toHaveTextContent("Post not found");
   });
 });

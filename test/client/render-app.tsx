@@ -1,6 +1,7 @@
-import { render } from "@testing-library/react";
+import { render, screen, waitFor } from "@testing-library/react";
 import { getDefaultStore } from "jotai";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import { expect } from "vitest";
 import { AppProvider } from "../../src/client/app/provider.tsx";
 import { routes } from "../../src/client/app/routes.tsx";
 import { sessionAtom } from "../../src/client/features/auth/session.ts";
@@ -22,8 +23,8 @@ export function buildSession(overrides: Partial<Session> = {}): Session {
   };
 }
 
-/** Renders the whole app at `path`, signed in as `session` (null: a visitor). */
-export function renderApp(path: string, session: Session | null = null) {
+/** Renders the whole app at `path`, signed in as `session` (null: a visitor), once its lazily loaded screen is in. */
+export async function renderApp(path: string, session: Session | null = null) {
   getDefaultStore().set(sessionAtom, session);
   const router = createMemoryRouter(routes, { initialEntries: [path] });
   const view = render(
@@ -31,5 +32,6 @@ export function renderApp(path: string, session: Session | null = null) {
       <RouterProvider router={router} />
     </AppProvider>,
   );
+  await waitFor(() => expect(screen.queryByLabelText("Loading page")).toBeNull());
   return { ...view, router };
 }

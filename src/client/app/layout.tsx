@@ -1,4 +1,5 @@
-import { Flex } from "@chakra-ui/react";
+import { Flex, Spinner } from "@chakra-ui/react";
+import { Suspense } from "react";
 import { Outlet } from "react-router-dom";
 import { Footer } from "../components/layout/footer.tsx";
 import { Navbar } from "../components/layout/navbar.tsx";
@@ -10,7 +11,9 @@ export function Layout() {
       <Navbar />
       <NoticeLines />
       <Flex as="main" direction="column" flex="1">
-        <Outlet />
+        <Suspense fallback={<Spinner m="10" alignSelf="center" aria-label="Loading page" />}>
+          <Outlet />
+        </Suspense>
       </Flex>
       <Footer />
     </Flex>

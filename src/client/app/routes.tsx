@@ -1,13 +1,19 @@
+import { lazy } from "react";
 import type { RouteObject } from "react-router-dom";
 import type { Access } from "../../shared/permissions.ts";
 import { RequireAccess } from "../features/auth/components/require-access.tsx";
 import { Layout } from "./layout.tsx";
-import { LoginRoute, RegisterRoute } from "./routes/auth.tsx";
 import { ComingRoute } from "./routes/coming.tsx";
-import { CreatePostRoute } from "./routes/create-post.tsx";
 import { HomeRoute } from "./routes/home.tsx";
-import { PostRoute } from "./routes/post.tsx";
-import { PostsRoute } from "./routes/posts.tsx";
+
+// Each screen is its own chunk: a reader of the posts list never downloads the editor or the forms.
+const LoginRoute = lazy(() => import("./routes/auth.tsx").then((module) => ({ default: module.LoginRoute })));
+const RegisterRoute = lazy(() => import("./routes/auth.tsx").then((module) => ({ default: module.RegisterRoute })));
+const PostsRoute = lazy(() => import("./routes/posts.tsx").then((module) => ({ default: module.PostsRoute })));
+const PostRoute = lazy(() => import("./routes/post.tsx").then((module) => ({ default: module.PostRoute })));
+const CreatePostRoute = lazy(() =>
+  import("./routes/create-post.tsx").then((module) => ({ default: module.CreatePostRoute })),
+);
 
 interface ScreenRoute {
   path: string;
