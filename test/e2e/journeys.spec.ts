@@ -89,4 +89,35 @@ test("a writer registers, logs in, writes a formatted post with a cover, reads i
   await page.getByRole("link", { name: "Blogs" }).first().click();
   await expect(page.getByRole("link", { name: `Blocks and bytes ${tag}` })).toBeVisible();
   await shot(page, "posts");
+
+  // The profile: photo, details and password.
+  await page.getByRole("link", { name: "Profile" }).first().click();
+  await expect(page.getByRole("heading", { level: 1, name: "Wren Writer" })).toBeVisible();
+  await page.getByRole("link", { name: "Upload Photo" }).click();
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "me.png", mimeType: "image/png", buffer: await coverPng() });
+  await page.getByRole("button", { name: "Upload Photo" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Wren Writer" })).toBeVisible();
+  await expect(page.getByRole("img", { name: "Wren Writer's photo" })).toBeVisible();
+  await page.getByRole("link", { name: "Update Profile" }).click();
+  await expect(page.getByText("Do you want to update your profile?")).toBeVisible();
+  await page.getByLabel("Bio").fill("I write about blocks.");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByText("I write about blocks.")).toBeVisible();
+  await expect(page.getByRole("link", { name: `Blocks and bytes ${tag}` })).toBeVisible();
+  await shot(page, "profile");
+
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: "Change your password" }).click();
+  await page.getByLabel("Password").fill("another strong password");
+  await page.getByRole("button", { name: "Update Password" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Wren Writer" })).toBeVisible();
+  const fresh = await request.post("/api/users/login", { data: { email, password: "another strong password" } });
+  expect(fresh.status()).toBe(200);
+
+  // Following another author from their profile.
+  await page.goto(`/profile/${admin.id}`);
+  await page.getByRole("button", { name: "Follow (0)" }).click();
+  await expect(page.getByRole("button", { name: "Unfollow" })).toBeVisible();
 });

@@ -11,6 +11,11 @@ const LoginRoute = lazy(() => import("./routes/auth.tsx").then((module) => ({ de
 const RegisterRoute = lazy(() => import("./routes/auth.tsx").then((module) => ({ default: module.RegisterRoute })));
 const PostsRoute = lazy(() => import("./routes/posts.tsx").then((module) => ({ default: module.PostsRoute })));
 const PostRoute = lazy(() => import("./routes/post.tsx").then((module) => ({ default: module.PostRoute })));
+const account = () => import("./routes/account.tsx");
+const ProfileRoute = lazy(() => account().then((module) => ({ default: module.ProfileRoute })));
+const UploadPhotoRoute = lazy(() => account().then((module) => ({ default: module.UploadPhotoRoute })));
+const UpdateProfileRoute = lazy(() => account().then((module) => ({ default: module.UpdateProfileRoute })));
+const ChangePasswordRoute = lazy(() => account().then((module) => ({ default: module.ChangePasswordRoute })));
 const CreatePostRoute = lazy(() =>
   import("./routes/create-post.tsx").then((module) => ({ default: module.CreatePostRoute })),
 );
@@ -35,11 +40,11 @@ export const screens: ScreenRoute[] = [
   { path: "/create-post", access: "user", element: <CreatePostRoute /> },
   { path: "/update-post/:id", access: "user", element: coming("Edit Blog") },
   { path: "/update-comment/:id", access: "user", element: coming("Edit Comment") },
-  { path: "/profile/:id", access: "user", element: coming("Profile") },
-  { path: "/upload-profile-photo", access: "user", element: coming("Upload Profile Photo") },
-  { path: "/update-profile/:id", access: "user", element: coming("Update Profile") },
+  { path: "/profile/:id", access: "user", element: <ProfileRoute /> },
+  { path: "/upload-profile-photo", access: "user", element: <UploadPhotoRoute /> },
+  { path: "/update-profile/:id", access: "user", element: <UpdateProfileRoute /> },
   { path: "/verify-account/:token", access: "user", element: coming("Account Verification") },
-  { path: "/update-password", access: "user", element: coming("Change Password") },
+  { path: "/update-password", access: "user", element: <ChangePasswordRoute /> },
   { path: "/add-category", access: "admin", element: coming("Add New Category") },
   { path: "/category-list", access: "admin", element: coming("Category List") },
   { path: "/update-category/:id", access: "admin", element: coming("Update Category") },

@@ -7,10 +7,10 @@ import { FEATURED_FEE_LABEL } from "../../../../shared/constants.ts";
 import type { Category } from "../../../../shared/schemas/categories.ts";
 import { postInputSchema } from "../../../../shared/schemas/posts.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { ImageDrop } from "../../../components/form/image-drop.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { usePublicConfig } from "../../../lib/config.ts";
 import { type PostDraft, useCreatePost } from "../api/create-post.ts";
-import { ImageDrop } from "./image-drop.tsx";
 import { RichTextEditor } from "./rich-text-editor.tsx";
 
 type FormValues = z.input<typeof postInputSchema> & { image?: File };

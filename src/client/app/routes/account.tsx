@@ -1,0 +1,54 @@
+import { Box, Container, Spinner } from "@chakra-ui/react";
+import { Navigate, useParams } from "react-router-dom";
+import { ErrorLines } from "../../components/form/error-lines.tsx";
+import { useSession } from "../../features/auth/session.ts";
+import { useProfile } from "../../features/users/api/profile.ts";
+import {
+  ChangePasswordForm,
+  UpdateProfileForm,
+  UploadPhotoForm,
+} from "../../features/users/components/account-forms.tsx";
+import { ProfileView } from "../../features/users/components/profile-view.tsx";
+
+const Panel = ({ children }: { children: React.ReactNode }) => (
+  <Container maxW="lg" py={{ base: "8", md: "12" }}>
+    <Box borderWidth="1px" borderRadius="xl" p={{ base: "5", md: "8" }} bg="bg.panel">
+      {children}
+    </Box>
+  </Container>
+);
+
+/** Member routes are guarded, so a session is always there. */
+const useUserId = () => useSession()?.id ?? "";
+
+export function ProfileRoute() {
+  const { id = "" } = useParams();
+  return <ProfileView key={id} id={id} />;
+}
+
+export const UploadPhotoRoute = () => (
+  <Panel>
+    <UploadPhotoForm userId={useUserId()} />
+  </Panel>
+);
+
+export const ChangePasswordRoute = () => (
+  <Panel>
+    <ChangePasswordForm userId={useUserId()} />
+  </Panel>
+);
+
+/** Only one's own profile can be updated; another id goes back to one's own. */
+export function UpdateProfileRoute() {
+  const { id = "" } = useParams();
+  const userId = useUserId();
+  const profile = useProfile(userId);
+  if (id !== userId) return <Navigate to={`/update-profile/${userId}`} replace />;
+  return (
+    <Panel>
+      {profile.isPending && <Spinner aria-label="Loading profile" />}
+      <ErrorLines error={profile.error} />
+      {profile.data && <UpdateProfileForm profile={profile.data} />}
+    </Panel>
+  );
+}

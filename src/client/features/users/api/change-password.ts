@@ -1,0 +1,13 @@
+import { useMutation } from "@tanstack/react-query";
+import type { Session } from "../../../../shared/schemas/session.ts";
+import { api } from "../../../lib/api-client.ts";
+import { useSetSession } from "../../auth/session.ts";
+
+/** The server ends earlier sessions and answers with a fresh one, which replaces ours. */
+export function useChangePassword() {
+  const setSession = useSetSession();
+  return useMutation({
+    mutationFn: (password: string) => api<Session>("/api/users/password", { method: "PUT", body: { password } }),
+    onSuccess: (session) => setSession(session),
+  });
+}

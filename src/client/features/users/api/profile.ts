@@ -1,0 +1,66 @@
+import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import type { PrivateUser, Profile, UpdateProfileInput } from "../../../../shared/schemas/users.ts";
+import { api } from "../../../lib/api-client.ts";
+import { useSession, useSetSession } from "../../auth/session.ts";
+
+export const getProfile = (id: string) => api<Profile>(`/api/users/profile/${id}`);
+export const profileQueryOptions = (id: string) =>
+  queryOptions({ queryKey: ["profile", id], queryFn: () => getProfile(id) });
+export const useProfile = (id: string) => useQuery(profileQueryOptions(id));
+
+/** Follow or unfollow; the profile reloads afterwards, as the spec says. */
+export function useFollow(id: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (follow: boolean) =>
+      api<{ isFollowing: boolean; followersCount: number }>(follow ? "/api/users/follow" : "/api/users/unfollow", {
+        method: "PUT",
+        body: follow ? { followId: id } : { unFollowId: id },
+      }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["profile"] }),
+  });
+}
+
+/** Keeps the session's copy of the user (name, photo, verification) in step with what the server returned. */
+function useRefreshSession() {
+  const session = useSession();
+  const setSession = useSetSession();
+  return (user: PrivateUser) =>
+    session &&
+    setSession({
+      ...session,
+      firstName: user.firstName,
+      lastName: user.lastName,
+      email: user.email,
+      profilePhoto: user.profilePhoto,
+      isVerified: user.isAccountVerified,
+    });
+}
+
+export function useUpdateProfile() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshSession();
+  return useMutation({
+    mutationFn: (input: UpdateProfileInput) => api<PrivateUser>("/api/users", { method: "PUT", body: input }),
+    onSuccess: (user) => {
+      refresh(user);
+      void queryClient.invalidateQueries({ queryKey: ["profile", user.id] });
+    },
+  });
+}
+
+export function useUploadPhoto() {
+  const queryClient = useQueryClient();
+  const refresh = useRefreshSession();
+  return useMutation({
+    mutationFn: (file: File) => {
+      const form = new FormData();
+      form.set("image", file);
+      return api<PrivateUser>("/api/users/profilephoto-upload", { method: "PUT", body: form });
+    },
+    onSuccess: (user) => {
+      refresh(user);
+      void queryClient.invalidateQueries({ queryKey: ["profile", user.id] });
+    },
+  });
+}

@@ -1,0 +1,143 @@
+import { Button, Heading, Stack, Text } from "@chakra-ui/react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useState } from "react";
+import { useForm } from "react-hook-form";
+import { useNavigate } from "react-router-dom";
+import {
+  changePasswordSchema,
+  type Profile,
+  type UpdateProfileInput,
+  updateProfileSchema,
+} from "../../../../shared/schemas/users.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { ImageDrop } from "../../../components/form/image-drop.tsx";
+import { TextField } from "../../../components/form/text-field.tsx";
+import { useChangePassword } from "../api/change-password.ts";
+import { useUpdateProfile, useUploadPhoto } from "../api/profile.ts";
+
+const busy = (pending: boolean, label: string) => (pending ? "Loading please wait..." : label);
+
+export function UploadPhotoForm({ userId }: { userId: string }) {
+  const navigate = useNavigate();
+  const upload = useUploadPhoto();
+  const [file, setFile] = useState<File>();
+  const [missing, setMissing] = useState(false);
+  const submit = (event: React.FormEvent) => {
+    event.preventDefault();
+    if (!file) return setMissing(true);
+    upload.mutate(file, { onSuccess: () => navigate(`/profile/${userId}`) });
+  };
+  return (
+    <Stack asChild gap="5">
+      <form onSubmit={submit} noValidate>
+        <Heading as="h1" size="2xl">
+          Upload Profile Photo
+        </Heading>
+        <ImageDrop
+          file={file}
+          onChange={(chosen) => {
+            setFile(chosen);
+            setMissing(false);
+          }}
+          hint="PNG, JPG, GIF minimum size 400kb uploaded only 1 image"
+          accept={{ "image/jpeg": [".jpg", ".jpeg"], "image/png": [".png"], "image/gif": [".gif"] }}
+        />
+        {missing && (
+          <Text role="alert" color="fg.error">
+            Image is required
+          </Text>
+        )}
+        <ErrorLines error={upload.error} />
+        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={upload.isPending}>
+          {busy(upload.isPending, "Upload Photo")}
+        </Button>
+      </form>
+    </Stack>
+  );
+}
+
+export function UpdateProfileForm({ profile }: { profile: Profile }) {
+  const navigate = useNavigate();
+  const update = useUpdateProfile();
+  const form = useForm<UpdateProfileInput>({
+    resolver: zodResolver(updateProfileSchema),
+    mode: "onTouched",
+    defaultValues: {
+      firstName: profile.firstName,
+      lastName: profile.lastName,
+      email: profile.email ?? "",
+      bio: profile.bio,
+    },
+  });
+  const { errors } = form.formState;
+  const onSubmit = form.handleSubmit((input) =>
+    update.mutate(input, { onSuccess: () => navigate(`/profile/${profile.id}`) }),
+  );
+  return (
+    <Stack asChild gap="5">
+      <form onSubmit={onSubmit} noValidate>
+        <Heading as="h1" size="2xl">
+          Hi {profile.firstName} {profile.lastName}
+        </Heading>
+        <Text color="fg.muted">Do you want to update your profile?</Text>
+        <TextField
+          label="First Name"
+          autoComplete="given-name"
+          registration={form.register("firstName")}
+          error={errors.firstName}
+        />
+        <TextField
+          label="Last Name"
+          autoComplete="family-name"
+          registration={form.register("lastName")}
+          error={errors.lastName}
+        />
+        <TextField
+          label="Email"
+          type="email"
+          autoComplete="email"
+          registration={form.register("email")}
+          error={errors.email}
+        />
+        <TextField label="Bio" multiline registration={form.register("bio")} error={errors.bio} />
+        <ErrorLines error={update.error} />
+        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={update.isPending}>
+          {busy(update.isPending, "Update")}
+        </Button>
+      </form>
+    </Stack>
+  );
+}
+
+export function ChangePasswordForm({ userId }: { userId: string }) {
+  const navigate = useNavigate();
+  const change = useChangePassword();
+  const form = useForm<{ password: string }>({
+    resolver: zodResolver(changePasswordSchema),
+    mode: "onTouched",
+    defaultValues: { password: "" },
+  });
+  const onSubmit = form.handleSubmit(({ password }) =>
+    change.mutate(password, { onSuccess: () => navigate(`/profile/${userId}`) }),
+  );
+  return (
+    <Stack asChild gap="5">
+      <form onSubmit={onSubmit} noValidate>
+        <Heading as="h1" size="2xl">
+          Change your password
+        </Heading>
+        <TextField
+          label="Password"
+          type="password"
+          autoComplete="new-password"
+          registration={form.register("password")}
+          error={form.formState.errors.password}
+        />
+        <ErrorLines error={change.error} />
+        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={change.isPending}>
+          {busy(change.isPending, "Update Password")}
+        </Button>
+      </form>
+    </Stack>
+  );
+}
