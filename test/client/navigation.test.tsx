@@ -33,6 +33,14 @@ describe("navigation bars", () => {
     expect(items.map((item) => item.textContent)).toEqual(["Your Profile", "Change your password", "Settings"]);
   });
 
+  it("logs out from a member-only page: clears userInfo and goes home, not to /login", async () => {
+    localStorage.setItem("userInfo", JSON.stringify(buildSession()));
+    const { router } = await renderApp("/update-password", buildSession());
+    await userEvent.click(screen.getByRole("button", { name: "Logout" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    expect(localStorage.getItem("userInfo")).toBeNull();
+  });
+
   it("logs out: clears userInfo and goes home", async () => {
     localStorage.setItem("userInfo", JSON.stringify(buildSession()));
     const { router } = await renderApp("/posts", buildSession());

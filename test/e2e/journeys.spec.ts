@@ -86,9 +86,29 @@ test("a writer registers, logs in, writes a formatted post with a cover, reads i
   await expect(page.getByRole("heading", { name: "1 comment" })).toBeVisible();
   await shot(page, "post-detail");
 
-  await page.getByRole("link", { name: "Blogs" }).first().click();
-  await expect(page.getByRole("link", { name: `Blocks and bytes ${tag}` })).toBeVisible();
+  // Editing the comment, then the post.
+  await page.getByRole("link", { name: "Edit comment" }).click();
+  await page.getByRole("textbox", { name: "Comment" }).fill("First, edited!");
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page.getByText("First, edited!")).toBeVisible();
+  await page.getByRole("link", { name: "Edit post" }).click();
+  await expect(
+    page.getByRole("heading", { name: `Are you sure you want to edit Blocks and bytes ${tag}` }),
+  ).toBeVisible();
+  await page.getByLabel("Title").fill(`Blocks, bytes and more ${tag}`);
+  await page.getByRole("button", { name: "Update" }).click();
+  await expect(page).toHaveURL(/\/posts$/);
+  await expect(page.getByRole("link", { name: `Blocks, bytes and more ${tag}` })).toBeVisible();
   await shot(page, "posts");
+
+  // A second comment, deleted by its author.
+  await page.getByRole("link", { name: `Blocks, bytes and more ${tag}` }).click();
+  await page.getByLabel("Add a comment").fill("To be removed");
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByRole("heading", { name: "2 comments" })).toBeVisible();
+  await page.getByRole("button", { name: "Delete comment" }).first().click();
+  await expect(page.getByRole("heading", { name: "1 comment" })).toBeVisible();
+  await expect(page.getByText("To be removed")).toBeHidden();
 
   // The profile: photo, details and password.
   await page.getByRole("link", { name: "Profile" }).first().click();
@@ -105,7 +125,7 @@ test("a writer registers, logs in, writes a formatted post with a cover, reads i
   await page.getByLabel("Bio").fill("I write about blocks.");
   await page.getByRole("button", { name: "Update" }).click();
   await expect(page.getByText("I write about blocks.")).toBeVisible();
-  await expect(page.getByRole("link", { name: `Blocks and bytes ${tag}` })).toBeVisible();
+  await expect(page.getByRole("link", { name: `Blocks, bytes and more ${tag}` })).toBeVisible();
   await shot(page, "profile");
 
   await page.getByRole("button", { name: "Account menu" }).click();

@@ -4,8 +4,10 @@ import { Outlet } from "react-router-dom";
 import { Footer } from "../components/layout/footer.tsx";
 import { Navbar } from "../components/layout/navbar.tsx";
 import { NoticeLines } from "../components/layout/notice-lines.tsx";
+import { useFinishLogout } from "../features/auth/use-logout.ts";
 
 export function Layout() {
+  useFinishLogout();
   return (
     <Flex direction="column" minH="100dvh">
       <Navbar />

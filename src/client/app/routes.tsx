@@ -16,6 +16,15 @@ const ProfileRoute = lazy(() => account().then((module) => ({ default: module.Pr
 const UploadPhotoRoute = lazy(() => account().then((module) => ({ default: module.UploadPhotoRoute })));
 const UpdateProfileRoute = lazy(() => account().then((module) => ({ default: module.UpdateProfileRoute })));
 const ChangePasswordRoute = lazy(() => account().then((module) => ({ default: module.ChangePasswordRoute })));
+const edit = () => import("./routes/edit.tsx");
+const EditPostRoute = lazy(() => edit().then((module) => ({ default: module.EditPostRoute })));
+const EditCommentRoute = lazy(() => edit().then((module) => ({ default: module.EditCommentRoute })));
+const password = () => import("./routes/password.tsx");
+const PasswordResetRequestRoute = lazy(() =>
+  password().then((module) => ({ default: module.PasswordResetRequestRoute })),
+);
+const ResetPasswordRoute = lazy(() => password().then((module) => ({ default: module.ResetPasswordRoute })));
+const VerifyAccountRoute = lazy(() => password().then((module) => ({ default: module.VerifyAccountRoute })));
 const CreatePostRoute = lazy(() =>
   import("./routes/create-post.tsx").then((module) => ({ default: module.CreatePostRoute })),
 );
@@ -35,15 +44,15 @@ export const screens: ScreenRoute[] = [
   { path: "/login", access: "public", element: <LoginRoute /> },
   { path: "/posts", access: "public", element: <PostsRoute /> },
   { path: "/posts/:id", access: "public", element: <PostRoute /> },
-  { path: "/password-reset-token", access: "public", element: coming("Password Reset Form") },
-  { path: "/reset-password/:token", access: "public", element: coming("Reset Password") },
+  { path: "/password-reset-token", access: "public", element: <PasswordResetRequestRoute /> },
+  { path: "/reset-password/:token", access: "public", element: <ResetPasswordRoute /> },
   { path: "/create-post", access: "user", element: <CreatePostRoute /> },
-  { path: "/update-post/:id", access: "user", element: coming("Edit Blog") },
-  { path: "/update-comment/:id", access: "user", element: coming("Edit Comment") },
+  { path: "/update-post/:id", access: "user", element: <EditPostRoute /> },
+  { path: "/update-comment/:id", access: "user", element: <EditCommentRoute /> },
   { path: "/profile/:id", access: "user", element: <ProfileRoute /> },
   { path: "/upload-profile-photo", access: "user", element: <UploadPhotoRoute /> },
   { path: "/update-profile/:id", access: "user", element: <UpdateProfileRoute /> },
-  { path: "/verify-account/:token", access: "user", element: coming("Account Verification") },
+  { path: "/verify-account/:token", access: "user", element: <VerifyAccountRoute /> },
   { path: "/update-password", access: "user", element: <ChangePasswordRoute /> },
   { path: "/add-category", access: "admin", element: coming("Add New Category") },
   { path: "/category-list", access: "admin", element: coming("Category List") },

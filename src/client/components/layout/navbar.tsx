@@ -1,19 +1,14 @@
 import { Avatar, Box, Button, Container, Flex, HStack, Link, Menu, Portal } from "@chakra-ui/react";
 import { Link as RouterLink, NavLink as RouterNavLink, useNavigate } from "react-router-dom";
-import { useClearSession, useSession } from "../../features/auth/session.ts";
+import { useSession } from "../../features/auth/session.ts";
+import { useLogout } from "../../features/auth/use-logout.ts";
 import { MenuIcon } from "../icons.tsx";
 import { avatarMenuFor, navLinksFor } from "./nav-links.ts";
 
 export function Navbar() {
   const session = useSession();
-  const clearSession = useClearSession();
-  const navigate = useNavigate();
+  const logout = useLogout();
   const links = navLinksFor(session);
-
-  const logout = () => {
-    clearSession();
-    navigate("/");
-  };
 
   return (
     <Box as="header" borderBottomWidth="1px" bg="bg.panel" position="sticky" top="0" zIndex="sticky">

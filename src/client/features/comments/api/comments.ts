@@ -1,4 +1,4 @@
-import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
+import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import type { Comment } from "../../../../shared/schemas/comments.ts";
 import { api } from "../../../lib/api-client.ts";
 
@@ -34,3 +34,10 @@ export function useOlderComments(postId: string, firstCursor: string | null, ena
     enabled: enabled && firstCursor !== null,
   });
 }
+
+export const getComment = (id: string) => api<Comment>(`/api/comments/${id}`);
+export const useComment = (id: string) => useQuery({ queryKey: ["comment", id], queryFn: () => getComment(id) });
+
+export const updateComment = ({ id, description }: { id: string; description: string }) =>
+  api<Comment>(`/api/comments/${id}`, { method: "PUT", body: { description } });
+export const useUpdateComment = () => useCommentMutation(updateComment);

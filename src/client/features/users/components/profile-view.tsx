@@ -60,7 +60,7 @@ export function ProfileView({ id }: { id: string }) {
           <Avatar.Fallback name={fullName(user)} />
           {user.profilePhoto && <Avatar.Image src={user.profilePhoto} alt={`${fullName(user)}'s photo`} />}
         </Avatar.Root>
-        <Stack gap="1" flex="1">
+        <Stack gap="1" flex="1" pt={{ md: "14" }}>
           <Heading as="h1" size="2xl">
             {fullName(user)}
           </Heading>

@@ -1,0 +1,40 @@
+import { Container, Spinner } from "@chakra-ui/react";
+import { Navigate, useParams } from "react-router-dom";
+import { ErrorLines } from "../../components/form/error-lines.tsx";
+import { useSession } from "../../features/auth/session.ts";
+import { useCategories } from "../../features/categories/api/get-categories.ts";
+import { useComment } from "../../features/comments/api/comments.ts";
+import { EditCommentForm } from "../../features/comments/components/edit-comment-form.tsx";
+import { usePost } from "../../features/posts/api/get-post.ts";
+import { EditPostForm } from "../../features/posts/components/edit-post-form.tsx";
+
+/** The server refuses anyone but the author; the screen sends others back to the post rather than offering a form. */
+export function EditPostRoute() {
+  const { id = "" } = useParams();
+  const session = useSession();
+  const post = usePost(id);
+  const categories = useCategories();
+  if (post.data && post.data.user.id !== session?.id) return <Navigate to={`/posts/${id}`} replace />;
+  return (
+    <Container maxW="3xl" py="8">
+      {(post.isPending || categories.isPending) && <Spinner aria-label="Loading post" />}
+      <ErrorLines error={post.error ?? categories.error} />
+      {post.data && categories.data && <EditPostForm post={post.data} categories={categories.data.items} />}
+    </Container>
+  );
+}
+
+export function EditCommentRoute() {
+  const { id = "" } = useParams();
+  const session = useSession();
+  const comment = useComment(id);
+  if (comment.data && comment.data.user.id !== session?.id)
+    return <Navigate to={`/posts/${comment.data.postId}`} replace />;
+  return (
+    <Container maxW="2xl" py="8">
+      {comment.isPending && <Spinner aria-label="Loading comment" />}
+      <ErrorLines error={comment.error} />
+      {comment.data && <EditCommentForm comment={comment.data} />}
+    </Container>
+  );
+}

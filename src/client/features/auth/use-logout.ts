@@ -1,0 +1,30 @@
+import { useEffect } from "react";
+import { useLocation, useNavigate } from "react-router-dom";
+import { useClearSession } from "./session.ts";
+
+interface LogoutState {
+  logout?: boolean;
+}
+
+/**
+ * Goes home, and the session ends once the user is there (see useFinishLogout). Clearing it before the navigation
+ * lands would let a member-only page's guard send the user to /login instead; the router moves in a transition, so
+ * the order cannot be forced from here.
+ */
+export function useLogout() {
+  const navigate = useNavigate();
+  return () => navigate("/", { state: { logout: true } satisfies LogoutState });
+}
+
+/** Mounted once in the layout: ends the session when a logout navigation arrives. */
+export function useFinishLogout() {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const clearSession = useClearSession();
+  useEffect(() => {
+    if ((location.state as LogoutState | null)?.logout) {
+      clearSession();
+      navigate(location.pathname, { replace: true, state: null });
+    }
+  }, [location, navigate, clearSession]);
+}
