@@ -33,7 +33,8 @@ export default defineConfig({
     },
   },
   projects: [
-    { name: "desktop", use: { ...devices["Desktop Chrome"], channel: undefined } },
+    { name: "setup", testMatch: /admin\.setup\.ts/ },
+    { name: "desktop", dependencies: ["setup"], use: { ...devices["Desktop Chrome"], channel: undefined } },
     // Journeys run once, on the desktop; the phone checks the layout of the smoke screens.
     {
       name: "phone",

@@ -25,6 +25,12 @@ const PasswordResetRequestRoute = lazy(() =>
 );
 const ResetPasswordRoute = lazy(() => password().then((module) => ({ default: module.ResetPasswordRoute })));
 const VerifyAccountRoute = lazy(() => password().then((module) => ({ default: module.VerifyAccountRoute })));
+const admin = () => import("./routes/admin.tsx");
+const UsersRoute = lazy(() => admin().then((module) => ({ default: module.UsersRoute })));
+const AddCategoryRoute = lazy(() => admin().then((module) => ({ default: module.AddCategoryRoute })));
+const CategoryListRoute = lazy(() => admin().then((module) => ({ default: module.CategoryListRoute })));
+const UpdateCategoryRoute = lazy(() => admin().then((module) => ({ default: module.UpdateCategoryRoute })));
+const SendMailRoute = lazy(() => admin().then((module) => ({ default: module.SendMailRoute })));
 const CreatePostRoute = lazy(() =>
   import("./routes/create-post.tsx").then((module) => ({ default: module.CreatePostRoute })),
 );
@@ -54,11 +60,11 @@ export const screens: ScreenRoute[] = [
   { path: "/update-profile/:id", access: "user", element: <UpdateProfileRoute /> },
   { path: "/verify-account/:token", access: "user", element: <VerifyAccountRoute /> },
   { path: "/update-password", access: "user", element: <ChangePasswordRoute /> },
-  { path: "/add-category", access: "admin", element: coming("Add New Category") },
-  { path: "/category-list", access: "admin", element: coming("Category List") },
-  { path: "/update-category/:id", access: "admin", element: coming("Update Category") },
-  { path: "/users", access: "admin", element: coming("Authors") },
-  { path: "/send-mail", access: "admin", element: coming("Send Message") },
+  { path: "/add-category", access: "admin", element: <AddCategoryRoute /> },
+  { path: "/category-list", access: "admin", element: <CategoryListRoute /> },
+  { path: "/update-category/:id", access: "admin", element: <UpdateCategoryRoute /> },
+  { path: "/users", access: "admin", element: <UsersRoute /> },
+  { path: "/send-mail", access: "admin", element: <SendMailRoute /> },
   { path: "/Settings", access: "admin", element: coming("Settings") },
 ];
 

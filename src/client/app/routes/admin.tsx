@@ -1,0 +1,72 @@
+import { Box, Container, Heading, Spinner } from "@chakra-ui/react";
+import { useLocation, useParams } from "react-router-dom";
+import { ErrorLines } from "../../components/form/error-lines.tsx";
+import { useCategory } from "../../features/admin/api/categories.ts";
+import {
+  AddCategoryForm,
+  CategoryTable,
+  UpdateCategoryForm,
+} from "../../features/admin/components/category-screens.tsx";
+import { UsersList } from "../../features/admin/components/users-list.tsx";
+import { useCategories } from "../../features/categories/api/get-categories.ts";
+import { SendMailForm } from "../../features/mail/components/send-mail-form.tsx";
+
+const Panel = ({ children, wide }: { children: React.ReactNode; wide?: boolean }) => (
+  <Container maxW={wide ? "6xl" : "lg"} py="8">
+    <Box borderWidth="1px" borderRadius="xl" p={{ base: "4", md: "8" }} bg="bg.panel">
+      {children}
+    </Box>
+  </Container>
+);
+
+export const UsersRoute = () => (
+  <Panel wide>
+    <Heading as="h1" size="2xl" mb="5">
+      Authors
+    </Heading>
+    <UsersList />
+  </Panel>
+);
+
+export const AddCategoryRoute = () => (
+  <Panel>
+    <AddCategoryForm />
+  </Panel>
+);
+
+export function CategoryListRoute() {
+  const categories = useCategories();
+  return (
+    <Panel wide>
+      <Heading as="h1" size="2xl" mb="5">
+        Category List
+      </Heading>
+      <CategoryTable
+        categories={categories.data?.items ?? []}
+        loading={categories.isPending}
+        error={categories.error}
+      />
+    </Panel>
+  );
+}
+
+export function UpdateCategoryRoute() {
+  const { id = "" } = useParams();
+  const category = useCategory(id);
+  return (
+    <Panel>
+      {category.isPending && <Spinner aria-label="Loading category" />}
+      <ErrorLines error={category.error} />
+      {category.data && <UpdateCategoryForm key={category.data.id} category={category.data} />}
+    </Panel>
+  );
+}
+
+export function SendMailRoute() {
+  const state = useLocation().state as { email?: string; id?: string } | null;
+  return (
+    <Panel>
+      <SendMailForm recipient={{ email: state?.email ?? "", id: state?.id ?? "" }} />
+    </Panel>
+  );
+}

@@ -1,0 +1,152 @@
+import { Avatar, Box, Button, Heading, HStack, Input, Link, Spinner, Stack, Table, Text } from "@chakra-ui/react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useForm } from "react-hook-form";
+import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { type Category, type CategoryInput, categoryInputSchema } from "../../../../shared/schemas/categories.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { TextField } from "../../../components/form/text-field.tsx";
+import { formatDate, fullName } from "../../../lib/format.ts";
+import { useCategoryMutation } from "../api/categories.ts";
+
+export function AddCategoryForm() {
+  const navigate = useNavigate();
+  const save = useCategoryMutation();
+  const form = useForm<CategoryInput>({
+    resolver: zodResolver(categoryInputSchema),
+    mode: "onTouched",
+    defaultValues: { title: "" },
+  });
+  const error = form.formState.errors.title;
+  const onSubmit = form.handleSubmit(({ title }) =>
+    save.mutate({ title }, { onSuccess: () => navigate("/category-list") }),
+  );
+  return (
+    <Stack asChild gap="4">
+      <form onSubmit={onSubmit} noValidate>
+        <Heading as="h1" size="2xl">
+          Add New Category
+        </Heading>
+        <Text color="fg.muted">These are the categories users will select when creating a post.</Text>
+        <Input
+          {...form.register("title")}
+          placeholder="New Category"
+          aria-label="New Category"
+          aria-invalid={Boolean(error)}
+        />
+        {error && (
+          <Text role="alert" color="fg.error" fontSize="sm">
+            {error.message}
+          </Text>
+        )}
+        <ErrorLines error={save.error} />
+        <Button type="submit" colorPalette="teal" disabled={save.isPending}>
+          {save.isPending ? "Loading please wait..." : "Add new Category"}
+        </Button>
+      </form>
+    </Stack>
+  );
+}
+
+export function CategoryTable({
+  categories,
+  loading,
+  error,
+}: {
+  categories: Category[];
+  loading: boolean;
+  error: unknown;
+}) {
+  if (loading) {
+    return (
+      <HStack gap="3">
+        <Spinner />
+        <Text>Product categories list are loading please wait...</Text>
+      </HStack>
+    );
+  }
+  return (
+    <Stack gap="3">
+      <ErrorLines error={error} />
+      {!error && categories.length === 0 && <Text color="fg.muted">No category Found</Text>}
+      {categories.length > 0 && (
+        <Box overflowX="auto">
+          <Table.Root size="sm" variant="outline">
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeader>Author</Table.ColumnHeader>
+                <Table.ColumnHeader>Title</Table.ColumnHeader>
+                <Table.ColumnHeader>Created At</Table.ColumnHeader>
+                <Table.ColumnHeader>Edit</Table.ColumnHeader>
+              </Table.Row>
+            </Table.Header>
+            <Table.Body>
+              {categories.map((category) => (
+                <Table.Row key={category.id}>
+                  <Table.Cell>
+                    <HStack gap="2">
+                      <Avatar.Root size="xs">
+                        <Avatar.Fallback name={fullName(category.user)} />
+                        {category.user.profilePhoto && <Avatar.Image src={category.user.profilePhoto} alt="" />}
+                      </Avatar.Root>
+                      <Box>
+                        <Text fontWeight="medium">{fullName(category.user)}</Text>
+                        <Text fontSize="xs" color="fg.muted">
+                          {category.user.email}
+                        </Text>
+                      </Box>
+                    </HStack>
+                  </Table.Cell>
+                  <Table.Cell>{category.title}</Table.Cell>
+                  <Table.Cell>{formatDate(category.createdAt)}</Table.Cell>
+                  <Table.Cell>
+                    <Link asChild color="teal.fg">
+                      <RouterLink to={`/update-category/${category.id}`} aria-label={`Edit ${category.title}`}>
+                        Edit
+                      </RouterLink>
+                    </Link>
+                  </Table.Cell>
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table.Root>
+        </Box>
+      )}
+    </Stack>
+  );
+}
+
+export function UpdateCategoryForm({ category }: { category: Category }) {
+  const navigate = useNavigate();
+  const save = useCategoryMutation();
+  const form = useForm<CategoryInput>({
+    resolver: zodResolver(categoryInputSchema),
+    mode: "onTouched",
+    defaultValues: { title: category.title },
+  });
+  const done = { onSuccess: () => navigate("/category-list") };
+  const onSubmit = form.handleSubmit(({ title }) => save.mutate({ id: category.id, title }, done));
+  return (
+    <Stack asChild gap="4">
+      <form onSubmit={onSubmit} noValidate>
+        <Heading as="h1" size="2xl">
+          Update Category
+        </Heading>
+        <TextField label="Title" registration={form.register("title")} error={form.formState.errors.title} />
+        <ErrorLines error={save.error} />
+        <HStack gap="3">
+          <Button type="submit" colorPalette="teal" disabled={save.isPending}>
+            {save.isPending ? "Loading please wait..." : "Update Category"}
+          </Button>
+          <Button
+            colorPalette="red"
+            variant="outline"
+            disabled={save.isPending}
+            onClick={() => save.mutate({ id: category.id, remove: true }, done)}
+          >
+            Delete Category
+          </Button>
+        </HStack>
+      </form>
+    </Stack>
+  );
+}

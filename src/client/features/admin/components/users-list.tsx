@@ -1,0 +1,104 @@
+import { Avatar, Badge, Box, Button, HStack, Spinner, Stack, Table, Text } from "@chakra-ui/react";
+import { Link as RouterLink } from "react-router-dom";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { fullName } from "../../../lib/format.ts";
+import { useAdminUserAction, useAdminUsers } from "../api/users.ts";
+
+export function UsersList() {
+  const users = useAdminUsers();
+  const action = useAdminUserAction();
+  const items = users.data?.pages.flatMap((page) => page.items) ?? [];
+  if (users.isPending) return <Spinner aria-label="Loading users" />;
+  return (
+    <Stack gap="4">
+      <ErrorLines error={users.error ?? action.error} />
+      {users.isSuccess && items.length === 0 && <Text color="fg.muted">No User Found</Text>}
+      <Box overflowX="auto">
+        <Table.Root size="sm" variant="outline">
+          <Table.Header>
+            <Table.Row>
+              <Table.ColumnHeader>User</Table.ColumnHeader>
+              <Table.ColumnHeader>Account</Table.ColumnHeader>
+              <Table.ColumnHeader textAlign="end">Followers</Table.ColumnHeader>
+              <Table.ColumnHeader textAlign="end">Posts</Table.ColumnHeader>
+              <Table.ColumnHeader>Actions</Table.ColumnHeader>
+            </Table.Row>
+          </Table.Header>
+          <Table.Body>
+            {items.map((user) => (
+              <Table.Row key={user.id}>
+                <Table.Cell>
+                  <HStack gap="3">
+                    <Avatar.Root size="sm">
+                      <Avatar.Fallback name={fullName(user)} />
+                      {user.profilePhoto && <Avatar.Image src={user.profilePhoto} alt="" />}
+                    </Avatar.Root>
+                    <Box>
+                      <Text fontWeight="medium">{fullName(user)}</Text>
+                      <Text fontSize="sm" color="fg.muted">
+                        {user.email}
+                      </Text>
+                    </Box>
+                  </HStack>
+                </Table.Cell>
+                <Table.Cell>
+                  <HStack gap="1" wrap="wrap">
+                    <Badge>{user.accountType}</Badge>
+                    {user.isAdmin && <Badge colorPalette="purple">Admin</Badge>}
+                    {user.isBlocked && <Badge colorPalette="red">Blocked</Badge>}
+                    {user.rewardsCount > 0 && <Badge colorPalette="yellow">Rewards {user.rewardsCount}</Badge>}
+                  </HStack>
+                </Table.Cell>
+                <Table.Cell textAlign="end">{user.followersCount}</Table.Cell>
+                <Table.Cell textAlign="end">{user.postCount}</Table.Cell>
+                <Table.Cell>
+                  <HStack gap="1" wrap="wrap">
+                    <Button asChild size="xs" variant="outline">
+                      <RouterLink to={`/profile/${user.id}`}>Profile</RouterLink>
+                    </Button>
+                    <Button
+                      size="xs"
+                      colorPalette={user.isBlocked ? "green" : "red"}
+                      variant="outline"
+                      disabled={action.isPending}
+                      onClick={() =>
+                        action.mutate({ id: user.id, action: user.isBlocked ? "unblock-user" : "block-user" })
+                      }
+                    >
+                      {user.isBlocked ? "Unblock" : "Block"}
+                    </Button>
+                    <Button asChild size="xs" variant="outline">
+                      <RouterLink to="/send-mail" state={{ email: user.email, id: user.id, name: fullName(user) }}>
+                        Message
+                      </RouterLink>
+                    </Button>
+                    <Button
+                      size="xs"
+                      colorPalette="yellow"
+                      variant={user.isRewardedByMe ? "solid" : "outline"}
+                      aria-pressed={user.isRewardedByMe}
+                      disabled={action.isPending}
+                      onClick={() => action.mutate({ id: user.id, action: "likes" })}
+                    >
+                      Reward
+                    </Button>
+                  </HStack>
+                </Table.Cell>
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table.Root>
+      </Box>
+      {users.hasNextPage && (
+        <Button
+          variant="outline"
+          alignSelf="center"
+          onClick={() => void users.fetchNextPage()}
+          disabled={users.isFetchingNextPage}
+        >
+          Load more
+        </Button>
+      )}
+    </Stack>
+  );
+}

@@ -1,0 +1,42 @@
+import { Button, Heading, Stack } from "@chakra-ui/react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { useNavigate } from "react-router-dom";
+import { type SendMailInput, sendMailSchema } from "../../../../shared/schemas/users.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { TextField } from "../../../components/form/text-field.tsx";
+import { api } from "../../../lib/api-client.ts";
+
+const sendMail = (input: SendMailInput) => api<{ message: string }>("/api/email", { method: "POST", body: input });
+
+/** The recipient comes from the page that opened this one (navigation state) and cannot be edited here. */
+export function SendMailForm({ recipient }: { recipient: { email: string; id: string } }) {
+  const navigate = useNavigate();
+  const send = useMutation({ mutationFn: sendMail });
+  const form = useForm<SendMailInput>({
+    resolver: zodResolver(sendMailSchema),
+    mode: "onTouched",
+    defaultValues: { to: recipient.email, subject: "", message: "" },
+  });
+  const { errors } = form.formState;
+  const onSubmit = form.handleSubmit((input) =>
+    send.mutate(input, { onSuccess: () => navigate(`/profile/${recipient.id}`) }),
+  );
+  return (
+    <Stack asChild gap="4">
+      <form onSubmit={onSubmit} noValidate>
+        <Heading as="h1" size="2xl">
+          Send Message
+        </Heading>
+        <TextField label="Recipient Email" readOnly registration={form.register("to")} error={errors.to} />
+        <TextField label="Subject" registration={form.register("subject")} error={errors.subject} />
+        <TextField label="Message" multiline registration={form.register("message")} error={errors.message} />
+        <ErrorLines error={send.error} />
+        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={send.isPending}>
+          {send.isPending ? "Loading please wait..." : "Send"}
+        </Button>
+      </form>
+    </Stack>
+  );
+}
