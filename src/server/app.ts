@@ -18,6 +18,7 @@ import { commentRoutes } from "./routes/comments/index.ts";
 import { emailRoutes } from "./routes/email/index.ts";
 import { paymentRoutes } from "./routes/payments/index.ts";
 import { postRoutes } from "./routes/posts/index.ts";
+import { settingsRoutes } from "./routes/settings/index.ts";
 import { systemRoutes } from "./routes/system/index.ts";
 import { accountRoutes } from "./routes/users/account.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
@@ -121,6 +122,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(postRoutes, { prefix: "/api/posts" });
   await app.register(commentRoutes, { prefix: "/api/comments" });
   await app.register(paymentRoutes, { prefix: "/api" });
+  await app.register(settingsRoutes, { prefix: "/api/settings" });
 
   // 6. Uploaded files and the single-page client, with its fallback for client routes.
   await registerClient(app, {

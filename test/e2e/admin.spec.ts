@@ -86,3 +86,24 @@ test("an admin blocks and unblocks a user, rewards one and messages one", async 
   await expect(page.getByRole("heading", { level: 1, name: "Max Member" })).toBeVisible();
   expect(await linkFromMail(email, "reset-password")).toBe("/reset-password/notalink");
 });
+
+test("an admin renames the site in Settings and sees the chain and mail status", async ({ page }) => {
+  await logInAsAdmin(page);
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: "Settings" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
+  await expect(page.getByText("Hardhat (chain id 31337)")).toBeVisible();
+  await expect(page.getByText(/Files in the data folder/)).toBeVisible();
+
+  await page.getByLabel("Site name").fill("Chain Notes");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByText("Settings saved.")).toBeVisible();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Chain Notes" })).toBeVisible();
+  await expect(page).toHaveTitle("Chain Notes");
+  await page.screenshot({ path: path.join(SCREENS, "settings.png"), fullPage: true });
+
+  // Other tests expect the default name.
+  await page.getByLabel("Site name").fill("Penchain");
+  await page.getByRole("button", { name: "Save settings" }).click();
+  await expect(page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Penchain" })).toBeVisible();
+});

@@ -30,6 +30,7 @@ const UsersRoute = lazy(() => admin().then((module) => ({ default: module.UsersR
 const AddCategoryRoute = lazy(() => admin().then((module) => ({ default: module.AddCategoryRoute })));
 const CategoryListRoute = lazy(() => admin().then((module) => ({ default: module.CategoryListRoute })));
 const UpdateCategoryRoute = lazy(() => admin().then((module) => ({ default: module.UpdateCategoryRoute })));
+const SettingsRoute = lazy(() => admin().then((module) => ({ default: module.SettingsRoute })));
 const SendMailRoute = lazy(() => admin().then((module) => ({ default: module.SendMailRoute })));
 const CreatePostRoute = lazy(() =>
   import("./routes/create-post.tsx").then((module) => ({ default: module.CreatePostRoute })),
@@ -65,7 +66,7 @@ export const screens: ScreenRoute[] = [
   { path: "/update-category/:id", access: "admin", element: <UpdateCategoryRoute /> },
   { path: "/users", access: "admin", element: <UsersRoute /> },
   { path: "/send-mail", access: "admin", element: <SendMailRoute /> },
-  { path: "/Settings", access: "admin", element: coming("Settings") },
+  { path: "/Settings", access: "admin", element: <SettingsRoute /> },
 ];
 
 export const routes: RouteObject[] = [

@@ -7,9 +7,11 @@ import {
   CategoryTable,
   UpdateCategoryForm,
 } from "../../features/admin/components/category-screens.tsx";
+import { SiteSettingsForm, SystemStatusPanel } from "../../features/admin/components/settings-screen.tsx";
 import { UsersList } from "../../features/admin/components/users-list.tsx";
 import { useCategories } from "../../features/categories/api/get-categories.ts";
 import { SendMailForm } from "../../features/mail/components/send-mail-form.tsx";
+import { useSiteSettings } from "../../lib/site-settings.ts";
 
 const Panel = ({ children, wide }: { children: React.ReactNode; wide?: boolean }) => (
   <Container maxW={wide ? "6xl" : "lg"} py="8">
@@ -67,6 +69,21 @@ export function SendMailRoute() {
   return (
     <Panel>
       <SendMailForm recipient={{ email: state?.email ?? "", id: state?.id ?? "" }} />
+    </Panel>
+  );
+}
+
+export function SettingsRoute() {
+  const settings = useSiteSettings();
+  return (
+    <Panel wide>
+      <Heading as="h1" size="2xl" mb="6">
+        Settings
+      </Heading>
+      <Box display="grid" gridTemplateColumns={{ base: "1fr", md: "1fr 1fr" }} gap="10">
+        <SiteSettingsForm settings={settings} />
+        <SystemStatusPanel />
+      </Box>
     </Panel>
   );
 }

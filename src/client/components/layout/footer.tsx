@@ -1,5 +1,6 @@
 import { Box, Container, Flex, Link, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
+import { useSiteSettings } from "../../lib/site-settings.ts";
 
 const FOOTER_LINKS = [
   { label: "Home", to: "/" },
@@ -10,6 +11,7 @@ const FOOTER_LINKS = [
 ];
 
 export function Footer() {
+  const { siteName, siteDescription } = useSiteSettings();
   return (
     <Box as="footer" borderTopWidth="1px" mt="auto" bg="bg.subtle">
       <Container maxW="6xl" py="6">
@@ -21,7 +23,7 @@ export function Footer() {
           ))}
         </Flex>
         <Text textAlign="center" fontSize="sm" color="fg.muted">
-          Penchain · a blog made with blockchain
+          {siteName} · {siteDescription}
         </Text>
       </Container>
     </Box>

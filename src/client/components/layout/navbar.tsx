@@ -2,12 +2,14 @@ import { Avatar, Box, Button, Container, Flex, HStack, Link, Menu, Portal } from
 import { Link as RouterLink, NavLink as RouterNavLink, useNavigate } from "react-router-dom";
 import { useSession } from "../../features/auth/session.ts";
 import { useLogout } from "../../features/auth/use-logout.ts";
+import { useSiteSettings } from "../../lib/site-settings.ts";
 import { MenuIcon } from "../icons.tsx";
 import { avatarMenuFor, navLinksFor } from "./nav-links.ts";
 
 export function Navbar() {
   const session = useSession();
   const logout = useLogout();
+  const { siteName } = useSiteSettings();
   const links = navLinksFor(session);
 
   return (
@@ -15,7 +17,7 @@ export function Navbar() {
       <Container maxW="6xl" py="3">
         <Flex as="nav" aria-label="Main" align="center" gap="4">
           <Link asChild fontWeight="bold" fontSize="xl" color="teal.fg" _hover={{ textDecoration: "none" }}>
-            <RouterLink to="/">Penchain</RouterLink>
+            <RouterLink to="/">{siteName}</RouterLink>
           </Link>
 
           <HStack as="ul" listStyleType="none" gap="1" display={{ base: "none", md: "flex" }}>

@@ -2,9 +2,11 @@ import { Avatar, Badge, Box, Button, HStack, Spinner, Stack, Table, Text } from 
 import { Link as RouterLink } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { fullName } from "../../../lib/format.ts";
+import { useSession } from "../../auth/session.ts";
 import { useAdminUserAction, useAdminUsers } from "../api/users.ts";
 
 export function UsersList() {
+  const session = useSession();
   const users = useAdminUsers();
   const action = useAdminUserAction();
   const items = users.data?.pages.flatMap((page) => page.items) ?? [];
@@ -56,32 +58,37 @@ export function UsersList() {
                     <Button asChild size="xs" variant="outline">
                       <RouterLink to={`/profile/${user.id}`}>Profile</RouterLink>
                     </Button>
-                    <Button
-                      size="xs"
-                      colorPalette={user.isBlocked ? "green" : "red"}
-                      variant="outline"
-                      disabled={action.isPending}
-                      onClick={() =>
-                        action.mutate({ id: user.id, action: user.isBlocked ? "unblock-user" : "block-user" })
-                      }
-                    >
-                      {user.isBlocked ? "Unblock" : "Block"}
-                    </Button>
+                    {/* An admin cannot block or reward themself; the server refuses it too. */}
+                    {user.id !== session?.id && (
+                      <Button
+                        size="xs"
+                        colorPalette={user.isBlocked ? "green" : "red"}
+                        variant="outline"
+                        disabled={action.isPending}
+                        onClick={() =>
+                          action.mutate({ id: user.id, action: user.isBlocked ? "unblock-user" : "block-user" })
+                        }
+                      >
+                        {user.isBlocked ? "Unblock" : "Block"}
+                      </Button>
+                    )}
                     <Button asChild size="xs" variant="outline">
                       <RouterLink to="/send-mail" state={{ email: user.email, id: user.id, name: fullName(user) }}>
                         Message
                       </RouterLink>
                     </Button>
-                    <Button
-                      size="xs"
-                      colorPalette="yellow"
-                      variant={user.isRewardedByMe ? "solid" : "outline"}
-                      aria-pressed={user.isRewardedByMe}
-                      disabled={action.isPending}
-                      onClick={() => action.mutate({ id: user.id, action: "likes" })}
-                    >
-                      Reward
-                    </Button>
+                    {user.id !== session?.id && (
+                      <Button
+                        size="xs"
+                        colorPalette="yellow"
+                        variant={user.isRewardedByMe ? "solid" : "outline"}
+                        aria-pressed={user.isRewardedByMe}
+                        disabled={action.isPending}
+                        onClick={() => action.mutate({ id: user.id, action: "likes" })}
+                      >
+                        Reward
+                      </Button>
+                    )}
                   </HStack>
                 </Table.Cell>
               </Table.Row>

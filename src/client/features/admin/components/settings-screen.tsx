@@ -1,0 +1,86 @@
+import { Button, Code, DataList, Heading, Spinner, Stack, Text } from "@chakra-ui/react";
+import { zodResolver } from "@hookform/resolvers/zod";
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useForm } from "react-hook-form";
+import { formatEther } from "viem";
+import { type SiteSettings, type SystemStatus, siteSettingsSchema } from "../../../../shared/schemas/settings.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { TextField } from "../../../components/form/text-field.tsx";
+import { api } from "../../../lib/api-client.ts";
+
+export function SiteSettingsForm({ settings }: { settings: SiteSettings }) {
+  const queryClient = useQueryClient();
+  const save = useMutation({
+    mutationFn: (input: SiteSettings) => api<SiteSettings>("/api/settings", { method: "PUT", body: input }),
+    onSuccess: (saved) => queryClient.setQueryData(["settings"], saved),
+  });
+  const form = useForm<SiteSettings>({
+    resolver: zodResolver(siteSettingsSchema),
+    mode: "onTouched",
+    defaultValues: settings,
+  });
+  const onSubmit = form.handleSubmit((input) => save.mutate(input));
+  return (
+    <Stack asChild gap="4">
+      <form onSubmit={onSubmit} noValidate>
+        <Heading as="h2" size="lg">
+          Site
+        </Heading>
+        <TextField label="Site name" registration={form.register("siteName")} error={form.formState.errors.siteName} />
+        <TextField
+          label="Site description"
+          multiline
+          registration={form.register("siteDescription")}
+          error={form.formState.errors.siteDescription}
+        />
+        <ErrorLines error={save.error} />
+        {save.isSuccess && <Text color="green.fg">Settings saved.</Text>}
+        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={save.isPending}>
+          {save.isPending ? "Loading please wait..." : "Save settings"}
+        </Button>
+      </form>
+    </Stack>
+  );
+}
+
+/** Read-only: these come from the server's configuration, not from this page. */
+export function SystemStatusPanel() {
+  const status = useQuery({
+    queryKey: ["settings", "status"],
+    queryFn: () => api<SystemStatus>("/api/settings/status"),
+  });
+  if (status.isPending) return <Spinner aria-label="Loading status" />;
+  if (!status.data) return <ErrorLines error={status.error} />;
+  const data = status.data;
+  const rows: [string, React.ReactNode][] = [
+    ["Database", data.database === "postgres" ? "PostgreSQL" : "Embedded PGlite"],
+    ["Chain", `${data.chain.name} (chain id ${data.chain.id})`],
+    ["RPC", <Code key="rpc">{data.chain.rpcUrl}</Code>],
+    [
+      "Fee contract",
+      <Code key="fee" wordBreak="break-all">
+        {data.feeRecipient}
+      </Code>,
+    ],
+    ["Featured fee", `${formatEther(BigInt(data.feeWei))} ETH, ${data.minConfirmations} confirmation(s)`],
+    [
+      "Mail",
+      `${data.mail.transport === "smtp" ? "SMTP" : "Files in the data folder (no SMTP_URL)"} · ${data.mail.sent} sent · ${data.mail.queued} queued`,
+    ],
+  ];
+  return (
+    <Stack gap="3">
+      <Heading as="h2" size="lg">
+        System
+      </Heading>
+      <DataList.Root orientation="horizontal">
+        {rows.map(([label, value]) => (
+          <DataList.Item key={label}>
+            <DataList.ItemLabel>{label}</DataList.ItemLabel>
+            <DataList.ItemValue>{value}</DataList.ItemValue>
+          </DataList.Item>
+        ))}
+      </DataList.Root>
+    </Stack>
+  );
+}

@@ -1,0 +1,62 @@
+import { isNotNull, isNull } from "drizzle-orm";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { FEATURED_FEE_WEI } from "../../../shared/constants.ts";
+import { siteSettingsSchema, systemStatusSchema } from "../../../shared/schemas/settings.ts";
+import { mailOutbox, siteSettings } from "../../db/schema.ts";
+import { security } from "../../plugins/docs.ts";
+
+const tags = ["settings"];
+
+export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
+  async function read() {
+    // The single row is created with its defaults the first time anyone asks.
+    await app.db.insert(siteSettings).values({ id: 1 }).onConflictDoNothing();
+    const [row] = await app.db.select().from(siteSettings);
+    return { siteName: row?.siteName ?? "Penchain", siteDescription: row?.siteDescription ?? "" };
+  }
+
+  app.get("/", {
+    schema: { tags, summary: "The site's name and description", response: { 200: siteSettingsSchema } },
+    handler: read,
+  });
+
+  app.put("/", {
+    schema: {
+      tags,
+      security,
+      summary: "Change the site's name and description",
+      body: siteSettingsSchema,
+      response: { 200: siteSettingsSchema },
+    },
+    preHandler: app.requireAdmin,
+    handler: async (request) => {
+      await app.db
+        .insert(siteSettings)
+        .values({ id: 1, ...request.body })
+        .onConflictDoUpdate({ target: siteSettings.id, set: { ...request.body, updatedAt: new Date() } });
+      return read();
+    },
+  });
+
+  app.get("/status", {
+    schema: {
+      tags,
+      security,
+      summary: "Database, chain, fee and mail status for admins",
+      response: { 200: systemStatusSchema },
+    },
+    preHandler: app.requireAdmin,
+    handler: async () => ({
+      database: app.database.kind,
+      chain: { id: app.config.chain.id, name: app.config.chain.name, rpcUrl: app.config.publicRpcUrl },
+      feeRecipient: app.config.feeRecipient,
+      feeWei: FEATURED_FEE_WEI.toString(),
+      minConfirmations: app.config.minConfirmations,
+      mail: {
+        transport: app.mailer.kind,
+        queued: await app.db.$count(mailOutbox, isNull(mailOutbox.sentAt)),
+        sent: await app.db.$count(mailOutbox, isNotNull(mailOutbox.sentAt)),
+      },
+    }),
+  });
+};
