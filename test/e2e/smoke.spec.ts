@@ -62,3 +62,20 @@ test("the API answers beside the app", async ({ request }) => {
   const config = await (await request.get("/api/config")).json();
   expect(config).toMatchObject({ chainId: 31337, feeWei: "10000000000000000" });
 });
+
+test("dark mode follows the system and can be toggled", async ({ browser }) => {
+  const context = await browser.newContext({ colorScheme: "dark" });
+  const page = await context.newPage();
+  await page.goto("/");
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  const panel = () =>
+    page.evaluate(() => getComputedStyle(document.querySelector("header") as Element).backgroundColor);
+  const dark = await panel();
+  await page.screenshot({ path: path.join(SCREENS, "home-dark.png") });
+  await page.getByRole("button", { name: "Switch to light mode" }).click();
+  await expect(page.locator("html")).toHaveClass(/light/);
+  expect(await panel()).not.toBe(dark);
+  await page.reload();
+  await expect(page.locator("html")).toHaveClass(/light/);
+  await context.close();
+});

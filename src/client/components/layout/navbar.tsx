@@ -2,14 +2,16 @@ import { Avatar, Box, Button, Container, Flex, HStack, Link, Menu, Portal } from
 import { Link as RouterLink, NavLink as RouterNavLink, useNavigate } from "react-router-dom";
 import { useSession } from "../../features/auth/session.ts";
 import { useLogout } from "../../features/auth/use-logout.ts";
+import { useColorMode } from "../../lib/color-mode.ts";
 import { useSiteSettings } from "../../lib/site-settings.ts";
-import { MenuIcon } from "../icons.tsx";
+import { MenuIcon, MoonIcon, SunIcon } from "../icons.tsx";
 import { avatarMenuFor, navLinksFor } from "./nav-links.ts";
 
 export function Navbar() {
   const session = useSession();
   const logout = useLogout();
   const { siteName } = useSiteSettings();
+  const colorMode = useColorMode();
   const links = navLinksFor(session);
 
   return (
@@ -33,6 +35,14 @@ export function Navbar() {
           </HStack>
 
           <HStack ms="auto" gap="2">
+            <Button
+              variant="ghost"
+              size="sm"
+              aria-label={colorMode.mode === "dark" ? "Switch to light mode" : "Switch to dark mode"}
+              onClick={colorMode.toggle}
+            >
+              {colorMode.mode === "dark" ? <SunIcon /> : <MoonIcon />}
+            </Button>
             <Menu.Root>
               <Menu.Trigger asChild>
                 <Button

@@ -1,0 +1,30 @@
+import { useAtom } from "jotai";
+import { atomWithStorage } from "jotai/utils";
+import { useEffect, useSyncExternalStore } from "react";
+
+export type ColorMode = "light" | "dark";
+
+/** The reader's own choice; null follows the system. */
+const colorModeAtom = atomWithStorage<ColorMode | null>("colorMode", null, undefined, { getOnInit: true });
+
+const systemQuery = () => window.matchMedia?.("(prefers-color-scheme: dark)");
+const subscribe = (onChange: () => void) => {
+  const query = systemQuery();
+  query?.addEventListener("change", onChange);
+  return () => query?.removeEventListener("change", onChange);
+};
+const systemMode = (): ColorMode => (systemQuery()?.matches ? "dark" : "light");
+
+/** Chakra's dark tokens apply under a `dark` class on <html>; this keeps that class in step with the choice. */
+export function useColorMode() {
+  const [choice, setChoice] = useAtom(colorModeAtom);
+  const system = useSyncExternalStore(subscribe, systemMode, () => "light" as ColorMode);
+  const mode = choice ?? system;
+  useEffect(() => {
+    const root = document.documentElement;
+    root.classList.toggle("dark", mode === "dark");
+    root.classList.toggle("light", mode === "light");
+    root.style.colorScheme = mode;
+  }, [mode]);
+  return { mode, toggle: () => setChoice(mode === "dark" ? "light" : "dark") };
+}
