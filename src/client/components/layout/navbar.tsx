@@ -34,7 +34,7 @@ export function Navbar() {
             ))}
           </HStack>
 
-          <HStack ms="auto" gap="2">
+          <HStack ms="auto" gap={{ base: "1", sm: "2" }}>
             <Button
               variant="ghost"
               size="sm"
@@ -67,8 +67,9 @@ export function Navbar() {
               </Portal>
             </Menu.Root>
 
+            {/* On a phone, Login is in the menu. */}
             {!session && (
-              <Button asChild variant="outline" size="sm">
+              <Button asChild variant="outline" size="sm" display={{ base: "none", sm: "inline-flex" }}>
                 <RouterLink to="/login">Login</RouterLink>
               </Button>
             )}

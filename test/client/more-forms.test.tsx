@@ -1,0 +1,91 @@
+import { screen, within } from "@testing-library/react";
+import userEvent from "@testing-library/user-event";
+import { beforeAll, describe, expect, it } from "vitest";
+import { withApiServer } from "./api-server.ts";
+import { renderApp } from "./render-app.tsx";
+
+const server = withApiServer();
+type Session = Awaited<ReturnType<typeof server.signUp>>;
+let admin: Session;
+
+beforeAll(async () => {
+  admin = await server.signUp();
+  await server.call("POST", "/api/category", { title: "Protocols" }, admin.token);
+}, 60_000);
+
+describe("Create Blog", () => {
+  it("lists the categories and gives every required message on an empty submit", async () => {
+    const writer = await server.signUp();
+    await renderApp("/create-post", writer);
+    const category = await screen.findByLabelText("Category");
+    expect(within(category).getByRole("option", { name: "Protocols" })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Create" }));
+    expect(await screen.findByText("Title is required")).toBeInTheDocument();
+    expect(screen.getByText("Category is required")).toBeInTheDocument();
+    expect(screen.getByText("Description is required")).toBeInTheDocument();
+  });
+
+  it("shows the fee, the address from the server and the hash rule when Featured is Yes", async () => {
+    const writer = await server.signUp();
+    await renderApp("/create-post", writer);
+    expect(screen.queryByLabelText("Transaction Hash")).not.toBeInTheDocument();
+    await userEvent.click(await screen.findByText("Yes"));
+    expect(await screen.findByText("0.01 ETH")).toBeInTheDocument();
+    expect(await screen.findByText(/^0x[0-9a-fA-F]{40}$/)).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("Transaction Hash"), "0x1234");
+    await userEvent.click(screen.getByRole("button", { name: "Create" }));
+    expect(
+      await screen.findByText("Transaction Hash must be exactly 66 characters long and start with '0x'"),
+    ).toBeInTheDocument();
+  });
+
+  it("keeps what was typed when the server refuses the post", async () => {
+    const writer = await server.signUp();
+    await renderApp("/create-post", writer);
+    await userEvent.type(await screen.findByLabelText("Title"), "Kept title");
+    await userEvent.selectOptions(screen.getByLabelText("Category"), "Protocols");
+    await userEvent.click(screen.getByText("Yes"));
+    await userEvent.type(screen.getByLabelText("Transaction Hash"), `0x${"ab".repeat(32)}`);
+    // No description yet: the client stops it, nothing is lost.
+    await userEvent.click(screen.getByRole("button", { name: "Create" }));
+    expect(await screen.findByText("Description is required")).toBeInTheDocument();
+    expect(screen.getByLabelText("Title")).toHaveValue("Kept title");
+    expect(screen.getByLabelText("Transaction Hash")).toHaveValue(`0x${"ab".repeat(32)}`);
+  });
+});
+
+describe("Send Message", () => {
+  it("shows the read-only recipient and the spec's messages", async () => {
+    await renderApp("/send-mail", admin);
+    await userEvent.click(screen.getByRole("button", { name: "Send" }));
+    expect(await screen.findByText("Recipent Email is required")).toBeInTheDocument();
+    expect(screen.getByText("Subject is required")).toBeInTheDocument();
+    expect(screen.getByText("Message is required")).toBeInTheDocument();
+    expect(screen.getByLabelText("Recipient Email")).toHaveAttribute("readonly");
+  });
+});
+
+describe("Password reset", () => {
+  it("asks for an e-mail, then shows the spec's success text", async () => {
+    await renderApp("/password-reset-token");
+    expect(screen.getByRole("heading", { name: "Password Reset Form" })).toBeInTheDocument();
+    await userEvent.click(screen.getByRole("button", { name: "Reset Password" }));
+    expect(await screen.findByText("Email is required")).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("Email"), "someone@example.com");
+    await userEvent.click(screen.getByRole("button", { name: "Reset Password" }));
+    expect(
+      await screen.findByText("Email is successfully sent to your email. Verify it within 10 minutes."),
+    ).toBeInTheDocument();
+  });
+
+  it("asks for the new password and shows the server's refusal of a bad token", async () => {
+    await renderApp("/reset-password/not-a-real-token");
+    await userEvent.click(screen.getByRole("button", { name: "Reset Password" }));
+    expect(await screen.findByText("Password is required")).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("New Password"), "a fresh password");
+    await userEvent.click(screen.getByRole("button", { name: "Reset Password" }));
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "This reset link is invalid, used or expired. Please request a new one.",
+    );
+  });
+});
