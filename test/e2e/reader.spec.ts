@@ -77,3 +77,38 @@ test.describe("on a 360 px phone", () => {
     });
   }
 });
+
+test("a signed-in user messages another from their profile", async ({ page, request }) => {
+  const tag = crypto.randomBytes(3).toString("hex");
+  const [writer, reader] = [`w-${tag}@example.com`, `r-${tag}@example.com`];
+  for (const [email, first] of [
+    [writer, "Wanda"],
+    [reader, "Rory"],
+  ]) {
+    await request.post("/api/users/register", {
+      data: {
+        firstName: first,
+        lastName: "Test",
+        email,
+        password: "test password",
+        walletAddress: "0x976EA74026E726554dB657fA54763abd0C3a0aa9",
+      },
+    });
+  }
+  const writerSession = await (
+    await request.post("/api/users/login", { data: { email: writer, password: "test password" } })
+  ).json();
+  await page.goto("/login");
+  await page.getByLabel("Email").fill(reader);
+  await page.getByLabel("Password").fill("test password");
+  await page.getByRole("button", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/profile\//);
+  await page.goto(`/profile/${writerSession.id}`);
+  await page.getByRole("link", { name: "Send Message" }).click();
+  await expect(page.getByText("To: Wanda Test")).toBeVisible();
+  await expect(page.getByText(writer)).toBeHidden();
+  await page.getByLabel("Subject").fill("Loved your post");
+  await page.getByRole("textbox", { name: "Message" }).fill("Please write more.");
+  await page.getByRole("button", { name: "Send" }).click();
+  await expect(page).toHaveURL(new RegExp(`/profile/${writerSession.id}$`));
+});

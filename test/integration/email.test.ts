@@ -187,3 +187,29 @@ describe("mail without an SMTP server", () => {
     await app.close();
   });
 });
+
+describe("messages by user id", () => {
+  it("let any signed-in user write from a profile without learning the address", async () => {
+    const smtp = await startSmtpServer();
+    const app = await buildTestApp(await pgliteTarget.open(), { env: { SMTP_URL: smtp.url } });
+    const [sender, recipient] = [await signUp(app), await signUp(app)];
+    const response = await app.inject({
+      method: "POST",
+      url: "/api/email",
+      payload: { toId: recipient.id, subject: "Hi", message: "Nice post" },
+      headers: bearer(sender),
+    });
+    expect(response.statusCode).toBe(200);
+    expect(response.body).not.toContain(recipient.email);
+    expect((await smtp.mailTo(recipient.email)).decoded).toMatch(new RegExp(`^Reply-To: ${sender.email}`, "m"));
+    const unknown = await app.inject({
+      method: "POST",
+      url: "/api/email",
+      payload: { toId: "00000000-0000-4000-8000-000000000000", subject: "Hi", message: "x" },
+      headers: bearer(sender),
+    });
+    expect(unknown.statusCode).toBe(404);
+    await app.close();
+    await smtp.close();
+  });
+});

@@ -55,13 +55,25 @@ export const followSchema = z.object({ followId: z.uuid("followId must be a user
 export const unfollowSchema = z.object({ unFollowId: z.uuid("unFollowId must be a user id") });
 export const userIdParamsSchema = z.object({ id: z.uuid("Invalid user id") });
 
-export const sendMailSchema = z.object({
-  to: emailSchema("Recipent Email is required"),
-  subject: required("Subject is required")
-    .max(200, "Subject is at most 200 characters")
-    .refine((value) => !/[\r\n]/.test(value), "Subject must be a single line"),
-  message: required("Message is required").max(10_000, "Message is at most 10000 characters"),
-});
+const subjectSchema = required("Subject is required")
+  .max(200, "Subject is at most 200 characters")
+  .refine((value) => !/[\r\n]/.test(value), "Subject must be a single line");
+const messageBodySchema = required("Message is required").max(10_000, "Message is at most 10000 characters");
+
+/**
+ * A message to a registered user, addressed by e-mail (admins see addresses) or by user id (anyone else writing
+ * from a profile, who never sees the address).
+ */
+export const sendMailSchema = z
+  .object({
+    to: z.string().trim().max(254, "Email is too long").optional(),
+    toId: z.uuid("toId must be a user id").optional(),
+    subject: subjectSchema,
+    message: messageBodySchema,
+  })
+  .superRefine((mail, ctx) => {
+    if (!mail.to && !mail.toId) ctx.addIssue({ code: "custom", path: ["to"], message: "Recipent Email is required" });
+  });
 export type SendMailInput = z.infer<typeof sendMailSchema>;
 
 export const accountTypeSchema = z.enum(["Starter Account", "Pro Account"]);

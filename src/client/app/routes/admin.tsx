@@ -65,10 +65,10 @@ export function UpdateCategoryRoute() {
 }
 
 export function SendMailRoute() {
-  const state = useLocation().state as { email?: string; id?: string } | null;
+  const state = useLocation().state as { email?: string; id?: string; name?: string } | null;
   return (
     <Panel>
-      <SendMailForm recipient={{ email: state?.email ?? "", id: state?.id ?? "" }} />
+      <SendMailForm recipient={{ email: state?.email ?? "", id: state?.id ?? "", name: state?.name ?? "" }} />
     </Panel>
   );
 }

@@ -10,7 +10,7 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags: ["users"],
       security,
-      summary: "E-mail a registered user (reply-to is the sender)",
+      summary: "E-mail a registered user, by address or id (reply-to is the sender)",
       body: sendMailSchema,
       response: { 200: messageSchema, 202: messageSchema },
     },

@@ -1,4 +1,4 @@
-import { and, asc, gt, isNotNull, sql } from "drizzle-orm";
+import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { SendMailInput } from "../../../shared/schemas/users.ts";
 import { mailOutbox, users } from "../../db/schema.ts";
@@ -33,8 +33,12 @@ async function limitRecipient(app: FastifyInstance, email: string) {
 
 /** A signed-in user's message to a registered user, sent by us with the sender as reply-to. */
 export async function sendUserMessage(app: FastifyInstance, sender: AuthUser, input: SendMailInput) {
-  const [recipient] = await app.db.select().from(users).where(sql`lower(${users.email}) = lower(${input.to})`);
-  if (!recipient) throw new HttpError(404, "No registered user has this e-mail address");
+  const [recipient] = await app.db
+    .select()
+    .from(users)
+    .where(input.toId ? eq(users.id, input.toId) : sql`lower(${users.email}) = lower(${input.to ?? ""})`);
+  if (!recipient)
+    throw new HttpError(404, input.toId ? "User not found" : "No registered user has this e-mail address");
   await limitRecipient(app, recipient.email);
   const name = `${sender.firstName} ${sender.lastName}`;
   const delivery = await app.mailer.send({

@@ -1,4 +1,4 @@
-import { Button, Heading, Stack } from "@chakra-ui/react";
+import { Button, Heading, Stack, Text } from "@chakra-ui/react";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
@@ -10,14 +10,26 @@ import { api } from "../../../lib/api-client.ts";
 
 const sendMail = (input: SendMailInput) => api<{ message: string }>("/api/email", { method: "POST", body: input });
 
-/** The recipient comes from the page that opened this one (navigation state) and cannot be edited here. */
-export function SendMailForm({ recipient }: { recipient: { email: string; id: string } }) {
+interface Recipient {
+  email: string;
+  id: string;
+  name: string;
+}
+
+/**
+ * The recipient comes from the page that opened this one (navigation state) and cannot be edited here. Admins
+ * know the address; anyone else writes to the user's id and sees their name.
+ */
+export function SendMailForm({ recipient }: { recipient: Recipient }) {
   const navigate = useNavigate();
   const send = useMutation({ mutationFn: sendMail });
+  const byAddress = Boolean(recipient.email) || !recipient.id;
   const form = useForm<SendMailInput>({
     resolver: zodResolver(sendMailSchema),
     mode: "onTouched",
-    defaultValues: { to: recipient.email, subject: "", message: "" },
+    defaultValues: byAddress
+      ? { to: recipient.email, subject: "", message: "" }
+      : { toId: recipient.id, subject: "", message: "" },
   });
   const { errors } = form.formState;
   const onSubmit = form.handleSubmit((input) =>
@@ -29,7 +41,13 @@ export function SendMailForm({ recipient }: { recipient: { email: string; id: st
         <Heading as="h1" size="2xl">
           Send Message
         </Heading>
-        <TextField label="Recipient Email" readOnly registration={form.register("to")} error={errors.to} />
+        {byAddress ? (
+          <TextField label="Recipient Email" readOnly registration={form.register("to")} error={errors.to} />
+        ) : (
+          <Text>
+            To: <strong>{recipient.name}</strong>
+          </Text>
+        )}
         <TextField label="Subject" registration={form.register("subject")} error={errors.subject} />
         <TextField label="Message" multiline registration={form.register("message")} error={errors.message} />
         <ErrorLines error={send.error} />
