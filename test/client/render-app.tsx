@@ -18,6 +18,7 @@ export function buildSession(overrides: Partial<Session> = {}): Session {
     isAdmin: false,
     isVerified: true,
     walletAddress: null,
+    loginMethod: "password",
     token: "token",
     ...overrides,
   };

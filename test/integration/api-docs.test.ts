@@ -58,6 +58,7 @@ it("documents every call of the spec and the brief with its schemas", async () =
       "DELETE /api/comments/{id}",
       "GET /api/payments",
       "POST /api/users/{id}/tip",
+      "GET /api/users/{id}/rewards",
     ]),
   );
   const register = document.paths["/api/users/register"].post;

@@ -314,6 +314,37 @@ describe.each(databaseTargets)("featured posts paid on-chain, on $name", (target
         recipient: alice.address,
         amountWei: parseEther("0.5").toString(),
       });
+
+      // A second admin rewards without a tip; the user's rewards list both, newest first, and only admins see it.
+      const other = await signUp(app);
+      await makeAdmin(app, other.id);
+      await app.inject({ method: "PUT", url: `/api/users/likes/${author.id}`, headers: bearer(other) });
+      const rewardsOf = (session: { token: string }) =>
+        app.inject({ method: "GET", url: `/api/users/${author.id}/rewards`, headers: bearer(session) });
+      const rewards = (await rewardsOf(admin)).json();
+      expect(rewards.items).toEqual([
+        expect.objectContaining({ id: other.id, admin: expect.objectContaining({ id: other.id }), tip: null }),
+        expect.objectContaining({
+          id: admin.id,
+          tip: { amountWei: parseEther("0.5").toString(), txHash: tipHash, explorerUrl: null },
+        }),
+      ]);
+      expect((await rewardsOf(author)).statusCode).toBe(403);
+      const paged = await app.inject({
+        method: "GET",
+        url: `/api/users/${author.id}/rewards?limit=1`,
+        headers: bearer(admin),
+      });
+      const next = await app.inject({
+        method: "GET",
+        url: `/api/users/${author.id}/rewards?limit=1&cursor=${paged.json().nextCursor}`,
+        headers: bearer(admin),
+      });
+      expect([...paged.json().items, ...next.json().items].map((reward: { id: string }) => reward.id)).toEqual([
+        other.id,
+        admin.id,
+      ]);
+      expect(next.json().nextCursor).toBeNull();
     });
   });
 });

@@ -1,10 +1,10 @@
-import { privateKeyToAccount } from "viem/accounts";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { buildTestApp } from "../support/app.ts";
 import { databaseTargets } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import { bearer, buildRegistration, makeAdmin, signUp } from "../support/users.ts";
 
 // Hardhat's well-known development keys #2 to #4: test wallets only.
 const alice = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a");
@@ -59,7 +59,62 @@ describe.each(databaseTargets)("Sign-In with Ethereum on $name", (target) => {
 
     const login = await walletLogin(await proof(alice));
     expect(login.statusCode).toBe(200);
-    expect(login.json()).toMatchObject({ id: user.id, walletAddress: alice.address, token: expect.any(String) });
+    expect(login.json()).toMatchObject({
+      id: user.id,
+      walletAddress: alice.address,
+      loginMethod: "wallet",
+      token: expect.any(String),
+    });
+    expect(user.loginMethod).toBe("password");
+  });
+
+  describe("at registration", () => {
+    const register = (body: object) => app.inject({ method: "POST", url: "/api/users/register", payload: body });
+
+    it("verifies the wallet that signed the offered message", async () => {
+      const wallet = privateKeyToAccount(generatePrivateKey());
+      const input = buildRegistration({ walletAddress: wallet.address.toLowerCase() });
+      const response = await register({ ...input, walletProof: await proof(wallet) });
+      expect(response.statusCode, response.body).toBe(201);
+      expect(response.json()).toMatchObject({ walletAddress: wallet.address, isWalletVerified: true });
+      const login = await walletLogin(await proof(wallet));
+      expect(login.json()).toMatchObject({ email: input.email, loginMethod: "wallet" });
+    });
+
+    it("refuses a signature from another wallet than the address entered, and creates no account", async () => {
+      const [entered, signer] = [privateKeyToAccount(generatePrivateKey()), privateKeyToAccount(generatePrivateKey())];
+      const input = buildRegistration({ walletAddress: entered.address });
+      const response = await register({ ...input, walletProof: await proof(signer) });
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe(
+        "The wallet that signed is not the Wallet Address entered. Sign with that wallet again.",
+      );
+      const login = await app.inject({
+        method: "POST",
+        url: "/api/users/login",
+        payload: { email: input.email, password: input.password },
+      });
+      expect(login.statusCode).toBe(401);
+    });
+
+    it("refuses a wallet another account has verified with 409", async () => {
+      const wallet = privateKeyToAccount(generatePrivateKey());
+      expect((await linkWallet(await signUp(app), await proof(wallet))).statusCode).toBe(200);
+      const response = await register({
+        ...buildRegistration({ walletAddress: wallet.address }),
+        walletProof: await proof(wallet),
+      });
+      expect(response.statusCode).toBe(409);
+      expect(response.json().message).toBe("This wallet is already verified by another account.");
+    });
+
+    it("leaves a typed address unverified, even one another account has verified", async () => {
+      const wallet = privateKeyToAccount(generatePrivateKey());
+      await linkWallet(await signUp(app), await proof(wallet));
+      const response = await register(buildRegistration({ walletAddress: wallet.address }));
+      expect(response.statusCode).toBe(201);
+      expect(response.json()).toMatchObject({ walletAddress: wallet.address, isWalletVerified: false });
+    });
   });
 
   it("refuses a wallet another account has verified with 409", async () => {

@@ -59,7 +59,7 @@ describe.each(databaseTargets)("system routes on $name", (target) => {
 
   it("GET /api/config gives wallets the chain, the fee contract and the fee in wei", async () => {
     const app = await buildTestApp(shared(), {
-      env: { RPC_URL: chain.rpcUrl, PUBLIC_RPC_URL: "https://rpc.example.org" },
+      env: { RPC_URL: chain.rpcUrl, PUBLIC_RPC_URL: "https://rpc.example.org", MIN_CONFIRMATIONS: "3" },
     });
     const response = await app.inject({ method: "GET", url: "/api/config" });
     expect(response.statusCode).toBe(200);
@@ -67,9 +67,11 @@ describe.each(databaseTargets)("system routes on $name", (target) => {
     expect(body).toEqual({
       chainId: 31337,
       chainName: "Hardhat",
+      nativeCurrency: { name: "Ether", symbol: "ETH", decimals: 18 },
       rpcUrl: "https://rpc.example.org",
       feeRecipient: expect.stringMatching(/^0x[0-9a-fA-F]{40}$/),
       feeWei: "10000000000000000",
+      minConfirmations: 3,
       explorerUrl: null,
     });
     await app.close();

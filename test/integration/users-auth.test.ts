@@ -39,7 +39,7 @@ describe.each(databaseTargets)("registration, login and tokens on $name", (targe
     ["password", "Password is required"],
     ["walletAddress", "Wallet Address is required"],
   ])("refuses a missing %s with the spec's message", async (field, message) => {
-    const input: Record<string, string> = { ...buildRegistration() };
+    const input: Record<string, unknown> = { ...buildRegistration() };
     delete input[field];
     const response = await register(input);
     expect(response.statusCode).toBe(400);

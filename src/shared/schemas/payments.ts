@@ -31,3 +31,15 @@ export const paymentSchema = z.object({
   createdAt: z.string(),
 });
 export type Payment = z.infer<typeof paymentSchema>;
+
+/** An admin's reward to a user (one per admin, so the admin's id is the reward's id), with the ETH tip if any. */
+export const rewardSchema = z.object({
+  _id: z.string(),
+  id: z.string(),
+  admin: userSummarySchema,
+  tip: z
+    .object({ amountWei: z.string(), txHash: z.string(), explorerUrl: z.string().nullable() })
+    .nullable(),
+  createdAt: z.string(),
+});
+export type Reward = z.infer<typeof rewardSchema>;

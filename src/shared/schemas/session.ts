@@ -11,6 +11,8 @@ export const sessionSchema = z.object({
   isAdmin: z.boolean(),
   isVerified: z.boolean(),
   walletAddress: z.string().nullable(),
+  /** A session started by signing with the wallet ends when that wallet disconnects or switches accounts. */
+  loginMethod: z.enum(["password", "wallet"]).default("password"),
   token: z.string(),
 });
 export type Session = z.infer<typeof sessionSchema>;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { WALLET_ADDRESS_REGEX } from "../constants.ts";
+import { siweProofSchema } from "./siwe.ts";
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
 
@@ -27,6 +28,8 @@ export const registerSchema = z.object({
   email: emailSchema("Email is required"),
   password: passwordSchema,
   walletAddress: walletAddressSchema,
+  /** Signing a SIWE message with that wallet while registering verifies it at once. */
+  walletProof: siweProofSchema.optional(),
 });
 export type RegisterInput = z.infer<typeof registerSchema>;
 

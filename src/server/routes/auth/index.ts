@@ -2,7 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sessionSchema } from "../../../shared/schemas/session.ts";
 import { siweNonceSchema, siweProofSchema } from "../../../shared/schemas/siwe.ts";
 import { limitBy } from "../../plugins/rate-limits.ts";
-import { createNonce, loginWithWallet } from "../../services/users/siwe.ts";
+import { createNonce } from "../../services/siwe.ts";
+import { loginWithWallet } from "../../services/users/wallets.ts";
 
 const tags = ["auth"];
 

@@ -1,10 +1,15 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { pageOf } from "../../../shared/schemas/pagination.ts";
-import { paymentListQuerySchema, paymentSchema, tipInputSchema } from "../../../shared/schemas/payments.ts";
+import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
+import {
+  paymentListQuerySchema,
+  paymentSchema,
+  rewardSchema,
+  tipInputSchema,
+} from "../../../shared/schemas/payments.ts";
 import { rewardResultSchema, userIdParamsSchema } from "../../../shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
-import { listPayments, recordTip } from "../../services/payments/payments.ts";
+import { listPayments, listRewards, recordTip } from "../../services/payments/payments.ts";
 
 const tags = ["admin"];
 
@@ -19,6 +24,19 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requireAdmin,
     handler: async (request) => listPayments(app, request.query),
+  });
+
+  app.get("/users/:id/rewards", {
+    schema: {
+      tags,
+      security,
+      summary: "Who rewarded a user, newest first, with each admin's ETH tip",
+      params: userIdParamsSchema,
+      querystring: pageQuerySchema,
+      response: { 200: pageOf(rewardSchema) },
+    },
+    preHandler: app.requireAdmin,
+    handler: async (request) => listRewards(app, request.params.id, request.query),
   });
 
   app.post("/users/:id/tip", {

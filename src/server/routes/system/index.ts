@@ -45,9 +45,11 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
     async () => ({
       chainId: app.config.chain.id,
       chainName: app.config.chain.name,
+      nativeCurrency: app.config.chain.nativeCurrency,
       rpcUrl: app.config.publicRpcUrl,
       feeRecipient: app.config.feeRecipient,
       feeWei: FEATURED_FEE_WEI.toString(),
+      minConfirmations: app.config.minConfirmations,
       explorerUrl: app.config.explorerUrl,
     }),
   );

@@ -1,6 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
-import type { Payment } from "../../../shared/schemas/payments.ts";
+import type { PageQuery } from "../../../shared/schemas/pagination.ts";
+import type { Payment, Reward } from "../../../shared/schemas/payments.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { payments, posts, rewards, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
@@ -9,6 +10,9 @@ import { afterCursor, cursorKey, toPage } from "../cursor.ts";
 import { findUser } from "../users/accounts.ts";
 import { toUserSummary } from "../users/user-fields.ts";
 import { verifyPayment } from "./verify-payment.ts";
+
+const txUrl = (app: FastifyInstance, hash: string) =>
+  app.config.explorerUrl ? `${app.config.explorerUrl}/tx/${hash}` : null;
 
 export async function listPayments(
   app: FastifyInstance,
@@ -33,7 +37,6 @@ export async function listPayments(
     .orderBy(desc(payments.createdAt), desc(payments.id))
     .limit(query.limit + 1);
   const page = toPage(rows, query.limit, (row) => [row.cursorAt, row.payment.id]);
-  const explorer = app.config.explorerUrl;
   return {
     nextCursor: page.nextCursor,
     items: page.items.map(
@@ -43,7 +46,7 @@ export async function listPayments(
         purpose: payment.purpose,
         chainId: payment.chainId,
         txHash: payment.txHash,
-        explorerUrl: explorer ? `${explorer}/tx/${payment.txHash}` : null,
+        explorerUrl: txUrl(app, payment.txHash),
         payer: payment.payer,
         recipient: payment.recipient,
         amountWei: payment.amountWei,
@@ -52,6 +55,37 @@ export async function listPayments(
         user: toUserSummary(user),
         post: payment.postId && postTitle ? { id: payment.postId, title: postTitle } : null,
         createdAt: payment.createdAt.toISOString(),
+      }),
+    ),
+  };
+}
+
+/** Who rewarded a user, newest first, with the tip each admin sent. */
+export async function listRewards(app: FastifyInstance, userId: string, query: PageQuery) {
+  await findUser(app, userId);
+  const rows = await app.db
+    .select({
+      reward: rewards,
+      cursorAt: cursorKey(rewards.createdAt),
+      admin: { id: users.id, firstName: users.firstName, lastName: users.lastName, profilePhoto: users.profilePhoto },
+      tip: { amountWei: payments.amountWei, txHash: payments.txHash },
+    })
+    .from(rewards)
+    .innerJoin(users, eq(users.id, rewards.adminId))
+    .leftJoin(payments, eq(payments.id, rewards.paymentId))
+    .where(and(eq(rewards.userId, userId), afterCursor(rewards.createdAt, rewards.adminId, query.cursor)))
+    .orderBy(desc(rewards.createdAt), desc(rewards.adminId))
+    .limit(query.limit + 1);
+  const page = toPage(rows, query.limit, (row) => [row.cursorAt, row.reward.adminId]);
+  return {
+    nextCursor: page.nextCursor,
+    items: page.items.map(
+      ({ reward, admin, tip }): Reward => ({
+        _id: reward.adminId,
+        id: reward.adminId,
+        admin: toUserSummary(admin),
+        tip: tip ? { ...tip, explorerUrl: txUrl(app, tip.txHash) } : null,
+        createdAt: reward.createdAt.toISOString(),
       }),
     ),
   };

@@ -12,18 +12,24 @@ import { BLOCKED } from "../../plugins/auth.ts";
 import { resetPasswordMail, verifyEmailMail } from "../mail-templates.ts";
 import type { Delivery } from "../mailer.ts";
 import { consumeToken, issueToken } from "../one-time-tokens.ts";
+import { verifySiwe } from "../siwe.ts";
 import { toPrivateUser, type UserWithType, userColumns } from "./user-fields.ts";
 
 type UserRow = typeof users.$inferSelect;
 const VERIFY_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 export const EMAIL_TAKEN = "An account with this email already exists";
+export const WALLET_TAKEN = "This wallet is already verified by another account.";
 export const RESET_SENT = "Email is successfully sent to your email. Verify it within 10 minutes.";
 // Verified against when the e-mail is unknown, so both answers take as long.
 const DUMMY_HASH = hash("penchain-timing-equaliser");
 
 export const normaliseWallet = (address: string) => getAddress(address.toLowerCase());
 
-export async function sessionFor(app: FastifyInstance, user: UserRow): Promise<Session> {
+export async function sessionFor(
+  app: FastifyInstance,
+  user: UserRow,
+  loginMethod: Session["loginMethod"] = "password",
+): Promise<Session> {
   return {
     _id: user.id,
     id: user.id,
@@ -34,6 +40,7 @@ export async function sessionFor(app: FastifyInstance, user: UserRow): Promise<S
     isAdmin: user.isAdmin,
     isVerified: user.isAccountVerified,
     walletAddress: user.walletAddress,
+    loginMethod,
     token: await app.tokens.sign(user),
   };
 }
@@ -44,7 +51,18 @@ export async function findUser(app: FastifyInstance, id: string): Promise<UserWi
   return user;
 }
 
+/** A signed SIWE message sent with the registration verifies the wallet at once; it must be the address given. */
+async function verifiedAt(app: FastifyInstance, input: RegisterInput): Promise<Date | null> {
+  if (!input.walletProof) return null;
+  const signer = await verifySiwe(app, input.walletProof);
+  if (signer !== normaliseWallet(input.walletAddress)) {
+    throw new HttpError(400, "The wallet that signed is not the Wallet Address entered. Sign with that wallet again.");
+  }
+  return new Date();
+}
+
 export async function register(app: FastifyInstance, input: RegisterInput) {
+  const walletVerifiedAt = await verifiedAt(app, input);
   const passwordHash = await hash(input.password);
   try {
     const user = await app.db.transaction(async (tx) => {
@@ -58,6 +76,7 @@ export async function register(app: FastifyInstance, input: RegisterInput) {
           email: input.email,
           passwordHash,
           walletAddress: normaliseWallet(input.walletAddress),
+          walletVerifiedAt,
           isAdmin: sql`not exists (select 1 from ${users})`,
         })
         .returning();
@@ -67,6 +86,7 @@ export async function register(app: FastifyInstance, input: RegisterInput) {
     return toPrivateUser({ ...user, accountType: "Starter Account" });
   } catch (error) {
     if (isUniqueViolation(error, "users_email_lower_key")) throw new HttpError(409, EMAIL_TAKEN);
+    if (isUniqueViolation(error, "users_verified_wallet_key")) throw new HttpError(409, WALLET_TAKEN);
     throw error;
   }
 }

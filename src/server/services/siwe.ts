@@ -1,14 +1,10 @@
-import { and, eq, gt, lt, sql } from "drizzle-orm";
+import { and, eq, gt, lt } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { getAddress, verifyMessage } from "viem";
 import { generateSiweNonce, parseSiweMessage } from "viem/siwe";
-import type { SiweProof } from "../../../shared/schemas/siwe.ts";
-import { isUniqueViolation } from "../../db/errors.ts";
-import { siweNonces, users } from "../../db/schema.ts";
-import { HttpError } from "../../http-error.ts";
-import { BLOCKED } from "../../plugins/auth.ts";
-import { findUser, sessionFor } from "./accounts.ts";
-import { toPrivateUser } from "./user-fields.ts";
+import type { SiweProof } from "../../shared/schemas/siwe.ts";
+import { siweNonces } from "../db/schema.ts";
+import { HttpError } from "../http-error.ts";
 
 const NONCE_TTL_MS = 10 * 60 * 1000;
 const MAX_AGE_MS = 10 * 60 * 1000;
@@ -60,36 +56,4 @@ export async function verifySiwe(app: FastifyInstance, proof: SiweProof): Promis
     .returning();
   if (!used) throw new HttpError(400, "This sign-in request has expired or was already used. Please sign again.");
   return getAddress(fields.address);
-}
-
-export async function loginWithWallet(app: FastifyInstance, proof: SiweProof) {
-  const address = await verifySiwe(app, proof);
-  const [user] = await app.db
-    .select()
-    .from(users)
-    .where(sql`lower(${users.walletAddress}) = lower(${address}) and ${users.walletVerifiedAt} is not null`);
-  if (!user) {
-    throw new HttpError(
-      404,
-      "No account has verified this wallet. Log in with your password and verify the wallet from your profile.",
-    );
-  }
-  if (user.isBlocked) throw new HttpError(403, BLOCKED);
-  return sessionFor(app, user);
-}
-
-/** Links the signer's wallet to the user as verified. */
-export async function linkWallet(app: FastifyInstance, userId: string, proof: SiweProof) {
-  const address = await verifySiwe(app, proof);
-  try {
-    await app.db
-      .update(users)
-      .set({ walletAddress: address, walletVerifiedAt: new Date(), updatedAt: new Date() })
-      .where(eq(users.id, userId));
-  } catch (error) {
-    if (isUniqueViolation(error, "users_verified_wallet_key"))
-      throw new HttpError(409, "This wallet is already verified by another account.");
-    throw error;
-  }
-  return toPrivateUser(await findUser(app, userId));
 }
