@@ -53,14 +53,23 @@ try {
   const rpcUrl = process.env.RPC_URL ?? (chain as LocalChain).rpcUrl;
   const feeRecipient = process.env.FEE_RECIPIENT ?? (await ensureFeaturedFee(rpcUrl)).address;
 
-  const config = loadConfig({ ...process.env, DATA_DIR: dataDir, RPC_URL: rpcUrl, FEE_RECIPIENT: feeRecipient });
+  // In dev the pages come from Vite's port: links in mail and wallet sign-in messages must name that origin.
+  const vitePort = process.env.VITE_PORT ?? "5173";
+  const publicUrl = process.env.PUBLIC_URL ?? (dev ? `http://localhost:${vitePort}` : undefined);
+  const config = loadConfig({
+    ...process.env,
+    DATA_DIR: dataDir,
+    RPC_URL: rpcUrl,
+    FEE_RECIPIENT: feeRecipient,
+    PUBLIC_URL: publicUrl,
+  });
   const { app, url } = await startServer(config);
   const vite = dev ? startVite(url) : undefined;
 
   const devAccount = mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex: 1 });
   const devKey = Buffer.from(devAccount.getHdKey().privateKey as Uint8Array).toString("hex");
   printBanner([
-    ["App", dev ? `http://localhost:${process.env.VITE_PORT ?? 5173} (Vite; API on ${url})` : url],
+    ["App", dev ? `http://localhost:${vitePort} (Vite; API on ${url})` : url],
     ["API docs", `${url}/api/docs`],
     ["Chain RPC", `${rpcUrl} (chain id ${config.chain.id}${chain && !chain.owned ? ", already running" : ""})`],
     ["Fee contract", config.feeRecipient],

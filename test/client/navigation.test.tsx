@@ -25,12 +25,17 @@ describe("navigation bars", () => {
     expect(items.map((item) => item.textContent)).toEqual(["Your Profile", "Change your password"]);
   });
 
-  it("shows an admin Authors, Add Category, Category List and Settings", async () => {
+  it("shows an admin Authors, Add Category, Category List, Settings, and Payments after the spec's items", async () => {
     await renderApp("/", buildSession({ isAdmin: true }));
     expect(mainNavLinks()).toEqual(["Home", "Create", "Blogs", "Authors", "Add Category", "Category List"]);
     await userEvent.click(screen.getByRole("button", { name: "Account menu" }));
     const items = await screen.findAllByRole("menuitem");
-    expect(items.map((item) => item.textContent)).toEqual(["Your Profile", "Change your password", "Settings"]);
+    expect(items.map((item) => item.textContent)).toEqual([
+      "Your Profile",
+      "Change your password",
+      "Settings",
+      "Payments",
+    ]);
   });
 
   it("logs out from a member-only page: clears userInfo and goes home, not to /login", async () => {
@@ -85,7 +90,7 @@ describe("route access", () => {
     },
   );
 
-  it.each(["/users", "/add-category", "/category-list", "/update-category/c1", "/Settings"])(
+  it.each(["/users", "/add-category", "/category-list", "/update-category/c1", "/Settings", "/payments"])(
     "sends a regular user from the admin route %s to /login, which forwards a signed-in user to their profile",
     async (path) => {
       const { router } = await renderApp(path, buildSession({ id: "u1", _id: "u1" }));

@@ -4,12 +4,16 @@ import { Outlet } from "react-router-dom";
 import { Footer } from "../components/layout/footer.tsx";
 import { Navbar } from "../components/layout/navbar.tsx";
 import { NoticeLines } from "../components/layout/notice-lines.tsx";
+import { useSession } from "../features/auth/session.ts";
 import { useFinishLogout } from "../features/auth/use-logout.ts";
+import { WalletSessionGuard } from "../features/wallet/lazy.tsx";
 
 export function Layout() {
   useFinishLogout();
+  const session = useSession();
   return (
     <Flex direction="column" minH="100dvh">
+      {session?.loginMethod === "wallet" && <WalletSessionGuard />}
       <Navbar />
       <NoticeLines />
       <Flex as="main" direction="column" flex="1">

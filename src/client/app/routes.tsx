@@ -3,8 +3,8 @@ import type { RouteObject } from "react-router-dom";
 import type { Access } from "../../shared/permissions.ts";
 import { RequireAccess } from "../features/auth/components/require-access.tsx";
 import { Layout } from "./layout.tsx";
-import { ComingRoute } from "./routes/coming.tsx";
 import { HomeRoute } from "./routes/home.tsx";
+import { NotFoundRoute } from "./routes/not-found.tsx";
 
 // Each screen is its own chunk: a reader of the posts list never downloads the editor or the forms.
 const LoginRoute = lazy(() => import("./routes/auth.tsx").then((module) => ({ default: module.LoginRoute })));
@@ -32,6 +32,7 @@ const CategoryListRoute = lazy(() => admin().then((module) => ({ default: module
 const UpdateCategoryRoute = lazy(() => admin().then((module) => ({ default: module.UpdateCategoryRoute })));
 const SettingsRoute = lazy(() => admin().then((module) => ({ default: module.SettingsRoute })));
 const SendMailRoute = lazy(() => admin().then((module) => ({ default: module.SendMailRoute })));
+const PaymentsRoute = lazy(() => admin().then((module) => ({ default: module.PaymentsRoute })));
 const CreatePostRoute = lazy(() =>
   import("./routes/create-post.tsx").then((module) => ({ default: module.CreatePostRoute })),
 );
@@ -41,8 +42,6 @@ interface ScreenRoute {
   access: Access;
   element: React.ReactNode;
 }
-
-const coming = (title: string) => <ComingRoute title={title} />;
 
 /** Section 2 of the spec: every route and who may open it. */
 export const screens: ScreenRoute[] = [
@@ -68,6 +67,8 @@ export const screens: ScreenRoute[] = [
   // The spec lists /send-mail under admin; the brief lets every signed-in user message from a profile.
   { path: "/send-mail", access: "user", element: <SendMailRoute /> },
   { path: "/Settings", access: "admin", element: <SettingsRoute /> },
+  // Not in the spec: verified featured fees and tips, and a user's rewards.
+  { path: "/payments", access: "admin", element: <PaymentsRoute /> },
 ];
 
 export const routes: RouteObject[] = [
@@ -78,7 +79,7 @@ export const routes: RouteObject[] = [
         path,
         element: <RequireAccess access={access}>{element}</RequireAccess>,
       })),
-      { path: "*", element: <ComingRoute title="Page not found" /> },
+      { path: "*", element: <NotFoundRoute /> },
     ],
   },
 ];

@@ -37,9 +37,7 @@ export const rewardSchema = z.object({
   _id: z.string(),
   id: z.string(),
   admin: userSummarySchema,
-  tip: z
-    .object({ amountWei: z.string(), txHash: z.string(), explorerUrl: z.string().nullable() })
-    .nullable(),
+  tip: z.object({ amountWei: z.string(), txHash: z.string(), explorerUrl: z.string().nullable() }).nullable(),
   createdAt: z.string(),
 });
 export type Reward = z.infer<typeof rewardSchema>;

@@ -1,5 +1,5 @@
 import { Box, Container, Heading, Spinner } from "@chakra-ui/react";
-import { useLocation, useParams } from "react-router-dom";
+import { useLocation, useParams, useSearchParams } from "react-router-dom";
 import { ErrorLines } from "../../components/form/error-lines.tsx";
 import { useCategory } from "../../features/admin/api/categories.ts";
 import {
@@ -7,10 +7,13 @@ import {
   CategoryTable,
   UpdateCategoryForm,
 } from "../../features/admin/components/category-screens.tsx";
+import { PaymentsTabs, UserRewards } from "../../features/admin/components/payments-screen.tsx";
 import { SiteSettingsForm, SystemStatusPanel } from "../../features/admin/components/settings-screen.tsx";
 import { UsersList } from "../../features/admin/components/users-list.tsx";
 import { useCategories } from "../../features/categories/api/get-categories.ts";
 import { SendMailForm } from "../../features/mail/components/send-mail-form.tsx";
+import { useUser } from "../../features/users/api/get-user.ts";
+import { fullName } from "../../lib/format.ts";
 import { useSiteSettings } from "../../lib/site-settings.ts";
 
 const Panel = ({ children, wide }: { children: React.ReactNode; wide?: boolean }) => (
@@ -85,5 +88,31 @@ export function SettingsRoute() {
         <SystemStatusPanel />
       </Box>
     </Panel>
+  );
+}
+
+/** Payments, and with `?user=` that user's rewards first. */
+export function PaymentsRoute() {
+  const userId = useSearchParams()[0].get("user");
+  return (
+    <Panel wide>
+      <Heading as="h1" size="2xl" mb="5">
+        Payments
+      </Heading>
+      {userId && <RewardsOf userId={userId} />}
+      <PaymentsTabs />
+    </Panel>
+  );
+}
+
+function RewardsOf({ userId }: { userId: string }) {
+  const user = useUser(userId);
+  return (
+    <Box mb="8">
+      <Heading as="h2" size="lg" mb="3">
+        {user.data ? fullName(user.data) : "User"}
+      </Heading>
+      <UserRewards userId={userId} />
+    </Box>
   );
 }

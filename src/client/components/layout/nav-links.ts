@@ -27,5 +27,7 @@ export function avatarMenuFor(session: Session): NavLink[] {
     { label: "Your Profile", to: `/profile/${session.id}` },
     { label: "Change your password", to: "/update-password" },
   ];
-  return session.isAdmin ? [...items, { label: "Settings", to: "/Settings" }] : items;
+  return session.isAdmin
+    ? [...items, { label: "Settings", to: "/Settings" }, { label: "Payments", to: "/payments" }]
+    : items;
 }

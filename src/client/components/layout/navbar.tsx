@@ -1,5 +1,5 @@
 import { Avatar, Box, Button, Container, Flex, HStack, Link, Menu, Portal } from "@chakra-ui/react";
-import { Link as RouterLink, NavLink as RouterNavLink, useNavigate } from "react-router-dom";
+import { Link as RouterLink, NavLink as RouterNavLink } from "react-router-dom";
 import { useSession } from "../../features/auth/session.ts";
 import { useLogout } from "../../features/auth/use-logout.ts";
 import { useColorMode } from "../../lib/color-mode.ts";

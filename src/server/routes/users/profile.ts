@@ -16,8 +16,8 @@ import { security } from "../../plugins/docs.ts";
 import { limitBy } from "../../plugins/rate-limits.ts";
 import { findUser } from "../../services/users/accounts.ts";
 import * as profiles from "../../services/users/profiles.ts";
-import { linkWallet } from "../../services/users/wallets.ts";
 import { toPublicUser } from "../../services/users/user-fields.ts";
+import { linkWallet } from "../../services/users/wallets.ts";
 
 const tags = ["users"];
 

@@ -34,8 +34,7 @@ export async function linkWallet(app: FastifyInstance, userId: string, proof: Si
       .set({ walletAddress: address, walletVerifiedAt: new Date(), updatedAt: new Date() })
       .where(eq(users.id, userId));
   } catch (error) {
-    if (isUniqueViolation(error, "users_verified_wallet_key"))
-      throw new HttpError(409, WALLET_TAKEN);
+    if (isUniqueViolation(error, "users_verified_wallet_key")) throw new HttpError(409, WALLET_TAKEN);
     throw error;
   }
   return toPrivateUser(await findUser(app, userId));

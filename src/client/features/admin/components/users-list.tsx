@@ -3,6 +3,7 @@ import { Link as RouterLink } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { fullName } from "../../../lib/format.ts";
 import { useSession } from "../../auth/session.ts";
+import { TipButton } from "../../wallet/lazy.tsx";
 import { useAdminUserAction, useAdminUsers } from "../api/users.ts";
 
 export function UsersList() {
@@ -48,7 +49,11 @@ export function UsersList() {
                     <Badge>{user.accountType}</Badge>
                     {user.isAdmin && <Badge colorPalette="purple">Admin</Badge>}
                     {user.isBlocked && <Badge colorPalette="red">Blocked</Badge>}
-                    {user.rewardsCount > 0 && <Badge colorPalette="yellow">Rewards {user.rewardsCount}</Badge>}
+                    {user.rewardsCount > 0 && (
+                      <Badge colorPalette="yellow" asChild>
+                        <RouterLink to={`/payments?user=${user.id}`}>Rewards {user.rewardsCount}</RouterLink>
+                      </Badge>
+                    )}
                   </HStack>
                 </Table.Cell>
                 <Table.Cell textAlign="end">{user.followersCount}</Table.Cell>
@@ -88,6 +93,9 @@ export function UsersList() {
                       >
                         Reward
                       </Button>
+                    )}
+                    {user.id !== session?.id && user.isWalletVerified && user.walletAddress && (
+                      <TipButton user={{ id: user.id, name: fullName(user), walletAddress: user.walletAddress }} />
                     )}
                   </HStack>
                 </Table.Cell>

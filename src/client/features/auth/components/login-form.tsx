@@ -1,10 +1,11 @@
-import { Button, Heading, Link, Stack } from "@chakra-ui/react";
+import { Button, Heading, HStack, Link, Separator, Stack, Text } from "@chakra-ui/react";
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useForm } from "react-hook-form";
 import { Navigate, Link as RouterLink, useNavigate } from "react-router-dom";
 import { type LoginInput, loginSchema } from "../../../../shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
+import { WalletLoginButton } from "../../wallet/lazy.tsx";
 import { useLogin } from "../api/login.ts";
 import { useSession } from "../session.ts";
 
@@ -52,6 +53,12 @@ export function LoginForm() {
         <Link asChild color="teal.fg" alignSelf="flex-start">
           <RouterLink to="/password-reset-token">Forget Password ?</RouterLink>
         </Link>
+        <HStack gap="3" color="fg.muted" fontSize="sm">
+          <Separator flex="1" />
+          <Text>or</Text>
+          <Separator flex="1" />
+        </HStack>
+        <WalletLoginButton />
       </form>
     </Stack>
   );

@@ -1,10 +1,13 @@
 import { Button, Heading, Stack, Text } from "@chakra-ui/react";
 import { zodResolver } from "@hookform/resolvers/zod";
+import { useCallback, useRef } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
+import type { SiweProof } from "../../../../shared/schemas/siwe.ts";
 import { type RegisterInput, registerSchema } from "../../../../shared/schemas/users.ts";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { splitError } from "../../../lib/api-client.ts";
+import { RegisterWalletButton } from "../../wallet/lazy.tsx";
 import { useRegister } from "../api/register.ts";
 
 export function RegisterForm() {
@@ -17,7 +20,19 @@ export function RegisterForm() {
   });
   const { errors } = form.formState;
   const { appErr, serverErr } = splitError(register.error);
-  const onSubmit = form.handleSubmit((input) => register.mutate(input, { onSuccess: () => navigate("/login") }));
+  // A signature from the connected wallet verifies it, as long as the field still holds that wallet's address.
+  const signed = useRef<{ proof: SiweProof; address: string } | null>(null);
+  const onSubmit = form.handleSubmit((input) => {
+    const proof = signed.current?.address.toLowerCase() === input.walletAddress.toLowerCase() ? signed.current : null;
+    register.mutate({ ...input, walletProof: proof?.proof }, { onSuccess: () => navigate("/login") });
+  });
+  const fillAddress = useCallback(
+    (address: string) => form.setValue("walletAddress", address, { shouldValidate: true, shouldTouch: true }),
+    [form],
+  );
+  const keepProof = useCallback((proof: SiweProof, address: string) => {
+    signed.current = { proof, address };
+  }, []);
 
   return (
     <Stack asChild gap="5">
@@ -60,6 +75,7 @@ export function RegisterForm() {
           registration={form.register("walletAddress")}
           error={errors.walletAddress}
         />
+        <RegisterWalletButton onAddress={fillAddress} onProof={keepProof} />
         <Button type="submit" colorPalette="teal" disabled={register.isPending}>
           {register.isPending ? "loading please wait..." : "Register"}
         </Button>

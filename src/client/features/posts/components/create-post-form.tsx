@@ -10,6 +10,9 @@ import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { ImageDrop } from "../../../components/form/image-drop.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { usePublicConfig } from "../../../lib/config.ts";
+import { useSession } from "../../auth/session.ts";
+import { PayFee } from "../../wallet/lazy.tsx";
+import { unusedPayment } from "../../wallet/unused-payment.ts";
 import { type PostDraft, useCreatePost } from "../api/create-post.ts";
 import { RichTextEditor } from "./rich-text-editor.tsx";
 
@@ -20,6 +23,7 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
   const navigate = useNavigate();
   const create = useCreatePost();
   const config = usePublicConfig();
+  const session = useSession();
   const form = useForm<FormValues>({
     resolver: zodResolver(postInputSchema),
     mode: "onTouched",
@@ -38,7 +42,12 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
       transectionHash: values.transectionHash,
       image: values.image,
     };
-    create.mutate(draft, { onSuccess: () => navigate("/posts") });
+    create.mutate(draft, {
+      onSuccess: () => {
+        if (session) unusedPayment.forget(session.id, draft.transectionHash);
+        navigate("/posts");
+      },
+    });
   });
 
   return (
@@ -131,10 +140,16 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
               </Code>
               {config.data && (
                 <Text fontSize="sm" color="fg.muted">
-                  on {config.data.chainName} (chain id {config.data.chainId}), from the wallet verified on your profile.
-                  Then paste the transaction hash.
+                  on {config.data.chainName} (chain id {config.data.chainId}), from the wallet verified on your profile:
+                  pay from your wallet here, or pay another way and paste the transaction hash.
                 </Text>
               )}
+              <PayFee
+                currentHash={form.watch("transectionHash") ?? ""}
+                onHash={(hash) =>
+                  form.setValue("transectionHash", hash, { shouldValidate: true, shouldTouch: true, shouldDirty: true })
+                }
+              />
               <TextField
                 label="Transaction Hash"
                 placeholder="0x…"

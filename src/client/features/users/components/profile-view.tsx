@@ -19,6 +19,7 @@ import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { formatDate, fullName } from "../../../lib/format.ts";
 import { useSession } from "../../auth/session.ts";
 import { useFollow, useProfile } from "../api/profile.ts";
+import { OwnWallet } from "./own-wallet.tsx";
 
 export function ProfileView({ id }: { id: string }) {
   const session = useSession();
@@ -109,6 +110,7 @@ export function ProfileView({ id }: { id: string }) {
           {user.bio}
         </Text>
       )}
+      {isOwn && <OwnWallet address={user.walletAddress} verified={user.isWalletVerified} />}
       <SimpleGrid columns={{ base: 2, md: 4 }} gap="4" mt="6">
         {counts.map(([label, value]) => (
           <Stat.Root key={label} borderWidth="1px" borderRadius="lg" p="4">

@@ -1,0 +1,73 @@
+import { Button, HStack, Stack, Text } from "@chakra-ui/react";
+import { ConnectButton } from "@rainbow-me/rainbowkit";
+import { useState } from "react";
+import { useConfig } from "wagmi";
+import { getAccount } from "wagmi/actions";
+import type { PublicConfig } from "../../../../shared/schemas/system.ts";
+import { usePublicConfig } from "../../../lib/config.ts";
+import { useLinkWallet } from "../api/link-wallet.ts";
+import { signWalletProof } from "../api/sign-wallet-proof.ts";
+import { parseWalletError } from "../parse-wallet-error.ts";
+import { useConnectThen } from "../use-connect-then.ts";
+import { WalletProviders } from "./wallet-providers.tsx";
+
+/** The profile owner's "Verify wallet" / "Change wallet": sign with the connected wallet to make it the verified one. */
+export default function LinkWallet({ label }: { label: string }) {
+  return (
+    <WalletProviders>
+      <LinkWalletPanel label={label} />
+    </WalletProviders>
+  );
+}
+
+function LinkWalletPanel({ label }: { label: string }) {
+  const site = usePublicConfig().data as PublicConfig;
+  const config = useConfig();
+  const link = useLinkWallet();
+  const [error, setError] = useState<string | null>(null);
+  const [signing, setSigning] = useState(false);
+
+  async function verify() {
+    const { address } = getAccount(config);
+    if (!address) return;
+    setError(null);
+    setSigning(true);
+    try {
+      const statement = "Verify this wallet for my Penchain account.";
+      await link.mutateAsync(await signWalletProof(config, { address, chainId: site.chainId, statement }));
+    } catch (caught) {
+      setError(parseWalletError(caught, { chainName: site.chainName }));
+    } finally {
+      setSigning(false);
+    }
+  }
+
+  const connect = useConnectThen({ startWith: () => void verify() });
+
+  return (
+    <Stack gap="2" align="flex-start">
+      <HStack gap="2" wrap="wrap">
+        <ConnectButton showBalance={false} accountStatus="address" chainStatus="none" />
+        <Button
+          type="button"
+          size="sm"
+          variant="outline"
+          disabled={signing || !connect.ready}
+          onClick={() => connect.run(() => void verify())}
+        >
+          {signing ? "Sign in your wallet…" : label}
+        </Button>
+      </HStack>
+      {link.isSuccess && (
+        <Text role="status" color="green.fg" fontSize="sm">
+          Wallet verified.
+        </Text>
+      )}
+      {error && (
+        <Text role="alert" color="fg.error" fontSize="sm">
+          {error}
+        </Text>
+      )}
+    </Stack>
+  );
+}

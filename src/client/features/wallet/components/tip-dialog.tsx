@@ -1,0 +1,149 @@
+import { Button, CloseButton, Code, Dialog, Field, Input, Portal, Stack, Text } from "@chakra-ui/react";
+import { useState } from "react";
+import { type Hash, parseEther } from "viem";
+import { useAccount, useConfig } from "wagmi";
+import { sendTransaction } from "wagmi/actions";
+import type { PublicConfig } from "../../../../shared/schemas/system.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { usePublicConfig } from "../../../lib/config.ts";
+import { useRecordTip } from "../api/record-tip.ts";
+import { parseWalletError } from "../parse-wallet-error.ts";
+import { useConnectThen } from "../use-connect-then.ts";
+import { useTransactor } from "../use-transactor.ts";
+import { useWalletSteps } from "../use-wallet-steps.ts";
+import { TransactionStatus } from "./transaction-status.tsx";
+import { WalletProviders } from "./wallet-providers.tsx";
+
+export interface TipTarget {
+  id: string;
+  name: string;
+  walletAddress: string;
+}
+
+interface Props {
+  user: TipTarget;
+  onClose: () => void;
+}
+
+/** An admin tips ETH to a user's verified wallet; once confirmed, the server verifies it and records the reward. */
+export default function TipDialog(props: Props) {
+  return (
+    <WalletProviders>
+      <TipDialogPanel {...props} />
+    </WalletProviders>
+  );
+}
+
+const amountOk = (amount: string) => /^\d+(\.\d{1,18})?$/.test(amount) && parseEther(amount) > 0n;
+
+function TipDialogPanel({ user, onClose }: Props) {
+  const site = usePublicConfig().data as PublicConfig;
+  const config = useConfig();
+  const { address } = useAccount();
+  const connect = useConnectThen();
+  const steps = useWalletSteps(site);
+  const tx = useTransactor({ confirmations: site.minConfirmations, chainName: site.chainName });
+  const record = useRecordTip();
+  const [amount, setAmount] = useState("0.01");
+  const [busy, setBusy] = useState(false);
+  const [paid, setPaid] = useState<Hash | null>(null);
+
+  async function tip() {
+    setBusy(true);
+    try {
+      const account = await steps.prepare();
+      const hash = await tx.run(() =>
+        sendTransaction(config, {
+          account,
+          to: user.walletAddress as `0x${string}`,
+          value: parseEther(amount),
+          chainId: site.chainId,
+        }),
+      );
+      if (hash) {
+        setPaid(hash);
+        record.mutate({ userId: user.id, hash });
+      }
+    } catch (error) {
+      tx.fail(parseWalletError(error, { chainName: site.chainName }));
+    } finally {
+      setBusy(false);
+    }
+  }
+
+  const invalid = !amountOk(amount);
+  return (
+    <Dialog.Root open onOpenChange={(details) => !details.open && onClose()} placement="center">
+      <Portal>
+        <Dialog.Backdrop />
+        <Dialog.Positioner>
+          <Dialog.Content>
+            <Dialog.Header>
+              <Dialog.Title>Tip {user.name}</Dialog.Title>
+            </Dialog.Header>
+            <Dialog.Body>
+              <Stack gap="4">
+                <Text fontSize="sm">
+                  To their verified wallet <Code wordBreak="break-all">{user.walletAddress}</Code> on {site.chainName}.
+                  The tip is recorded as your reward once it is confirmed.
+                </Text>
+                <Field.Root invalid={invalid} disabled={busy || Boolean(paid)}>
+                  <Field.Label>Amount (ETH)</Field.Label>
+                  <Input
+                    inputMode="decimal"
+                    value={amount}
+                    onChange={(event) => setAmount(event.target.value.trim())}
+                  />
+                  <Field.ErrorText>Enter an amount of ETH greater than 0</Field.ErrorText>
+                </Field.Root>
+                {/* RainbowKit's own buttons are styled only inside its provider's element, not in this portal. */}
+                <Text fontSize="sm" color="fg.muted">
+                  {address ? (
+                    <>
+                      From your wallet <Code>{address}</Code>
+                    </>
+                  ) : (
+                    "Sending connects your wallet first."
+                  )}
+                </Text>
+                {steps.step && <Text aria-live="polite">{steps.step}</Text>}
+                <TransactionStatus
+                  state={tx.state}
+                  confirmations={tx.confirmations}
+                  required={site.minConfirmations}
+                  explorerUrl={site.explorerUrl}
+                />
+                {record.isPending && <Text role="status">Recording the tip…</Text>}
+                {record.isSuccess && (
+                  <Text role="status" color="green.fg" fontWeight="medium">
+                    Tip recorded as your reward.
+                  </Text>
+                )}
+                <ErrorLines error={record.error} />
+              </Stack>
+            </Dialog.Body>
+            <Dialog.Footer>
+              {paid && record.isError ? (
+                <Button type="button" onClick={() => record.mutate({ userId: user.id, hash: paid })}>
+                  Record the tip again
+                </Button>
+              ) : (
+                <Button
+                  type="button"
+                  colorPalette="teal"
+                  disabled={invalid || busy || !connect.ready || Boolean(paid)}
+                  onClick={() => connect.run(() => void tip())}
+                >
+                  {busy ? "Sending…" : "Send tip"}
+                </Button>
+              )}
+            </Dialog.Footer>
+            <Dialog.CloseTrigger asChild>
+              <CloseButton size="sm" aria-label="Close" />
+            </Dialog.CloseTrigger>
+          </Dialog.Content>
+        </Dialog.Positioner>
+      </Portal>
+    </Dialog.Root>
+  );
+}

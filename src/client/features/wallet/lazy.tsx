@@ -1,0 +1,65 @@
+import { Button, type ButtonProps } from "@chakra-ui/react";
+import { lazy, type ReactNode, Suspense, useState } from "react";
+
+// The only door into the wallet feature: everything behind these imports (wagmi, viem's wallet parts, RainbowKit)
+// lands in chunks that load when a screen needs a wallet, never for a reader.
+const PayFeeIsland = lazy(() => import("./components/pay-fee.tsx"));
+const RegisterWalletIsland = lazy(() => import("./components/register-wallet.tsx"));
+const WalletLoginIsland = lazy(() => import("./components/wallet-login.tsx"));
+const LinkWalletIsland = lazy(() => import("./components/link-wallet.tsx"));
+const TipDialogIsland = lazy(() => import("./components/tip-dialog.tsx"));
+const WalletSessionGuardIsland = lazy(() => import("./components/wallet-session-guard.tsx"));
+
+/** A plain button until clicked; then the wallet island, which carries the click out. */
+function WalletGate({
+  label,
+  buttonProps,
+  children,
+}: {
+  label: string;
+  buttonProps?: ButtonProps;
+  children: (close: () => void) => ReactNode;
+}) {
+  const [open, setOpen] = useState(false);
+  const button = (loading: boolean) => (
+    <Button type="button" variant="outline" loading={loading} {...buttonProps} onClick={() => setOpen(true)}>
+      {label}
+    </Button>
+  );
+  if (!open) return button(false);
+  return <Suspense fallback={button(true)}>{children(() => setOpen(false))}</Suspense>;
+}
+
+export const PayFee = (props: React.ComponentProps<typeof PayFeeIsland>) => (
+  <Suspense fallback={<Button loading variant="outline" alignSelf="flex-start" aria-label="Loading the wallet" />}>
+    <PayFeeIsland {...props} />
+  </Suspense>
+);
+
+export const RegisterWalletButton = (props: React.ComponentProps<typeof RegisterWalletIsland>) => (
+  <WalletGate label="Connect wallet" buttonProps={{ size: "sm", alignSelf: "flex-start" }}>
+    {() => <RegisterWalletIsland {...props} />}
+  </WalletGate>
+);
+
+export const WalletLoginButton = () => (
+  <WalletGate label="Sign in with wallet">{() => <WalletLoginIsland />}</WalletGate>
+);
+
+export const LinkWalletButton = ({ label }: { label: string }) => (
+  <WalletGate label={label} buttonProps={{ size: "sm", alignSelf: "flex-start" }}>
+    {() => <LinkWalletIsland label={label} />}
+  </WalletGate>
+);
+
+export const TipButton = ({ user }: { user: React.ComponentProps<typeof TipDialogIsland>["user"] }) => (
+  <WalletGate label="Tip ETH" buttonProps={{ size: "xs", colorPalette: "yellow" }}>
+    {(close) => <TipDialogIsland user={user} onClose={close} />}
+  </WalletGate>
+);
+
+export const WalletSessionGuard = () => (
+  <Suspense fallback={null}>
+    <WalletSessionGuardIsland />
+  </Suspense>
+);

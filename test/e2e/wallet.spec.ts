@@ -1,0 +1,269 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import type { APIRequestContext, Page } from "@playwright/test";
+import { formatEther, parseEther, parseEventLogs } from "viem";
+import { featuredFeeAbi } from "../../src/shared/contracts/featured-fee.ts";
+import { logIn, PASSWORD, registerUser, verifyWalletByApi } from "./fixtures/accounts.ts";
+import { adminSession } from "./fixtures/admin.ts";
+import { chain, expect, fundedAccount, test } from "./fixtures/wallet.ts";
+
+const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
+const FEE = parseEther("0.01");
+
+test.describe.configure({ mode: "serial" });
+
+/** Picks the injected test wallet in RainbowKit's connect modal. */
+const chooseTestWallet = (page: Page) =>
+  page
+    .getByRole("dialog")
+    .getByRole("button", { name: /Penchain Test Wallet/ })
+    .click();
+
+async function newCategory(request: APIRequestContext) {
+  const admin = await adminSession(request);
+  const title = `Ledgers ${crypto.randomBytes(3).toString("hex")}`;
+  const response = await request.post("/api/category", {
+    data: { title },
+    headers: { authorization: `Bearer ${admin.token}` },
+  });
+  expect(response.status()).toBe(201);
+  return title;
+}
+
+/** Fills Create Blog up to the featured choice. */
+async function draftPost(page: Page, title: string, category: string) {
+  await page.goto("/create-post");
+  await page.getByLabel("Title").fill(title);
+  await page.getByLabel("Category").selectOption(category);
+  await page.getByRole("textbox", { name: "Description" }).click();
+  await page.keyboard.type("Worth every wei.");
+  await page.getByText("Yes", { exact: true }).click();
+}
+
+const feeContract = async (request: APIRequestContext) =>
+  (await (await request.get("/api/config")).json()).feeRecipient as `0x${string}`;
+
+test("a writer registers with a connected wallet, verifying it by signing", async ({ page, request, wallet }) => {
+  const email = `w-${crypto.randomBytes(4).toString("hex")}@example.com`;
+  await page.goto("/register");
+  await page.getByLabel("First Name").fill("Wally");
+  await page.getByLabel("Last Name").fill("Wallet");
+  await page.getByLabel("Email").fill(email);
+  await page.getByLabel("Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Connect wallet" }).click();
+  await chooseTestWallet(page);
+  await expect(page.getByLabel("Wallet Address")).toHaveValue(wallet.account.address);
+  await page.getByRole("button", { name: "Sign to verify this wallet" }).click();
+  await expect(page.getByText("Verified by your signature")).toBeVisible();
+  await shot(page, "register-wallet");
+  await page.getByRole("button", { name: "Register" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+
+  const session = await (await request.post("/api/users/login", { data: { email, password: PASSWORD } })).json();
+  const user = await (await request.get(`/api/users/${session.id}`)).json();
+  expect(user).toMatchObject({ walletAddress: wallet.account.address, isWalletVerified: true });
+});
+
+test("a writer pays the featured fee from the wallet, verifying it on the way; the post is featured and first", async ({
+  page,
+  request,
+  wallet,
+}) => {
+  const category = await newCategory(request);
+  const writer = await registerUser(request, { firstName: "Fay" });
+  const title = `Paid from the wallet ${crypto.randomBytes(3).toString("hex")}`;
+  const contract = await feeContract(request);
+  const balanceBefore = await chain.getBalance({ address: contract });
+
+  await logIn(page, writer.email);
+  await draftPost(page, title, category);
+  await expect(page.getByText(contract)).toBeVisible();
+  await page.getByRole("button", { name: "Pay 0.01 ETH" }).click();
+  await chooseTestWallet(page);
+  // The account has no verified wallet yet: the flow asks for a signature first, then pays.
+  const status = page.getByTestId("transaction-status");
+  await expect(status).toHaveAttribute("data-status", "confirmed", { timeout: 20_000 });
+  await expect(status).toContainText("Confirmed with 1 confirmation.");
+  const hash = (await page.getByLabel("Transaction Hash").inputValue()) as `0x${string}`;
+  expect(hash).toMatch(/^0x[0-9a-f]{64}$/);
+  await expect(page.getByLabel("Title")).toHaveValue(title);
+  await shot(page, "create-post-paid");
+
+  // On chain: the fee contract holds 0.01 ETH more, and the receipt carries FeaturePaid from this wallet.
+  expect(await chain.getBalance({ address: contract })).toBe(balanceBefore + FEE);
+  const receipt = await chain.getTransactionReceipt({ hash });
+  const [paid] = parseEventLogs({ abi: featuredFeeAbi, logs: receipt.logs, eventName: "FeaturePaid" });
+  expect(paid?.args).toMatchObject({ payer: wallet.account.address, amount: FEE });
+
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page).toHaveURL(/\/posts$/);
+  const first = page.getByRole("article").first();
+  await expect(first.getByRole("link", { name: title })).toBeVisible();
+  await expect(first.getByLabel("Featured")).toBeVisible();
+  const { items } = await (await request.get("/api/posts?limit=1")).json();
+  expect(items[0]).toMatchObject({ title, isFeatured: true, transectionHash: hash });
+  const profile = await (
+    await request.get(`/api/users/profile/${writer.id}`, { headers: { authorization: `Bearer ${writer.token}` } })
+  ).json();
+  expect(profile).toMatchObject({ accountType: "Pro Account", isWalletVerified: true });
+});
+
+test("a writer who rejects the payment keeps the whole form, and nothing is created", async ({
+  page,
+  request,
+  wallet,
+}) => {
+  const category = await newCategory(request);
+  const writer = await registerUser(request, { firstName: "Rex" });
+  await verifyWalletByApi(request, writer, wallet.account);
+  const title = `Never paid ${crypto.randomBytes(3).toString("hex")}`;
+  await logIn(page, writer.email);
+  await draftPost(page, title, category);
+  wallet.rejectNext("eth_sendTransaction");
+  await page.getByRole("button", { name: "Pay 0.01 ETH" }).click();
+  await chooseTestWallet(page);
+  await expect(page.getByRole("alert")).toHaveText("You rejected the request in your wallet. Nothing was sent.");
+  await expect(page.getByLabel("Title")).toHaveValue(title);
+  await expect(page.getByLabel("Category")).toHaveValue(category);
+  await expect(page.getByRole("textbox", { name: "Description" })).toHaveText("Worth every wei.");
+  await expect(page.getByLabel("Transaction Hash")).toHaveValue("");
+  await shot(page, "create-post-rejected");
+  const { items } = await (await request.get(`/api/posts?author=${writer.id}`)).json();
+  expect(items).toEqual([]);
+});
+
+test("a user signs in with the wallet, and switching accounts in the wallet ends that session", async ({
+  page,
+  request,
+  wallet,
+}) => {
+  const user = await registerUser(request, { firstName: "Sage" });
+  await verifyWalletByApi(request, user, wallet.account);
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Sign in with wallet" }).click();
+  await chooseTestWallet(page);
+  await page.getByRole("dialog").getByRole("button", { name: "Sign message" }).click();
+  await expect(page).toHaveURL(new RegExp(`/profile/${user.id}$`));
+  const stored = JSON.parse((await page.evaluate(() => localStorage.getItem("userInfo"))) ?? "{}");
+  expect(stored).toMatchObject({ id: user.id, loginMethod: "wallet", walletAddress: wallet.account.address });
+  await expect(page.getByText("Verified wallet")).toBeVisible();
+  await shot(page, "profile-wallet");
+
+  await wallet.switchAccount(await fundedAccount());
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("button", { name: "Logout" })).toBeHidden();
+  expect(await page.evaluate(() => localStorage.getItem("userInfo"))).toBeNull();
+});
+
+test("an unknown wallet is told how to verify one, and no session starts", async ({ page, wallet }) => {
+  await page.goto("/login");
+  await page.getByRole("button", { name: "Sign in with wallet" }).click();
+  await chooseTestWallet(page);
+  await page.getByRole("dialog").getByRole("button", { name: "Sign message" }).click();
+  await expect(page.getByRole("alert").filter({ hasText: "No account has verified this wallet" })).toBeVisible();
+  expect(await page.evaluate(() => localStorage.getItem("userInfo"))).toBeNull();
+  expect(wallet.account.address).toMatch(/^0x/);
+});
+
+test("an admin verifies a wallet on the profile, tips a user, and sees payments and rewards", async ({
+  page,
+  request,
+  wallet,
+}) => {
+  const admin = await adminSession(request);
+  const recipient = await registerUser(request, { firstName: "Tipsy" });
+  const recipientWallet = await fundedAccount();
+  await verifyWalletByApi(request, recipient, recipientWallet);
+  const before = await chain.getBalance({ address: recipientWallet.address });
+
+  await logIn(page, "admin@penchain.e2e", "admin password 1");
+  await page.goto(`/profile/${admin.id}`);
+  await page.getByRole("button", { name: /^(Verify|Change) wallet$/ }).click();
+  await chooseTestWallet(page);
+  await expect(page.getByText("Wallet verified.")).toBeVisible();
+  await expect(page.getByText(wallet.account.address)).toBeVisible();
+
+  await page.goto("/users");
+  const row = page.getByRole("row").filter({ hasText: recipient.email });
+  await row.getByRole("button", { name: "Tip ETH" }).click();
+  const dialog = page.getByRole("dialog", { name: "Tip Tipsy Tester" });
+  await dialog.getByLabel("Amount (ETH)").fill("0.02");
+  await dialog.getByRole("button", { name: "Send tip" }).click();
+  await expect(dialog.getByText("Tip recorded as your reward.")).toBeVisible({ timeout: 20_000 });
+  await shot(page, "admin-tip");
+  expect(await chain.getBalance({ address: recipientWallet.address })).toBe(before + parseEther("0.02"));
+  await dialog.getByRole("button", { name: "Close" }).click();
+  await expect(row.getByRole("link", { name: /^Rewards \d+$/ })).toBeVisible();
+
+  await page.getByRole("button", { name: "Account menu" }).click();
+  await page.getByRole("menuitem", { name: "Payments" }).click();
+  await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
+  await page.getByRole("tab", { name: "Tips" }).click();
+  await expect(page.getByRole("tabpanel").getByRole("row").nth(1)).toContainText(
+    `${formatEther(parseEther("0.02"))} ETH`,
+  );
+  await page.getByRole("tab", { name: "Featured posts" }).click();
+  await expect(page.getByRole("tabpanel").getByText("0.01 ETH").first()).toBeVisible();
+  await shot(page, "admin-payments");
+
+  await page.goto("/users");
+  await page
+    .getByRole("row")
+    .filter({ hasText: recipient.email })
+    .getByRole("link", { name: /^Rewards/ })
+    .click();
+  await expect(page.getByRole("heading", { level: 2, name: "Tipsy Tester" })).toBeVisible();
+  await expect(page.getByRole("region", { name: "Rewards" })).toContainText("Ada Admin");
+  await expect(page.getByRole("region", { name: "Rewards" })).toContainText("tipped 0.02 ETH");
+});
+
+/** Every script the page loaded while `visit` ran, with its text. */
+async function scriptsLoadedDuring(page: Page, visit: () => Promise<void>) {
+  const scripts: { url: string; body: Promise<string> }[] = [];
+  const onResponse = (response: import("@playwright/test").Response) => {
+    if (response.request().resourceType() === "script") scripts.push({ url: response.url(), body: response.text() });
+  };
+  page.on("response", onResponse);
+  await visit();
+  page.off("response", onResponse);
+  return Promise.all(scripts.map(async ({ url, body }) => ({ url, body: await body })));
+}
+// wagmi's EIP-6963 discovery and RainbowKit's theme root: in the wallet chunk and nowhere else.
+const isWalletCode = ({ body }: { body: string }) =>
+  body.includes("eip6963:requestProvider") || body.includes("data-rk");
+
+test("readers download no wallet code; Create Blog loads it only once Featured is Yes", async ({ page, request }) => {
+  const category = await newCategory(request);
+  const writer = await registerUser(request, { firstName: "Reed" });
+  const response = await request.post("/api/posts", {
+    multipart: { title: "Plain reading", description: "<p>No wallet needed.</p>", category, isFeatured: "false" },
+    headers: { authorization: `Bearer ${writer.token}` },
+  });
+  expect(response.status(), await response.text()).toBe(201);
+  const post = await response.json();
+
+  const reading = await scriptsLoadedDuring(page, async () => {
+    await page.goto("/");
+    await page.getByRole("link", { name: "Let's Explore" }).click();
+    await expect(page.getByRole("heading", { name: "Latest Blogs" })).toBeVisible();
+    await page.getByRole("link", { name: "Plain reading" }).first().click();
+    await expect(page).toHaveURL(new RegExp(`/posts/${post.id}$`));
+    await expect(page.getByText("No wallet needed.")).toBeVisible();
+  });
+  expect(reading.length).toBeGreaterThan(3);
+  expect(reading.filter(isWalletCode).map((script) => script.url)).toEqual([]);
+
+  // The same check sees wallet code where it belongs, so it can fail.
+  await logIn(page, writer.email);
+  const writing = await scriptsLoadedDuring(page, async () => {
+    await page.getByRole("link", { name: "New Blog" }).click();
+    await expect(page.getByRole("heading", { name: "Create Post" })).toBeVisible();
+  });
+  expect(writing.filter(isWalletCode)).toEqual([]);
+  const featured = await scriptsLoadedDuring(page, async () => {
+    await page.getByText("Yes", { exact: true }).click();
+    await expect(page.getByRole("button", { name: "Pay 0.01 ETH" })).toBeVisible();
+  });
+  expect(featured.filter(isWalletCode).length).toBeGreaterThan(0);
+});
