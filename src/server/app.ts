@@ -11,7 +11,7 @@ import { registerAuth } from "./plugins/auth.ts";
 import { registerClient } from "./plugins/client.ts";
 import { registerDocs } from "./plugins/docs.ts";
 import { registerErrorHandling } from "./plugins/error-handler.ts";
-import { DEFAULT_RATE_LIMITS, type RateLimits, registerRateLimits } from "./plugins/rate-limits.ts";
+import { DEFAULT_RATE_LIMITS, type RateLimits, registerRateLimits, scaleLimits } from "./plugins/rate-limits.ts";
 import { authRoutes } from "./routes/auth/index.ts";
 import { categoryRoutes } from "./routes/categories/index.ts";
 import { commentRoutes } from "./routes/comments/index.ts";
@@ -105,7 +105,8 @@ export async function buildApp(options: AppOptions) {
 
   // 4. Who is calling, how often, and uploads (streamed, capped at 5 MB, one file).
   registerAuth(app, config.jwtSecret);
-  await registerRateLimits(app, config.redisUrl, { ...DEFAULT_RATE_LIMITS, ...options.rateLimits });
+  const limits = scaleLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, config.rateLimitFactor);
+  await registerRateLimits(app, config.redisUrl, limits);
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 1024 * 1024 },
   });

@@ -44,6 +44,8 @@ const envSchema = z
     S3_SECRET_ACCESS_KEY: z.string().optional(),
     REDIS_URL: optionalUrl(/^rediss?:$/, "redis://"),
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
+    /** Scales every rate limit's allowance (2 doubles them), e.g. for many users behind one address. */
+    RATE_LIMIT_FACTOR: z.coerce.number().positive().max(10_000).default(1),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {
@@ -105,6 +107,7 @@ export interface AppConfig {
   } | null;
   redisUrl: string | undefined;
   logLevel: Env["LOG_LEVEL"];
+  rateLimitFactor: number;
 }
 
 function chainById(id: number, rpcUrl: string): Chain {
@@ -158,5 +161,6 @@ export function loadConfig(source: Record<string, string | undefined> = process.
       : null,
     redisUrl: env.REDIS_URL,
     logLevel: env.LOG_LEVEL,
+    rateLimitFactor: env.RATE_LIMIT_FACTOR,
   };
 }

@@ -50,6 +50,7 @@ export default defineConfig({
     timeout: 180_000,
     reuseExistingServer: false,
     stdout: "pipe",
-    env: { PORT: String(PORT), CHAIN_PORT: String(CHAIN_PORT), DATA_DIR, LOG_LEVEL: "warn" },
+    // Every test registers its own users from this one address: the limits stay on, with room for the suite.
+    env: { PORT: String(PORT), CHAIN_PORT: String(CHAIN_PORT), DATA_DIR, LOG_LEVEL: "warn", RATE_LIMIT_FACTOR: "20" },
   },
 });

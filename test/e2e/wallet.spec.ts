@@ -133,34 +133,87 @@ test("a writer who rejects the payment keeps the whole form, and nothing is crea
   expect(items).toEqual([]);
 });
 
-test("a user signs in with the wallet, and switching accounts in the wallet ends that session", async ({
-  page,
-  request,
-  wallet,
-}) => {
-  const user = await registerUser(request, { firstName: "Sage" });
-  await verifyWalletByApi(request, user, wallet.account);
+for (const kind of ["speed-up", "cancel"] as const) {
+  test(`a payment the wallet ${kind === "speed-up" ? "speeds up is followed under its new hash" : "cancels fails in words"}`, async ({
+    page,
+    request,
+    wallet,
+  }) => {
+    const category = await newCategory(request);
+    const writer = await registerUser(request, { firstName: "Hal" });
+    await verifyWalletByApi(request, writer, wallet.account);
+    const title = `Replaced payment ${crypto.randomBytes(3).toString("hex")}`;
+    await logIn(page, writer.email);
+    await draftPost(page, title, category);
+    wallet.holdNextTransaction();
+    await page.getByRole("button", { name: "Pay 0.01 ETH" }).click();
+    await chooseTestWallet(page);
+    const status = page.getByTestId("transaction-status");
+    await expect(status).toHaveAttribute("data-status", "pending");
+    const sent = await page.getByLabel("Transaction Hash").inputValue();
+    expect(sent).toMatch(/^0x[0-9a-f]{64}$/);
+    // Let the app read the pending transaction before the wallet replaces it, as it would in real life.
+    await page.waitForTimeout(1000);
+    await wallet.replaceHeld(kind);
+
+    if (kind === "speed-up") {
+      await expect(status).toHaveAttribute("data-status", "confirmed", { timeout: 20_000 });
+      const replacement = await page.getByLabel("Transaction Hash").inputValue();
+      expect(replacement).not.toBe(sent);
+      await page.getByRole("button", { name: "Create" }).click();
+      await expect(page).toHaveURL(/\/posts$/);
+      const { items } = await (await request.get(`/api/posts?author=${writer.id}`)).json();
+      expect(items[0]).toMatchObject({ title, isFeatured: true, transectionHash: replacement });
+    } else {
+      await expect(page.getByRole("alert")).toHaveText(
+        "The transaction was cancelled in your wallet, so nothing was paid.",
+        {
+          timeout: 20_000,
+        },
+      );
+      await expect(page.getByLabel("Title")).toHaveValue(title);
+    }
+  });
+}
+
+/** Signs in with the test wallet through RainbowKit's Sign-In with Ethereum flow. */
+async function walletLogIn(page: Page) {
   await page.goto("/login");
   await page.getByRole("button", { name: "Sign in with wallet" }).click();
   await chooseTestWallet(page);
   await page.getByRole("dialog").getByRole("button", { name: "Sign message" }).click();
-  await expect(page).toHaveURL(new RegExp(`/profile/${user.id}$`));
-  const stored = JSON.parse((await page.evaluate(() => localStorage.getItem("userInfo"))) ?? "{}");
-  expect(stored).toMatchObject({ id: user.id, loginMethod: "wallet", walletAddress: wallet.account.address });
-  await expect(page.getByText("Verified wallet")).toBeVisible();
-  await shot(page, "profile-wallet");
+}
 
-  await wallet.switchAccount(await fundedAccount());
-  await expect(page).toHaveURL(/\/$/);
-  await expect(page.getByRole("button", { name: "Logout" })).toBeHidden();
-  expect(await page.evaluate(() => localStorage.getItem("userInfo"))).toBeNull();
-});
+for (const change of ["switches accounts", "disconnects", "no longer grants the account at a page load"] as const) {
+  test(`a user signs in with the wallet, and the session ends when the wallet ${change}`, async ({
+    page,
+    request,
+    wallet,
+  }) => {
+    const user = await registerUser(request, { firstName: "Sage" });
+    await verifyWalletByApi(request, user, wallet.account);
+    await walletLogIn(page);
+    await expect(page).toHaveURL(new RegExp(`/profile/${user.id}$`));
+    const stored = JSON.parse((await page.evaluate(() => localStorage.getItem("userInfo"))) ?? "{}");
+    expect(stored).toMatchObject({ id: user.id, loginMethod: "wallet", walletAddress: wallet.account.address });
+    await expect(page.getByText("Verified wallet")).toBeVisible();
+    await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Blogs" }).click();
+    await expect(page.getByRole("heading", { name: "Latest Blogs" })).toBeVisible();
+    await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+    if (change === "switches accounts") await wallet.switchAccount(await fundedAccount());
+    else if (change === "disconnects") await wallet.disconnect();
+    else {
+      wallet.lock();
+      await page.reload();
+    }
+    await expect(page).toHaveURL(/\/$/);
+    await expect(page.getByRole("button", { name: "Logout" })).toBeHidden();
+    expect(await page.evaluate(() => localStorage.getItem("userInfo"))).toBeNull();
+  });
+}
 
 test("an unknown wallet is told how to verify one, and no session starts", async ({ page, wallet }) => {
-  await page.goto("/login");
-  await page.getByRole("button", { name: "Sign in with wallet" }).click();
-  await chooseTestWallet(page);
-  await page.getByRole("dialog").getByRole("button", { name: "Sign message" }).click();
+  await walletLogIn(page);
   await expect(page.getByRole("alert").filter({ hasText: "No account has verified this wallet" })).toBeVisible();
   expect(await page.evaluate(() => localStorage.getItem("userInfo"))).toBeNull();
   expect(wallet.account.address).toMatch(/^0x/);

@@ -171,6 +171,22 @@ describe("rate limits", () => {
     expect(codes.at(-1)).toBe(429);
     await app.close();
   });
+
+  it("scales every limit by RATE_LIMIT_FACTOR", async () => {
+    const app = await buildTestApp(await pgliteTarget.open(), { rateLimits: {}, env: { RATE_LIMIT_FACTOR: "0.3" } });
+    const codes = [];
+    for (let attempt = 0; attempt < 4; attempt++) {
+      const response = await app.inject({
+        method: "POST",
+        url: "/api/users/login",
+        payload: { email: "scaled@example.com", password: `guess-${attempt}` },
+      });
+      codes.push(response.statusCode);
+    }
+    // The login limit of 10 becomes 3.
+    expect(codes).toEqual([401, 401, 401, 429]);
+    await app.close();
+  });
 });
 
 describe("mail without an SMTP server", () => {

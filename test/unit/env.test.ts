@@ -24,6 +24,7 @@ describe("loadConfig", () => {
       minConfirmations: 1,
       databaseUrl: undefined,
       s3: null,
+      rateLimitFactor: 1,
     });
     expect(config.chain.id).toBe(31337);
     // The local fee contract comes from the generated deployments file.
@@ -37,9 +38,17 @@ describe("loadConfig", () => {
       SMTP_URL: "http://mail",
       MIN_CONFIRMATIONS: "0",
       FEE_RECIPIENT: "0x123",
+      RATE_LIMIT_FACTOR: "0",
     });
     expect(problems.map((problem) => problem.split(" ")[0])).toEqual(
-      expect.arrayContaining(["PORT", "DATABASE_URL", "SMTP_URL", "MIN_CONFIRMATIONS", "FEE_RECIPIENT"]),
+      expect.arrayContaining([
+        "PORT",
+        "DATABASE_URL",
+        "SMTP_URL",
+        "MIN_CONFIRMATIONS",
+        "FEE_RECIPIENT",
+        "RATE_LIMIT_FACTOR",
+      ]),
     );
   });
 

@@ -22,6 +22,15 @@ export const DEFAULT_RATE_LIMITS = {
 } satisfies Record<string, Limit>;
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 
+/** Every limit's allowance times `factor` (at least 1 request per window). */
+export const scaleLimits = (limits: RateLimits, factor: number): RateLimits =>
+  Object.fromEntries(
+    Object.entries(limits).map(([name, limit]) => [
+      name,
+      { ...limit, max: Math.max(1, Math.round(limit.max * factor)) },
+    ]),
+  ) as RateLimits;
+
 declare module "fastify" {
   interface FastifyInstance {
     limits: RateLimits;

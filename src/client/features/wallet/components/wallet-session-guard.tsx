@@ -7,7 +7,8 @@ import { WalletProviders } from "./wallet-providers.tsx";
 
 /**
  * Mounted while a session started by signing with a wallet lasts: switching to another account or disconnecting
- * in the wallet ends it, as logging out does.
+ * in the wallet ends it, as logging out does; so does a wallet that no longer grants the site its account when a
+ * page loads.
  */
 export default function WalletSessionGuard() {
   return (
@@ -21,10 +22,11 @@ function Guard() {
   const session = useSession();
   const logout = useLogout();
   const { address, status } = useAccount();
+  // Whether a connection was there or being restored: a plain "disconnected" before that is only the start.
   const wasConnected = useRef(false);
 
   useEffect(() => {
-    if (status === "connected" || status === "reconnecting") wasConnected.current = true;
+    if (status !== "disconnected") wasConnected.current = true;
     const signedWith = session?.walletAddress as `0x${string}` | null | undefined;
     const switched = status === "connected" && address && signedWith && !isAddressEqual(address, signedWith);
     const dropped = status === "disconnected" && wasConnected.current;
