@@ -320,3 +320,28 @@ test("readers download no wallet code; Create Blog loads it only once Featured i
   });
   expect(featured.filter(isWalletCode).length).toBeGreaterThan(0);
 });
+
+test.describe("on a 360 px phone", () => {
+  test.use({ viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true });
+
+  test("a writer's bar, Create Blog with the fee panel, and profile fit the screen; Logout is in the menu", async ({
+    page,
+    request,
+  }) => {
+    const writer = await registerUser(request, { firstName: "Pip" });
+    await logIn(page, writer.email);
+    const fits = async () =>
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    await expect(page.getByRole("heading", { level: 1, name: "Pip Tester" })).toBeVisible();
+    await fits();
+    await page.getByRole("link", { name: "New Blog" }).click();
+    await page.getByText("Yes", { exact: true }).click();
+    await expect(page.getByRole("button", { name: "Pay 0.01 ETH" })).toBeVisible();
+    await fits();
+    await shot(page, "phone-create-post-featured");
+    await page.getByRole("button", { name: "Open navigation" }).click();
+    await page.getByRole("menuitem", { name: "Logout" }).click();
+    await expect(page).toHaveURL(/\/$/);
+    expect(await page.evaluate(() => localStorage.getItem("userInfo"))).toBeNull();
+  });
+});

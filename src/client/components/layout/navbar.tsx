@@ -62,6 +62,12 @@ export function Navbar() {
                         <RouterLink to={link.to}>{link.label}</RouterLink>
                       </Menu.Item>
                     ))}
+                    {/* On a phone, Logout is here rather than in the bar. */}
+                    {session && (
+                      <Menu.Item value="logout" onSelect={logout}>
+                        Logout
+                      </Menu.Item>
+                    )}
                   </Menu.Content>
                 </Menu.Positioner>
               </Portal>
@@ -78,7 +84,7 @@ export function Navbar() {
             </Button>
             {session && (
               <>
-                <Button variant="outline" size="sm" onClick={logout}>
+                <Button variant="outline" size="sm" onClick={logout} display={{ base: "none", sm: "inline-flex" }}>
                   Logout
                 </Button>
                 <Menu.Root>
