@@ -13,6 +13,16 @@ export default defineConfig({
     outDir: path.join(ROOT, "dist/client"),
     emptyOutDir: true,
     sourcemap: true,
+    // The app shell (React, the router, Chakra) and the lazily loaded wallet chunk are each about 600 kB before
+    // gzip; every screen and the wallet load on demand, so the default 500 kB warning only adds noise.
+    chunkSizeWarningLimit: 700,
+    rolldownOptions: {
+      onLog(level, log, handler) {
+        // ox (under viem) names a Node module in code paths browsers never take.
+        if (log.message.includes("node:worker_threads") && log.message.includes("/ox/")) return;
+        handler(level, log);
+      },
+    },
   },
   server: {
     host: "127.0.0.1",
