@@ -96,8 +96,13 @@ test("a writer pays the featured fee from the wallet, verifying it on the way; t
   const [paid] = parseEventLogs({ abi: featuredFeeAbi, logs: receipt.logs, eventName: "FeaturePaid" });
   expect(paid?.args).toMatchObject({ payer: wallet.account.address, amount: FEE });
 
+  // A reload loses the form, not the payment: the page offers the unused payment again.
+  await draftPost(page, title, category);
+  await page.getByRole("button", { name: "Use it" }).click();
+  await expect(page.getByLabel("Transaction Hash")).toHaveValue(hash);
   await page.getByRole("button", { name: "Create" }).click();
   await expect(page).toHaveURL(/\/posts$/);
+  expect(await page.evaluate((id) => localStorage.getItem(`penchain.unusedPayment.${id}`), writer.id)).toBeNull();
   const first = page.getByRole("article").first();
   await expect(first.getByRole("link", { name: title })).toBeVisible();
   await expect(first.getByLabel("Featured")).toBeVisible();
