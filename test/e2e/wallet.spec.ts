@@ -5,7 +5,7 @@ import { formatEther, parseEther, parseEventLogs } from "viem";
 import { featuredFeeAbi } from "../../src/shared/contracts/featured-fee.ts";
 import { logIn, PASSWORD, registerUser, verifyWalletByApi } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
-import { chain, expect, fundedAccount, test } from "./fixtures/wallet.ts";
+import { chain, expect, fundedAccount, type TestWallet, test } from "./fixtures/wallet.ts";
 
 const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
 const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
@@ -39,6 +39,17 @@ async function draftPost(page: Page, title: string, category: string) {
   await page.getByRole("textbox", { name: "Description" }).click();
   await page.keyboard.type("Worth every wei.");
   await page.getByText("Yes", { exact: true }).click();
+}
+
+/** A writer whose wallet is verified, signed in, with a featured post drafted in Create Blog. */
+async function featuredDraft(page: Page, request: APIRequestContext, wallet: TestWallet, firstName: string) {
+  const category = await newCategory(request);
+  const writer = await registerUser(request, { firstName });
+  await verifyWalletByApi(request, writer, wallet.account);
+  const title = `${firstName}'s featured post ${crypto.randomBytes(3).toString("hex")}`;
+  await logIn(page, writer.email);
+  await draftPost(page, title, category);
+  return { writer, title, category };
 }
 
 const feeContract = async (request: APIRequestContext) =>
@@ -119,12 +130,7 @@ test("a writer who rejects the payment keeps the whole form, and nothing is crea
   request,
   wallet,
 }) => {
-  const category = await newCategory(request);
-  const writer = await registerUser(request, { firstName: "Rex" });
-  await verifyWalletByApi(request, writer, wallet.account);
-  const title = `Never paid ${crypto.randomBytes(3).toString("hex")}`;
-  await logIn(page, writer.email);
-  await draftPost(page, title, category);
+  const { writer, title, category } = await featuredDraft(page, request, wallet, "Rex");
   wallet.rejectNext("eth_sendTransaction");
   await page.getByRole("button", { name: "Pay 0.01 ETH" }).click();
   await chooseTestWallet(page);
@@ -144,12 +150,7 @@ for (const kind of ["speed-up", "cancel"] as const) {
     request,
     wallet,
   }) => {
-    const category = await newCategory(request);
-    const writer = await registerUser(request, { firstName: "Hal" });
-    await verifyWalletByApi(request, writer, wallet.account);
-    const title = `Replaced payment ${crypto.randomBytes(3).toString("hex")}`;
-    await logIn(page, writer.email);
-    await draftPost(page, title, category);
+    const { writer, title } = await featuredDraft(page, request, wallet, "Hal");
     wallet.holdNextTransaction();
     await page.getByRole("button", { name: "Pay 0.01 ETH" }).click();
     await chooseTestWallet(page);

@@ -1,7 +1,8 @@
-import { Box, Button, Code, Heading, Link, Spinner, Stack, Table, Tabs, Text } from "@chakra-ui/react";
+import { Box, Code, Heading, Link, Spinner, Stack, Table, Tabs, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
 import type { Payment } from "../../../../shared/schemas/payments.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { LoadMore } from "../../../components/load-more.tsx";
 import { formatDate, formatEth, fullName, shortHex } from "../../../lib/format.ts";
 import { usePayments, useRewards } from "../api/payments.ts";
 
@@ -66,16 +67,7 @@ function PaymentTable({ purpose }: { purpose: Payment["purpose"] }) {
           </Table.Root>
         </Box>
       )}
-      {payments.hasNextPage && (
-        <Button
-          variant="outline"
-          alignSelf="center"
-          onClick={() => void payments.fetchNextPage()}
-          disabled={payments.isFetchingNextPage}
-        >
-          Load more
-        </Button>
-      )}
+      <LoadMore pages={payments} />
     </Stack>
   );
 }

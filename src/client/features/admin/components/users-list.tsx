@@ -1,6 +1,7 @@
 import { Avatar, Badge, Box, Button, HStack, Spinner, Stack, Table, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { LoadMore } from "../../../components/load-more.tsx";
 import { fullName } from "../../../lib/format.ts";
 import { useSession } from "../../auth/session.ts";
 import { TipButton } from "../../wallet/lazy.tsx";
@@ -104,16 +105,7 @@ export function UsersList() {
           </Table.Body>
         </Table.Root>
       </Box>
-      {users.hasNextPage && (
-        <Button
-          variant="outline"
-          alignSelf="center"
-          onClick={() => void users.fetchNextPage()}
-          disabled={users.isFetchingNextPage}
-        >
-          Load more
-        </Button>
-      )}
+      <LoadMore pages={users} />
     </Stack>
   );
 }

@@ -1,6 +1,7 @@
-import { Button, SimpleGrid, Spinner, Stack, Text } from "@chakra-ui/react";
+import { SimpleGrid, Spinner, Stack, Text } from "@chakra-ui/react";
 import { useEffect, useRef } from "react";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { LoadMore } from "../../../components/load-more.tsx";
 import { usePosts } from "../api/get-posts.ts";
 import { PostCard } from "./post-card.tsx";
 
@@ -35,11 +36,7 @@ export function PostList({ category = "", author }: { category?: string; author?
         ))}
       </SimpleGrid>
       <div ref={sentinel} />
-      {hasNextPage && (
-        <Button variant="outline" alignSelf="center" onClick={() => void fetchNextPage()} disabled={isFetchingNextPage}>
-          {isFetchingNextPage ? "Loading..." : "Load more"}
-        </Button>
-      )}
+      <LoadMore pages={posts} />
     </Stack>
   );
 }

@@ -4,21 +4,16 @@ import { useState } from "react";
 import { useConfig } from "wagmi";
 import { getAccount } from "wagmi/actions";
 import type { PublicConfig } from "../../../../shared/schemas/system.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { usePublicConfig } from "../../../lib/config.ts";
 import { useLinkWallet } from "../api/link-wallet.ts";
 import { signWalletProof } from "../api/sign-wallet-proof.ts";
 import { parseWalletError } from "../parse-wallet-error.ts";
 import { useConnectThen } from "../use-connect-then.ts";
-import { WalletProviders } from "./wallet-providers.tsx";
+import { walletIsland } from "./wallet-providers.tsx";
 
 /** The profile owner's "Verify wallet" / "Change wallet": sign with the connected wallet to make it the verified one. */
-export default function LinkWallet({ label }: { label: string }) {
-  return (
-    <WalletProviders>
-      <LinkWalletPanel label={label} />
-    </WalletProviders>
-  );
-}
+export default walletIsland(LinkWalletPanel);
 
 function LinkWalletPanel({ label }: { label: string }) {
   const site = usePublicConfig().data as PublicConfig;
@@ -63,11 +58,7 @@ function LinkWalletPanel({ label }: { label: string }) {
           Wallet verified.
         </Text>
       )}
-      {error && (
-        <Text role="alert" color="fg.error" fontSize="sm">
-          {error}
-        </Text>
-      )}
+      <ErrorLines error={error} />
     </Stack>
   );
 }

@@ -15,7 +15,7 @@ import { useConnectThen } from "../use-connect-then.ts";
 import { useTransactor } from "../use-transactor.ts";
 import { useWalletSteps } from "../use-wallet-steps.ts";
 import { TransactionStatus } from "./transaction-status.tsx";
-import { WalletProviders } from "./wallet-providers.tsx";
+import { walletIsland } from "./wallet-providers.tsx";
 
 interface Props {
   /** Fills the form's transaction-hash field; called as soon as the wallet sends, and again if it is sped up. */
@@ -24,13 +24,7 @@ interface Props {
 }
 
 /** Create Blog's "Pay 0.01 ETH": connect, switch, verify, simulate, pay through FeaturedFee, then confirmations. */
-export default function PayFee(props: Props) {
-  return (
-    <WalletProviders>
-      <PayFeePanel {...props} />
-    </WalletProviders>
-  );
-}
+export default walletIsland(PayFeePanel);
 
 function PayFeePanel({ onHash, currentHash }: Props) {
   const site = usePublicConfig().data as PublicConfig;

@@ -6,11 +6,12 @@ import { useAccount, useConfig } from "wagmi";
 import { getAccount } from "wagmi/actions";
 import type { SiweProof } from "../../../../shared/schemas/siwe.ts";
 import type { PublicConfig } from "../../../../shared/schemas/system.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { usePublicConfig } from "../../../lib/config.ts";
 import { signWalletProof } from "../api/sign-wallet-proof.ts";
 import { parseWalletError } from "../parse-wallet-error.ts";
 import { useConnectThen } from "../use-connect-then.ts";
-import { WalletProviders } from "./wallet-providers.tsx";
+import { walletIsland } from "./wallet-providers.tsx";
 
 interface Props {
   /** Prefills the Wallet Address field with the connected account. */
@@ -20,13 +21,7 @@ interface Props {
 }
 
 /** Register's "Connect wallet": RainbowKit connects, the address fills in, and signing verifies it at once. */
-export default function RegisterWallet(props: Props) {
-  return (
-    <WalletProviders>
-      <RegisterWalletPanel {...props} />
-    </WalletProviders>
-  );
-}
+export default walletIsland(RegisterWalletPanel);
 
 function RegisterWalletPanel({ onAddress, onProof }: Props) {
   const site = usePublicConfig().data as PublicConfig;
@@ -73,11 +68,7 @@ function RegisterWalletPanel({ onAddress, onProof }: Props) {
           Signing costs nothing; it proves the wallet is yours, so you can sign in with it and pay from it.
         </Text>
       )}
-      {error && (
-        <Text role="alert" color="fg.error" fontSize="sm">
-          {error}
-        </Text>
-      )}
+      <ErrorLines error={error} />
     </Stack>
   );
 }

@@ -12,7 +12,7 @@ import { useConnectThen } from "../use-connect-then.ts";
 import { useTransactor } from "../use-transactor.ts";
 import { useWalletSteps } from "../use-wallet-steps.ts";
 import { TransactionStatus } from "./transaction-status.tsx";
-import { WalletProviders } from "./wallet-providers.tsx";
+import { walletIsland } from "./wallet-providers.tsx";
 
 export interface TipTarget {
   id: string;
@@ -26,13 +26,7 @@ interface Props {
 }
 
 /** An admin tips ETH to a user's verified wallet; once confirmed, the server verifies it and records the reward. */
-export default function TipDialog(props: Props) {
-  return (
-    <WalletProviders>
-      <TipDialogPanel {...props} />
-    </WalletProviders>
-  );
-}
+export default walletIsland(TipDialogPanel);
 
 const amountOk = (amount: string) => /^\d+(\.\d{1,18})?$/.test(amount) && parseEther(amount) > 0n;
 

@@ -3,6 +3,7 @@ import { createAuthenticationAdapter, useConnectModal } from "@rainbow-me/rainbo
 import { useEffect, useMemo, useRef, useState } from "react";
 import { createSiweMessage } from "viem/siwe";
 import type { PublicConfig } from "../../../../shared/schemas/system.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { api } from "../../../lib/api-client.ts";
 import { usePublicConfig } from "../../../lib/config.ts";
 import { useSetSession } from "../../auth/session.ts";
@@ -72,11 +73,7 @@ function WalletLoginButton({ site, error }: { site: PublicConfig | undefined; er
       <Button type="button" variant="outline" disabled={!openConnectModal} onClick={openConnectModal}>
         {WALLET_LOGIN_LABEL}
       </Button>
-      {error && (
-        <Text role="alert" color="fg.error">
-          {error}
-        </Text>
-      )}
+      <ErrorLines error={error} />
       {site && (
         <Text fontSize="sm" color="fg.muted">
           For accounts with a verified wallet, on {site.chainName}.

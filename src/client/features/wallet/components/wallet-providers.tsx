@@ -7,7 +7,7 @@ import {
   RainbowKitAuthenticationProvider,
   RainbowKitProvider,
 } from "@rainbow-me/rainbowkit";
-import { type ReactNode, useEffect } from "react";
+import { type ComponentType, type ReactNode, useEffect } from "react";
 import { type Config, WagmiContext } from "wagmi";
 import { reconnect } from "wagmi/actions";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
@@ -71,4 +71,15 @@ export function WalletProviders({
       )}
     </WagmiContext.Provider>
   );
+}
+
+/** An island's default export: `Panel` inside the wallet providers. */
+export function walletIsland<Props extends object>(Panel: ComponentType<Props>) {
+  return function WalletIsland(props: Props) {
+    return (
+      <WalletProviders>
+        <Panel {...props} />
+      </WalletProviders>
+    );
+  };
 }

@@ -1,0 +1,22 @@
+import { Button } from "@chakra-ui/react";
+
+interface Pages {
+  hasNextPage: boolean;
+  isFetchingNextPage: boolean;
+  fetchNextPage: () => Promise<unknown>;
+}
+
+/** The next page of a paged list, while there is one. */
+export function LoadMore({ pages }: { pages: Pages }) {
+  if (!pages.hasNextPage) return null;
+  return (
+    <Button
+      variant="outline"
+      alignSelf="center"
+      onClick={() => void pages.fetchNextPage()}
+      disabled={pages.isFetchingNextPage}
+    >
+      {pages.isFetchingNextPage ? "Loading..." : "Load more"}
+    </Button>
+  );
+}
