@@ -15,6 +15,8 @@ import {
   uuid,
 } from "drizzle-orm/pg-core";
 
+// Index orders are written `DESC NULLS FIRST` because that is what `ORDER BY … DESC` means in PostgreSQL: an index
+// whose null order differs cannot serve the query's order, and every list would sort the whole table.
 const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull().defaultNow();
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 const id = () => uuid("id").primaryKey().defaultRandom();
@@ -46,7 +48,7 @@ export const users = pgTable(
     uniqueIndex("users_verified_wallet_key")
       .on(sql`lower(${t.walletAddress})`)
       .where(sql`${t.walletVerifiedAt} is not null`),
-    index("users_created_at_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("users_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
 
@@ -59,7 +61,7 @@ export const follows = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.followerId, t.followeeId] }),
-    index("follows_followee_idx").on(t.followeeId, t.createdAt.desc()),
+    index("follows_followee_idx").on(t.followeeId, t.createdAt.desc().nullsFirst()),
     check("follows_not_self", sql`${t.followerId} <> ${t.followeeId}`),
   ],
 );
@@ -73,7 +75,7 @@ export const profileViews = pgTable(
   },
   (t) => [
     primaryKey({ columns: [t.profileId, t.viewerId] }),
-    index("profile_views_recent_idx").on(t.profileId, t.viewedAt.desc()),
+    index("profile_views_recent_idx").on(t.profileId, t.viewedAt.desc().nullsFirst()),
   ],
 );
 
@@ -88,7 +90,7 @@ export const categories = pgTable(
   },
   (t) => [
     uniqueIndex("categories_title_lower_key").on(sql`lower(${t.title})`),
-    index("categories_created_at_idx").on(t.createdAt.desc(), t.id.desc()),
+    index("categories_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
 
@@ -111,9 +113,23 @@ export const posts = pgTable(
   },
   (t) => [
     // The list order is featured first, then newest first; each filter has an index in that order for keyset paging.
-    index("posts_list_idx").on(t.isFeatured.desc(), t.createdAt.desc(), t.id.desc()),
-    index("posts_category_list_idx").on(t.categoryId, t.isFeatured.desc(), t.createdAt.desc(), t.id.desc()),
-    index("posts_author_list_idx").on(t.userId, t.isFeatured.desc(), t.createdAt.desc(), t.id.desc()),
+    index("posts_list_idx").on(
+      t.isFeatured.desc().nullsFirst(),
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("posts_category_list_idx").on(
+      t.categoryId,
+      t.isFeatured.desc().nullsFirst(),
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
+    index("posts_author_list_idx").on(
+      t.userId,
+      t.isFeatured.desc().nullsFirst(),
+      t.createdAt.desc().nullsFirst(),
+      t.id.desc().nullsFirst(),
+    ),
   ],
 );
 
@@ -158,7 +174,7 @@ export const comments = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("comments_post_list_idx").on(t.postId, t.createdAt.desc(), t.id.desc())],
+  (t) => [index("comments_post_list_idx").on(t.postId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
 );
 
 export const tokenPurpose = pgEnum("token_purpose", ["verify-email", "reset-password"]);
@@ -203,7 +219,7 @@ export const payments = pgTable(
   (t) => [
     uniqueIndex("payments_chain_tx_key").on(t.chainId, sql`lower(${t.txHash})`),
     index("payments_post_idx").on(t.postId),
-    index("payments_purpose_created_idx").on(t.purpose, t.createdAt.desc(), t.id.desc()),
+    index("payments_purpose_created_idx").on(t.purpose, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
 );
 

@@ -12,21 +12,34 @@ const countReactions = (kind: "like" | "dislike") =>
   sql<number>`(select count(*)::int from ${reactions} where ${reactions.postId} = ${OUTER_POST_ID} and ${reactions.kind} = ${kind})`;
 
 /**
- * Posts with author, category, counts and the viewer's own reaction in one query: each count is an index lookup
- * per row, so a page costs the same whatever the size of the tables.
+ * A page of posts (featured first, then newest) with author, category, counts and the viewer's own reaction, in one
+ * query. The page is chosen on the posts table alone, where an index serves that order; joins and counts then run
+ * for the page's rows only, so a page costs the same whatever the size of the tables.
  */
-export function selectPosts(app: FastifyInstance, viewerId: string | null) {
+export function selectPosts(
+  app: FastifyInstance,
+  viewerId: string | null,
+  { where, limit }: { where?: SQL; limit: number },
+) {
+  // Aliased "posts", so the counts' references to the outer post stay what they are.
+  const page = app.db
+    .select()
+    .from(posts)
+    .where(where)
+    .orderBy(desc(posts.isFeatured), desc(posts.createdAt), desc(posts.id))
+    .limit(limit)
+    .as("posts");
   return app.db
     .select({
-      id: posts.id,
-      title: posts.title,
-      description: posts.description,
-      image: posts.image,
-      isFeatured: posts.isFeatured,
-      numViews: posts.numViews,
-      createdAt: posts.createdAt,
-      updatedAt: posts.updatedAt,
-      userId: posts.userId,
+      id: page.id,
+      title: page.title,
+      description: page.description,
+      image: page.image,
+      isFeatured: page.isFeatured,
+      numViews: page.numViews,
+      createdAt: page.createdAt,
+      updatedAt: page.updatedAt,
+      userId: page.userId,
       category: categories.title,
       author: { id: users.id, firstName: users.firstName, lastName: users.lastName, profilePhoto: users.profilePhoto },
       likesCount: countReactions("like"),
@@ -40,11 +53,12 @@ export function selectPosts(app: FastifyInstance, viewerId: string | null) {
       transectionHash: sql<
         string | null
       >`(select ${payments.txHash} from ${payments} where ${payments.postId} = ${OUTER_POST_ID} and ${payments.purpose} = 'featured' limit 1)`,
-      cursorAt: cursorKey(posts.createdAt),
+      cursorAt: cursorKey(page.createdAt),
     })
-    .from(posts)
-    .innerJoin(users, eq(users.id, posts.userId))
-    .innerJoin(categories, eq(categories.id, posts.categoryId));
+    .from(page)
+    .innerJoin(users, eq(users.id, page.userId))
+    .innerJoin(categories, eq(categories.id, page.categoryId))
+    .orderBy(desc(page.isFeatured), desc(page.createdAt), desc(page.id));
 }
 export type PostRow = Awaited<ReturnType<typeof selectPosts>>[number];
 
@@ -87,10 +101,7 @@ export async function listPosts(app: FastifyInstance, viewerId: string | null, q
       sql`(${posts.isFeatured}, ${posts.createdAt}, ${posts.id}) < (${Boolean(featured)}, ${String(at)}::timestamptz, ${String(id)}::uuid)`,
     );
   }
-  const rows = await selectPosts(app, viewerId)
-    .where(and(...filters))
-    .orderBy(desc(posts.isFeatured), desc(posts.createdAt), desc(posts.id))
-    .limit(query.limit + 1);
+  const rows = await selectPosts(app, viewerId, { where: and(...filters), limit: query.limit + 1 });
   const page = toPage(rows, query.limit, (row) => [row.isFeatured, row.cursorAt, row.id]);
   return { items: page.items.map(toPost), nextCursor: page.nextCursor };
 }

@@ -16,7 +16,7 @@ import { selectPosts, toPost } from "./post-queries.ts";
 const VIEW_WINDOW_MS = 60 * 60 * 1000;
 
 export async function getPost(app: FastifyInstance, id: string, viewerId: string | null) {
-  const [row] = await selectPosts(app, viewerId).where(eq(posts.id, id));
+  const [row] = await selectPosts(app, viewerId, { where: eq(posts.id, id), limit: 1 });
   if (!row) throw new HttpError(404, "Post not found");
   return toPost(row);
 }
