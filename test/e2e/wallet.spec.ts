@@ -144,6 +144,27 @@ test("a writer who rejects the payment keeps the whole form, and nothing is crea
   expect(items).toEqual([]);
 });
 
+test("a wallet other than the account's verified one is refused before anything is sent", async ({
+  page,
+  request,
+  wallet,
+}) => {
+  const verified = await fundedAccount();
+  const category = await newCategory(request);
+  const writer = await registerUser(request, { firstName: "Otto" });
+  await verifyWalletByApi(request, writer, verified);
+  await logIn(page, writer.email);
+  await draftPost(page, "Paid from the wrong pocket", category);
+  const nonce = await chain.getTransactionCount({ address: wallet.account.address });
+  await page.getByRole("button", { name: "Pay 0.01 ETH" }).click();
+  await chooseTestWallet(page);
+  await expect(page.getByRole("alert")).toHaveText(
+    `Your wallet is connected with ${wallet.account.address}, but the wallet verified on your account is ${verified.address}. Switch to it in your wallet, or verify this one from your profile.`,
+  );
+  expect(await chain.getTransactionCount({ address: wallet.account.address })).toBe(nonce);
+  await expect(page.getByLabel("Title")).toHaveValue("Paid from the wrong pocket");
+});
+
 for (const kind of ["speed-up", "cancel"] as const) {
   test(`a payment the wallet ${kind === "speed-up" ? "speeds up is followed under its new hash" : "cancels fails in words"}`, async ({
     page,

@@ -38,35 +38,30 @@ function PayFeePanel({ onHash, currentHash }: Props) {
   // One payment per post: once it is confirmed, the button cannot pay again.
   const paid = tx.state.status === "confirmed";
 
-  const record = (hash: Hash) => {
-    onHash(hash);
-    if (session) unusedPayment.remember(session.id, hash);
-  };
-
   async function pay() {
     setBusy(true);
     try {
       const account = await steps.prepare();
+      // Every hash the wallet gives goes into the form and the browser's memory at once: nothing paid is lost.
       let sent: Hash | undefined;
-      const paid = await tx.run(
-        async () => {
-          const { request } = await simulateContract(config, {
-            address: site.feeRecipient as `0x${string}`,
-            abi: featuredFeeAbi,
-            functionName: "payFeature",
-            args: [toHex(crypto.getRandomValues(new Uint8Array(32)))],
-            value: BigInt(site.feeWei),
-            account,
-            chainId: site.chainId,
-          });
-          return writeContract(config, request);
-        },
-        (hash) => {
-          sent = hash;
-          record(hash);
-        },
-      );
-      if (!paid && session) unusedPayment.forget(session.id, sent);
+      const remember = (hash: Hash) => {
+        sent = hash;
+        onHash(hash);
+        if (session) unusedPayment.remember(session.id, hash);
+      };
+      const confirmed = await tx.run(async () => {
+        const { request } = await simulateContract(config, {
+          address: site.feeRecipient as `0x${string}`,
+          abi: featuredFeeAbi,
+          functionName: "payFeature",
+          args: [toHex(crypto.getRandomValues(new Uint8Array(32)))],
+          value: BigInt(site.feeWei),
+          account,
+          chainId: site.chainId,
+        });
+        return writeContract(config, request);
+      }, remember);
+      if (!confirmed && session) unusedPayment.forget(session.id, sent);
     } catch (error) {
       tx.fail(parseWalletError(error, { chainName: site.chainName }));
     } finally {
