@@ -3,17 +3,16 @@
 // in its own process so the load generator does not share its event loop. PGlite by default; BENCH_DATABASE_URL
 // (a PostgreSQL server) runs it on a fresh database there, dropped afterwards.
 import { type ChildProcess, spawn } from "node:child_process";
-import crypto from "node:crypto";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
 import { sql } from "drizzle-orm";
-import pg from "pg";
 import { loadConfig } from "../src/server/env.ts";
 import { startServer } from "../src/server/main.ts";
 import { encodeCursor } from "../src/server/services/cursor.ts";
 import { bin } from "./lib/run.ts";
+import { scratchPostgres } from "./lib/scratch-postgres.ts";
 
 const POSTS = 10_000;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -31,27 +30,12 @@ interface Seeded {
   token: string;
 }
 
-async function freshPostgres(baseUrl: string) {
-  const name = `penchain_bench_${crypto.randomBytes(4).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const drop = async () => {
-    const cleanup = new pg.Client({ connectionString: baseUrl });
-    await cleanup.connect();
-    await cleanup.query(`drop database if exists ${name} with (force)`);
-    await cleanup.end();
-  };
-  return { url: url.toString(), drop };
-}
-
 /** The server side: seed, serve, print what the load needs as one JSON line, stop on SIGTERM. */
 async function serve() {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-bench-"));
-  const postgres = process.env.BENCH_DATABASE_URL ? await freshPostgres(process.env.BENCH_DATABASE_URL) : undefined;
+  const postgres = process.env.BENCH_DATABASE_URL
+    ? await scratchPostgres(process.env.BENCH_DATABASE_URL, "penchain_bench")
+    : undefined;
   const config = loadConfig({
     DATA_DIR: dataDir,
     HOST: "127.0.0.1",

@@ -1,5 +1,4 @@
-import crypto from "node:crypto";
-import pg from "pg";
+import { scratchPostgres } from "../../scripts/lib/scratch-postgres.ts";
 import { type Database, openDatabase } from "../../src/server/db/client.ts";
 
 export interface DatabaseTarget {
@@ -9,23 +8,14 @@ export interface DatabaseTarget {
 }
 
 async function openFreshPostgres(baseUrl: string): Promise<Database> {
-  const name = `penchain_test_${crypto.randomBytes(6).toString("hex")}`;
-  const admin = new pg.Client({ connectionString: baseUrl });
-  await admin.connect();
-  await admin.query(`create database ${name}`);
-  await admin.end();
-  const url = new URL(baseUrl);
-  url.pathname = `/${name}`;
-  const database = await openDatabase({ url: url.toString() });
+  const scratch = await scratchPostgres(baseUrl, "penchain_test");
+  const database = await openDatabase({ url: scratch.url });
   await database.migrate();
   return {
     ...database,
     close: async () => {
       await database.close();
-      const cleanup = new pg.Client({ connectionString: baseUrl });
-      await cleanup.connect();
-      await cleanup.query(`drop database if exists ${name} with (force)`);
-      await cleanup.end();
+      await scratch.drop();
     },
   };
 }
