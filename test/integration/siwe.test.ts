@@ -81,6 +81,20 @@ describe.each(databaseTargets)("Sign-In with Ethereum on $name", (target) => {
       expect(login.json()).toMatchObject({ email: input.email, loginMethod: "wallet" });
     });
 
+    it("keeps the signature usable when the registration is refused for another reason", async () => {
+      const wallet = privateKeyToAccount(generatePrivateKey());
+      const taken = await signUp(app);
+      const walletProof = await proof(wallet);
+      const refused = await register({
+        ...buildRegistration({ email: taken.email, walletAddress: wallet.address }),
+        walletProof,
+      });
+      expect(refused.statusCode).toBe(409);
+      const retried = await register({ ...buildRegistration({ walletAddress: wallet.address }), walletProof });
+      expect(retried.statusCode, retried.body).toBe(201);
+      expect(retried.json()).toMatchObject({ walletAddress: wallet.address, isWalletVerified: true });
+    });
+
     it("refuses a signature from another wallet than the address entered, and creates no account", async () => {
       const [entered, signer] = [privateKeyToAccount(generatePrivateKey()), privateKeyToAccount(generatePrivateKey())];
       const input = buildRegistration({ walletAddress: entered.address });

@@ -3,6 +3,7 @@ import type { FastifyInstance } from "fastify";
 import { getAddress, verifyMessage } from "viem";
 import { generateSiweNonce, parseSiweMessage } from "viem/siwe";
 import type { SiweProof } from "../../shared/schemas/siwe.ts";
+import type { Db } from "../db/client.ts";
 import { siweNonces } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
 
@@ -21,8 +22,9 @@ export async function createNonce(app: FastifyInstance): Promise<string> {
 /**
  * Checks an EIP-4361 message completely (viem checks some fields only when asked): our domain and origin, our
  * chain, its age and expiry, the signature, and a single-use nonce we issued. Returns the checksummed signer.
+ * The nonce is claimed through `db`: inside a transaction, a failure after this leaves it usable.
  */
-export async function verifySiwe(app: FastifyInstance, proof: SiweProof): Promise<`0x${string}`> {
+export async function verifySiwe(app: FastifyInstance, proof: SiweProof, db: Db = app.db): Promise<`0x${string}`> {
   const fields = parseSiweMessage(proof.message);
   const site = new URL(app.config.publicUrl);
   const now = Date.now();
@@ -50,7 +52,7 @@ export async function verifySiwe(app: FastifyInstance, proof: SiweProof): Promis
   const valid = await verifyMessage({ address: fields.address, message: proof.message, signature }).catch(() => false);
   if (!valid) throw new HttpError(401, "The signature does not match the wallet in the message.");
 
-  const [used] = await app.db
+  const [used] = await db
     .delete(siweNonces)
     .where(and(eq(siweNonces.nonce, fields.nonce), gt(siweNonces.expiresAt, new Date())))
     .returning();

@@ -5,6 +5,7 @@ import { getAddress } from "viem";
 import { RESET_TOKEN_TTL_MS } from "../../../shared/constants.ts";
 import type { Session } from "../../../shared/schemas/session.ts";
 import type { LoginInput, RegisterInput } from "../../../shared/schemas/users.ts";
+import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
@@ -52,9 +53,9 @@ export async function findUser(app: FastifyInstance, id: string): Promise<UserWi
 }
 
 /** A signed SIWE message sent with the registration verifies the wallet at once; it must be the address given. */
-async function verifiedAt(app: FastifyInstance, input: RegisterInput): Promise<Date | null> {
+async function verifiedAt(app: FastifyInstance, input: RegisterInput, tx: Db): Promise<Date | null> {
   if (!input.walletProof) return null;
-  const signer = await verifySiwe(app, input.walletProof);
+  const signer = await verifySiwe(app, input.walletProof, tx);
   if (signer !== normaliseWallet(input.walletAddress)) {
     throw new HttpError(400, "The wallet that signed is not the Wallet Address entered. Sign with that wallet again.");
   }
@@ -62,12 +63,13 @@ async function verifiedAt(app: FastifyInstance, input: RegisterInput): Promise<D
 }
 
 export async function register(app: FastifyInstance, input: RegisterInput) {
-  const walletVerifiedAt = await verifiedAt(app, input);
   const passwordHash = await hash(input.password);
   try {
     const user = await app.db.transaction(async (tx) => {
       // Serialises registrations so exactly one first account becomes the admin.
       await tx.execute(sql`select pg_advisory_xact_lock(7337002)`);
+      // Claimed here, so a registration refused below (a taken e-mail, say) leaves the signature usable.
+      const walletVerifiedAt = await verifiedAt(app, input, tx);
       const [row] = await tx
         .insert(users)
         .values({
