@@ -7,7 +7,7 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import autocannon from "autocannon";
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { loadConfig } from "../src/server/env.ts";
 import { startServer } from "../src/server/main.ts";
 import { encodeCursor } from "../src/server/services/cursor.ts";
@@ -69,24 +69,14 @@ async function serve() {
     insert into comments (post_id, user_id, description)
     select p.id, (select id from users order by email limit 1), 'A comment on ' || p.title
     from (select id, title from posts order by created_at desc limit 2000) p, generate_series(1, 3)`);
-  const rows = (
-    (await db.execute(sql`
-      select is_featured, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id
-      from posts order by is_featured desc, created_at desc, id desc offset ${POSTS - 500} limit 1`)) as unknown as {
-      rows: { is_featured: boolean; at: string; id: string }[];
-    }
-  ).rows;
-  const deep = rows[0];
-  const newest = (
-    (await db.execute(sql`select id from posts order by created_at desc limit 1`)) as unknown as {
-      rows: { id: string }[];
-    }
-  ).rows[0];
-  const reader = (
-    (await db.execute(sql`select id, token_version from users order by email limit 1`)) as unknown as {
-      rows: { id: string; token_version: number }[];
-    }
-  ).rows[0];
+  const firstRow = async <Row>(query: SQL) => ((await db.execute(query)) as unknown as { rows: Row[] }).rows[0];
+  const deep = await firstRow<{ is_featured: boolean; at: string; id: string }>(sql`
+    select is_featured, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id
+    from posts order by is_featured desc, created_at desc, id desc offset ${POSTS - 500} limit 1`);
+  const newest = await firstRow<{ id: string }>(sql`select id from posts order by created_at desc limit 1`);
+  const reader = await firstRow<{ id: string; token_version: number }>(
+    sql`select id, token_version from users order by email limit 1`,
+  );
   if (!deep || !newest || !reader) throw new Error("seeding produced no rows");
   const seeded: Seeded = {
     url,

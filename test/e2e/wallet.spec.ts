@@ -280,9 +280,10 @@ test("an admin verifies a wallet on the profile, tips a user, and sees payments 
   await page.getByRole("menuitem", { name: "Payments" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
   await page.getByRole("tab", { name: "Tips" }).click();
-  await expect(page.getByRole("tabpanel").getByRole("row").nth(1)).toContainText(
-    `${formatEther(parseEther("0.02"))} ETH`,
-  );
+  const tipRow = page.getByRole("tabpanel").getByRole("row").nth(1);
+  await expect(tipRow).toContainText(`${formatEther(parseEther("0.02"))} ETH`);
+  const to = recipientWallet.address;
+  await expect(tipRow).toContainText(`${to.slice(0, 6)}…${to.slice(-4)}`);
   await page.getByRole("tab", { name: "Featured posts" }).click();
   await expect(page.getByRole("tabpanel").getByText("0.01 ETH").first()).toBeVisible();
   await shot(page, "admin-payments");

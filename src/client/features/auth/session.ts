@@ -31,6 +31,5 @@ export function useClearSession() {
 /** For code outside React (the API client). */
 export const sessionStore = {
   get: () => getDefaultStore().get(sessionAtom),
-  set: (session: Session) => getDefaultStore().set(sessionAtom, session),
   clear: () => getDefaultStore().set(sessionAtom, RESET),
 };

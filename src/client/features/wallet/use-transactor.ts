@@ -71,6 +71,5 @@ export function useTransactor({ confirmations, chainName }: { confirmations: num
     confirmations: state.status === "confirmed" ? confirmations : Math.min(seen, confirmations),
     run,
     fail: (message: string) => setState({ status: "failed", message }),
-    reset: () => setState({ status: "idle" }),
   };
 }

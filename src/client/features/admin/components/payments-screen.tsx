@@ -6,7 +6,7 @@ import { LoadMore } from "../../../components/load-more.tsx";
 import { formatDate, formatEth, fullName, shortHex } from "../../../lib/format.ts";
 import { usePayments, useRewards } from "../api/payments.ts";
 
-export function TxLink({ hash, explorerUrl }: { hash: string; explorerUrl: string | null }) {
+function TxLink({ hash, explorerUrl }: { hash: string; explorerUrl: string | null }) {
   if (!explorerUrl) return <Code title={hash}>{shortHex(hash)}</Code>;
   return (
     <Link href={explorerUrl} target="_blank" rel="noreferrer" color="teal.fg" title={hash}>
@@ -30,6 +30,7 @@ function PaymentTable({ purpose }: { purpose: Payment["purpose"] }) {
               <Table.Row>
                 <Table.ColumnHeader>{purpose === "featured" ? "Post" : "Tipped by"}</Table.ColumnHeader>
                 <Table.ColumnHeader>Payer</Table.ColumnHeader>
+                {purpose === "tip" && <Table.ColumnHeader>To wallet</Table.ColumnHeader>}
                 <Table.ColumnHeader textAlign="end">Amount</Table.ColumnHeader>
                 <Table.ColumnHeader textAlign="end">Block</Table.ColumnHeader>
                 <Table.ColumnHeader textAlign="end">Confirmations</Table.ColumnHeader>
@@ -54,6 +55,11 @@ function PaymentTable({ purpose }: { purpose: Payment["purpose"] }) {
                   <Table.Cell>
                     <Code title={payment.payer}>{shortHex(payment.payer)}</Code>
                   </Table.Cell>
+                  {purpose === "tip" && (
+                    <Table.Cell>
+                      <Code title={payment.recipient}>{shortHex(payment.recipient)}</Code>
+                    </Table.Cell>
+                  )}
                   <Table.Cell textAlign="end">{formatEth(payment.amountWei)}</Table.Cell>
                   <Table.Cell textAlign="end">{payment.blockNumber}</Table.Cell>
                   <Table.Cell textAlign="end">{payment.confirmations}</Table.Cell>

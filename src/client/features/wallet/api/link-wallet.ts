@@ -2,18 +2,19 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { SiweProof } from "../../../../shared/schemas/siwe.ts";
 import type { PrivateUser } from "../../../../shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
-import { sessionStore } from "../../auth/session.ts";
+import { useSession, useSetSession } from "../../auth/session.ts";
 
 export const linkWallet = (proof: SiweProof) => api<PrivateUser>("/api/users/wallet", { method: "POST", body: proof });
 
 /** Verifies (or changes) the signed-in user's wallet; the profile and the session follow. */
 export function useLinkWallet() {
   const queryClient = useQueryClient();
+  const session = useSession();
+  const setSession = useSetSession();
   return useMutation({
     mutationFn: linkWallet,
     onSuccess: (user) => {
-      const session = sessionStore.get();
-      if (session) sessionStore.set({ ...session, walletAddress: user.walletAddress });
+      if (session) setSession({ ...session, walletAddress: user.walletAddress });
       void queryClient.invalidateQueries({ queryKey: ["user", user.id] });
       void queryClient.invalidateQueries({ queryKey: ["profile", user.id] });
     },

@@ -11,8 +11,6 @@ import { walletLogin } from "../api/wallet-login.ts";
 import { parseWalletError } from "../parse-wallet-error.ts";
 import { WalletProviders } from "./wallet-providers.tsx";
 
-export const WALLET_LOGIN_LABEL = "Sign in with wallet";
-
 /**
  * Login's "Sign in with wallet": RainbowKit connects and asks for a Sign-In with Ethereum signature; the server
  * answers with the same session as a password login, for the account whose verified wallet signed.
@@ -25,17 +23,20 @@ export default function WalletLogin() {
     () =>
       createAuthenticationAdapter({
         getNonce: async () => (await api<{ nonce: string }>("/api/auth/siwe/nonce")).nonce,
-        createMessage: ({ nonce, address }) =>
-          createSiweMessage({
+        // RainbowKit asks only once a wallet connected, which WalletProviders allows only with the settings loaded.
+        createMessage: ({ nonce, address }) => {
+          if (!site) throw new Error("The site's chain settings are not loaded yet.");
+          return createSiweMessage({
             domain: window.location.host,
             uri: window.location.origin,
             address,
-            chainId: site?.chainId ?? 1,
+            chainId: site.chainId,
             nonce,
             statement: "Sign in to Penchain with this wallet.",
             version: "1",
             issuedAt: new Date(),
-          }),
+          });
+        },
         verify: async ({ message, signature }) => {
           setError(null);
           try {
@@ -71,7 +72,7 @@ function WalletLoginButton({ site, error }: { site: PublicConfig | undefined; er
   return (
     <Stack gap="2">
       <Button type="button" variant="outline" disabled={!openConnectModal} onClick={openConnectModal}>
-        {WALLET_LOGIN_LABEL}
+        Sign in with wallet
       </Button>
       <ErrorLines error={error} />
       {site && (
