@@ -11,6 +11,7 @@ import { registerAuth } from "./plugins/auth.ts";
 import { registerClient } from "./plugins/client.ts";
 import { registerDocs } from "./plugins/docs.ts";
 import { registerErrorHandling } from "./plugins/error-handler.ts";
+import { registerInputGuard } from "./plugins/input-guard.ts";
 import { DEFAULT_RATE_LIMITS, type RateLimits, registerRateLimits, scaleLimits } from "./plugins/rate-limits.ts";
 import { authRoutes } from "./routes/auth/index.ts";
 import { categoryRoutes } from "./routes/categories/index.ts";
@@ -51,20 +52,41 @@ export interface AppOptions {
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
+/**
+ * Fastify trusts no one for a bare hop count (a direct client could add entries), so the count becomes the rule
+ * Express uses: the nearest N hops are ours. That holds when every request comes through those proxies.
+ */
+function trustedProxies(trust: AppConfig["trustProxy"]): FastifyServerOptions["trustProxy"] {
+  return typeof trust === "number" ? (_address: string, hop: number) => hop < trust : trust;
+}
+
 /** Builds the whole app without listening, so tests can `inject` requests into exactly what production runs. */
 export async function buildApp(options: AppOptions) {
   const { config, database } = options;
   if (!config.jwtSecret) throw new Error("JWT_SECRET is not set");
+  const timeout = config.requestTimeoutMs;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
-    trustProxy: config.env === "production",
+    // Forwarded headers are believed only from the proxies TRUST_PROXY names: anyone else could pick their address.
+    trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: 1024 * 1024,
+    // Slow clients cannot hold sockets: the headers, then the whole request, must arrive in time; idle sockets close.
+    requestTimeout: timeout,
+    connectionTimeout: 2 * timeout,
+    keepAliveTimeout: 5_000,
   }).withTypeProvider<ZodTypeProvider>();
+  // Node looks for late requests every 30 s by default, which would let a slow client stay that much longer.
+  Object.assign(app.server, {
+    headersTimeout: Math.min(timeout, 10_000),
+    connectionsCheckingInterval: Math.min(1_000, timeout),
+    maxConnections: config.maxConnections,
+  });
 
   // 1. Contract and errors: zod validates requests and shapes responses; one handler answers every error.
   app.setValidatorCompiler(validatorCompiler);
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
+  registerInputGuard(app);
 
   // 2. Shared services, available to every route as app.<name>.
   app.decorate("config", config);
@@ -106,7 +128,7 @@ export async function buildApp(options: AppOptions) {
   // 4. Who is calling, how often, and uploads (streamed, capped at 5 MB, one file).
   registerAuth(app, config.jwtSecret);
   const limits = scaleLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, config.rateLimitFactor);
-  await registerRateLimits(app, config.redisUrl, limits);
+  registerRateLimits(app, config.redisUrl, limits);
   await app.register(fastifyMultipart, {
     limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 1024 * 1024 },
   });

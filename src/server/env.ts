@@ -1,3 +1,4 @@
+import net from "node:net";
 import { type Chain, extractChain, getAddress, isAddress } from "viem";
 import * as viemChains from "viem/chains";
 import { z } from "zod";
@@ -13,6 +14,38 @@ const optionalUrl = (protocols: RegExp, hint: string) =>
     .refine((value) => value === undefined || (URL.canParse(value) && protocols.test(new URL(value).protocol)), {
       message: `must be a ${hint} URL`,
     });
+
+/** proxy-addr's names for address ranges, usable in TRUST_PROXY beside addresses and CIDR ranges. */
+const PROXY_RANGES = new Set(["loopback", "linklocal", "uniquelocal"]);
+const isProxyEntry = (entry: string) => {
+  const [address, bits, ...rest] = entry.split("/");
+  if (PROXY_RANGES.has(entry)) return true;
+  if (rest.length > 0 || !address || !net.isIP(address)) return false;
+  return bits === undefined || (/^\d{1,3}$/.test(bits) && Number(bits) <= (net.isIPv4(address) ? 32 : 128));
+};
+
+/**
+ * Whom to believe about the client's address: nobody (default), the nearest N proxies (a hop count), or proxies at
+ * the listed addresses and ranges. Anything else would let clients pick their own address and escape every limit.
+ */
+const trustProxySchema = z
+  .string()
+  .trim()
+  .default("")
+  .transform((value, ctx): false | number | string[] => {
+    if (value === "" || value === "false" || value === "0") return false;
+    if (/^\d+$/.test(value)) return Number(value);
+    const entries = value.split(",").map((entry) => entry.trim());
+    const bad = entries.filter((entry) => !isProxyEntry(entry));
+    if (bad.length > 0) {
+      ctx.addIssue({
+        code: "custom",
+        message: `must be a hop count or a comma-separated list of addresses, CIDR ranges or loopback/linklocal/uniquelocal (not ${bad.join(", ")})`,
+      });
+      return z.NEVER;
+    }
+    return entries;
+  });
 
 const WEAK_SECRETS = /^(secret|changeme|change-me|password|jwt[-_]?secret|test|dev)/i;
 
@@ -46,6 +79,10 @@ const envSchema = z
     LOG_LEVEL: z.enum(["fatal", "error", "warn", "info", "debug", "trace", "silent"]).default("info"),
     /** Scales every rate limit's allowance (2 doubles them), e.g. for many users behind one address. */
     RATE_LIMIT_FACTOR: z.coerce.number().positive().max(10_000).default(1),
+    TRUST_PROXY: trustProxySchema,
+    /** The whole request, body included, must arrive within this; slow clients cannot hold a socket. */
+    REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
+    MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {
@@ -108,6 +145,9 @@ export interface AppConfig {
   redisUrl: string | undefined;
   logLevel: Env["LOG_LEVEL"];
   rateLimitFactor: number;
+  trustProxy: false | number | string[];
+  requestTimeoutMs: number;
+  maxConnections: number;
 }
 
 function chainById(id: number, rpcUrl: string): Chain {
@@ -162,5 +202,8 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     redisUrl: env.REDIS_URL,
     logLevel: env.LOG_LEVEL,
     rateLimitFactor: env.RATE_LIMIT_FACTOR,
+    trustProxy: env.TRUST_PROXY,
+    requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
+    maxConnections: env.MAX_CONNECTIONS,
   };
 }

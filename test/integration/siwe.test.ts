@@ -217,4 +217,44 @@ describe.each(databaseTargets)("Sign-In with Ethereum on $name", (target) => {
     await app.inject({ method: "PUT", url: `/api/users/block-user/${user.id}`, headers: bearer(admin) });
     expect((await walletLogin(await proof(account))).statusCode).toBe(403);
   });
+
+  describe("malformed messages, signed by a wallet that has an account", () => {
+    const account = privateKeyToAccount("0xdf57089febbacf7ba0bc227dafbffa9fc08a93fdc68e1e42411a14efcf23656e");
+    let user: { token: string };
+    beforeAll(async () => {
+      user = await signUp(app);
+      expect((await linkWallet(user, await proof(account))).statusCode).toBe(200);
+    });
+
+    /** A fresh, correctly signed message whose text was changed before signing. */
+    async function tampered(edit: (message: string) => string) {
+      const { message } = await proof(account);
+      const changed = edit(message);
+      expect(changed).not.toBe(message);
+      return { message: changed, signature: await account.signMessage({ message: changed }) };
+    }
+
+    it.each([
+      ["a URI that is not a URL", (m: string) => m.replace(/^URI: .*$/m, "URI: not a url")],
+      ["an Issued At that is not a date", (m: string) => m.replace(/^Issued At: .*$/m, "Issued At: garbage")],
+      ["an impossible Issued At", (m: string) => m.replace(/^Issued At: .*$/m, "Issued At: 2026-02-30T25:61:00.000Z")],
+      ["no Issued At", (m: string) => m.replace(/^Issued At: .*\n?/m, "")],
+      ["an Expiration Time that is not a date", (m: string) => `${m}\nExpiration Time: not-a-date`],
+      ["a Not Before that is not a date", (m: string) => `${m}\nNot Before: soon`],
+      ["a line the parser does not know", (m: string) => `${m}\nExtra: field`],
+    ])("refuses %s with 400 and does not log in", async (_label, edit) => {
+      const response = await walletLogin(await tampered(edit));
+      expect(response.statusCode).toBe(400);
+      expect(response.json().message).toBe(
+        "The sign-in message is not a valid Sign-In with Ethereum message. Please sign again.",
+      );
+      expect(response.json().token).toBeUndefined();
+    });
+
+    it("still logs in with the well-formed message", async () => {
+      const response = await walletLogin(await proof(account));
+      expect(response.statusCode).toBe(200);
+      expect(response.json().token).toEqual(expect.any(String));
+    });
+  });
 });

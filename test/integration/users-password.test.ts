@@ -43,7 +43,7 @@ describe.each(databaseTargets)("passwords and verification on $name", (target) =
       const response = await app.inject({
         method: "PUT",
         url: "/api/users/password",
-        payload: { password: "a brand new secret" },
+        payload: { password: "a brand new secret", currentPassword: user.password },
         headers: bearer(user),
       });
       expect(response.statusCode).toBe(200);
@@ -64,6 +64,23 @@ describe.each(databaseTargets)("passwords and verification on $name", (target) =
       });
       expect(response.statusCode).toBe(400);
       expect(response.json().message).toBe("Password is required");
+    });
+
+    it("asks for the current password, so a stolen session alone cannot change it", async () => {
+      const user = await signUp(app);
+      const change = (payload: object) =>
+        app.inject({ method: "PUT", url: "/api/users/password", payload, headers: bearer(user) });
+      const missing = await change({ password: "a brand new secret" });
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json()).toMatchObject({
+        message: "Current Password is required",
+        issues: [{ path: "currentPassword", message: "Current Password is required" }],
+      });
+      const wrong = await change({ password: "a brand new secret", currentPassword: "not my password" });
+      expect(wrong.statusCode).toBe(400);
+      expect(wrong.json().message).toBe("Current Password is incorrect");
+      expect((await login(user.email, user.password)).statusCode).toBe(200);
+      expect((await me(user)).statusCode).toBe(200);
     });
   });
 
@@ -158,10 +175,67 @@ describe.each(databaseTargets)("passwords and verification on $name", (target) =
       const updated = await app.inject({
         method: "PUT",
         url: "/api/users",
-        payload: { firstName: "G", lastName: "H", email: `new-${user.email}`, bio: "bio" },
+        payload: {
+          firstName: "G",
+          lastName: "H",
+          email: `new-${user.email}`,
+          bio: "bio",
+          currentPassword: user.password,
+        },
         headers: bearer(user),
       });
       expect(updated.json().isAccountVerified).toBe(false);
+    });
+
+    it("changes the e-mail only with the current password, and tells the old address", async () => {
+      const user = await signUp(app);
+      const update = (extra: object) =>
+        app.inject({
+          method: "PUT",
+          url: "/api/users",
+          payload: { firstName: "G", lastName: "H", email: `moved-${user.email}`, bio: "bio", ...extra },
+          headers: bearer(user),
+        });
+      const missing = await update({});
+      expect(missing.statusCode).toBe(400);
+      expect(missing.json().message).toBe("Current Password is required");
+      expect((await update({ currentPassword: "wrong password" })).json().message).toBe(
+        "Current Password is incorrect",
+      );
+      expect((await login(`moved-${user.email}`, user.password)).statusCode).toBe(401);
+
+      const moved = await update({ currentPassword: user.password });
+      expect(moved.statusCode).toBe(200);
+      expect(moved.json()).toMatchObject({ email: `moved-${user.email}`, isAccountVerified: false });
+      const notice = await smtp.mailTo(user.email);
+      expect(notice.decoded).toContain(`changed to moved-${user.email}`);
+      // Other fields change without the password.
+      const renamed = await app.inject({
+        method: "PUT",
+        url: "/api/users",
+        payload: { firstName: "Ada", lastName: "H", email: `MOVED-${user.email}`, bio: "bio" },
+        headers: bearer(user),
+      });
+      expect(renamed.statusCode).toBe(200);
+      expect(renamed.json().firstName).toBe("Ada");
+    });
+  });
+
+  describe("logging out", () => {
+    it("ends this session on the server and no other", async () => {
+      const user = await signUp(app);
+      const other = (await login(user.email, user.password)).json();
+      const out = await app.inject({ method: "POST", url: "/api/users/logout", headers: bearer(user) });
+      expect(out.statusCode).toBe(200);
+      expect((await me(user)).statusCode).toBe(401);
+      expect((await me(user)).json().message).toBe("Your session has ended. Please log in again.");
+      expect((await me(other)).statusCode).toBe(200);
+      const again = await app.inject({ method: "POST", url: "/api/users/logout", headers: bearer(user) });
+      expect(again.statusCode).toBe(401);
+    });
+
+    it("needs a session", async () => {
+      expect((await app.inject({ method: "POST", url: "/api/users/logout" })).statusCode).toBe(401);
     });
   });
 });

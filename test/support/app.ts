@@ -4,19 +4,13 @@ import path from "node:path";
 import { buildApp } from "../../src/server/app.ts";
 import type { Database } from "../../src/server/db/client.ts";
 import { loadConfig } from "../../src/server/env.ts";
-import type { RateLimits } from "../../src/server/plugins/rate-limits.ts";
+import { DEFAULT_RATE_LIMITS, type RateLimits } from "../../src/server/plugins/rate-limits.ts";
 
 const GENEROUS = { max: 10_000, timeWindow: 60_000 };
 /** Tests send many requests from one address; the limits themselves are tested with their real values. */
-export const generousLimits: RateLimits = {
-  login: GENEROUS,
-  register: GENEROUS,
-  passwordReset: GENEROUS,
-  verification: GENEROUS,
-  siwe: GENEROUS,
-  mailSender: GENEROUS,
-  mailRecipient: GENEROUS,
-};
+export const generousLimits = Object.fromEntries(
+  Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, GENEROUS]),
+) as RateLimits;
 
 interface TestAppOptions {
   env?: Record<string, string>;

@@ -198,6 +198,8 @@ export const oneTimeTokens = pgTable(
 );
 
 export const paymentPurpose = pgEnum("payment_purpose", ["featured", "tip"]);
+/** Accepted at MIN_CONFIRMATIONS ("confirming"), re-checked until final; "reorged" when its block left the chain. */
+export const paymentStatus = pgEnum("payment_status", ["confirming", "final", "reorged"]);
 
 /** A verified on-chain payment. (chain, hash) is unique, so a transaction can be claimed once. */
 export const payments = pgTable(
@@ -212,12 +214,17 @@ export const payments = pgTable(
     amountWei: numeric("amount_wei", { precision: 78, scale: 0 }).notNull(),
     blockNumber: bigint("block_number", { mode: "bigint" }).notNull(),
     confirmations: integer("confirmations").notNull(),
+    /** The block the receipt was in when last checked; a different or missing block later means a reorg. */
+    blockHash: text("block_hash"),
+    status: paymentStatus("status").notNull().default("confirming"),
+    checkedAt: timestamp("checked_at", { withTimezone: true }),
     userId: userRef("user_id").notNull(),
     postId: uuid("post_id").references(() => posts.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("payments_chain_tx_key").on(t.chainId, sql`lower(${t.txHash})`),
+    index("payments_confirming_idx").on(t.checkedAt).where(sql`${t.status} = 'confirming'`),
     index("payments_post_idx").on(t.postId),
     index("payments_purpose_created_idx").on(t.purpose, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
   ],
@@ -233,6 +240,16 @@ export const rewards = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.adminId] })],
+);
+
+/** Sessions ended by logout before their token expires; rows can go once `expiresAt` has passed. */
+export const revokedSessions = pgTable(
+  "revoked_sessions",
+  {
+    sessionId: text("session_id").primaryKey(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }).notNull(),
+  },
+  (t) => [index("revoked_sessions_expires_idx").on(t.expiresAt)],
 );
 
 export const siweNonces = pgTable(

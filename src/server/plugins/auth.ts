@@ -1,8 +1,8 @@
-import { eq } from "drizzle-orm";
+import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { users } from "../db/schema.ts";
+import { revokedSessions, users } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
-import { createSessionTokens, type SessionTokens } from "../services/session-tokens.ts";
+import { createSessionTokens, type SessionTokens, type TokenClaims } from "../services/session-tokens.ts";
 
 export type AuthUser = typeof users.$inferSelect;
 
@@ -18,6 +18,8 @@ declare module "fastify" {
   }
   interface FastifyRequest {
     user: AuthUser | null;
+    /** The verified token of the signed-in user. */
+    session: TokenClaims | null;
   }
 }
 
@@ -31,6 +33,7 @@ export const BLOCKED = "Your account has been blocked. Please contact an admin."
 export function registerAuth(app: FastifyInstance, secret: string) {
   app.decorate("tokens", createSessionTokens(secret));
   app.decorateRequest("user", null);
+  app.decorateRequest("session", null);
 
   async function load(request: FastifyRequest): Promise<AuthUser | null> {
     const header = request.headers.authorization;
@@ -38,9 +41,19 @@ export function registerAuth(app: FastifyInstance, secret: string) {
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     const claims = token ? await app.tokens.verify(token) : null;
     if (!claims) throw new HttpError(401, SESSION_ENDED);
-    const [user] = await app.db.select().from(users).where(eq(users.id, claims.userId));
-    if (!user || user.tokenVersion !== claims.version) throw new HttpError(401, SESSION_ENDED);
-    if (user.isBlocked) throw new HttpError(403, BLOCKED);
+    const [row] = await app.db
+      .select({
+        ...getTableColumns(users),
+        loggedOut: claims.sessionId
+          ? sql<boolean>`exists (select 1 from ${revokedSessions} where ${revokedSessions.sessionId} = ${claims.sessionId})`
+          : sql<boolean>`false`,
+      })
+      .from(users)
+      .where(eq(users.id, claims.userId));
+    if (!row || row.tokenVersion !== claims.version || row.loggedOut) throw new HttpError(401, SESSION_ENDED);
+    if (row.isBlocked) throw new HttpError(403, BLOCKED);
+    const { loggedOut: _, ...user } = row;
+    request.session = claims;
     return user;
   }
 

@@ -20,7 +20,10 @@ export function registerErrorHandling(app: FastifyInstance) {
       return reply.code(400).send(body);
     }
     if (error instanceof HttpError)
-      return reply.code(error.statusCode).headers(error.headers).send({ message: error.message });
+      return reply
+        .code(error.statusCode)
+        .headers(error.headers)
+        .send({ message: error.message, ...(error.issues ? { issues: error.issues } : {}) });
 
     const status = isResponseSerializationError(error) ? 500 : (error.statusCode ?? 500);
     if (status >= 500) {

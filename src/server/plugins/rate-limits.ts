@@ -1,6 +1,7 @@
-import fastifyRateLimit from "@fastify/rate-limit";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Redis } from "ioredis";
+import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
+import { HttpError } from "../http-error.ts";
 
 export interface Limit {
   max: number;
@@ -8,19 +9,31 @@ export interface Limit {
   timeWindow: number;
 }
 
-const MINUTE = 60_000;
+const SECOND = 1000;
+const MINUTE = 60 * SECOND;
 
-/** Per window; keys are named where each limit is used. */
+/**
+ * Per window. Sign-in limits count by address across accounts (spraying) and by account across addresses (one
+ * account guessed from many); write limits follow Forem's defaults.
+ */
 export const DEFAULT_RATE_LIMITS = {
-  login: { max: 10, timeWindow: 15 * MINUTE }, // per IP and e-mail
-  register: { max: 10, timeWindow: 60 * MINUTE }, // per IP
-  passwordReset: { max: 5, timeWindow: 15 * MINUTE }, // per IP
+  login: { max: 20, timeWindow: 15 * MINUTE }, // per address, whatever the e-mail
+  loginAccount: { max: 10, timeWindow: 15 * MINUTE }, // per e-mail, whatever the address
+  register: { max: 10, timeWindow: 60 * MINUTE }, // per address
+  passwordReset: { max: 5, timeWindow: 15 * MINUTE }, // per address
+  passwordResetAccount: { max: 3, timeWindow: 15 * MINUTE }, // per e-mail
   verification: { max: 5, timeWindow: 15 * MINUTE }, // per user
-  siwe: { max: 30, timeWindow: MINUTE }, // per IP
+  siwe: { max: 30, timeWindow: MINUTE }, // per address
   mailSender: { max: 10, timeWindow: 60 * MINUTE }, // per sender
-  mailRecipient: { max: 20, timeWindow: 60 * MINUTE }, // per recipient
+  mailRecipient: { max: 20, timeWindow: 60 * MINUTE }, // per recipient, counted in the outbox
+  posts: { max: 9, timeWindow: 30 * SECOND }, // new posts and edits, per user
+  comments: { max: 9, timeWindow: 30 * SECOND }, // per user
+  reactions: { max: 10, timeWindow: 30 * SECOND }, // per user
+  uploads: { max: 9, timeWindow: 30 * SECOND }, // profile photos, per user
+  paymentChecks: { max: 10, timeWindow: MINUTE }, // on-chain verifications (featured posts, tips), per user
 } satisfies Record<string, Limit>;
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
+export type LimitName = keyof RateLimits;
 
 /** Every limit's allowance times `factor` (at least 1 request per window). */
 export const scaleLimits = (limits: RateLimits, factor: number): RateLimits =>
@@ -31,34 +44,62 @@ export const scaleLimits = (limits: RateLimits, factor: number): RateLimits =>
     ]),
   ) as RateLimits;
 
+export interface Limiter {
+  limits: RateLimits;
+  /** Counts one request against `name` for `key`; over the limit it throws 429 with Retry-After. */
+  hit(name: LimitName, key: string): Promise<void>;
+}
+
 declare module "fastify" {
   interface FastifyInstance {
-    limits: RateLimits;
+    limiter: Limiter;
   }
 }
 
-/** In memory by default; shared through Redis when REDIS_URL is set, so every instance counts together. */
-export async function registerRateLimits(app: FastifyInstance, redisUrl: string | undefined, limits: RateLimits) {
+/**
+ * Counters live in memory by default and in Redis when REDIS_URL is set, so every instance counts together. If
+ * Redis fails, each instance keeps counting in memory rather than letting everything through or locking everyone out.
+ */
+export function registerRateLimits(app: FastifyInstance, redisUrl: string | undefined, limits: RateLimits) {
   const redis = redisUrl
-    ? new Redis(redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, lazyConnect: false })
+    ? new Redis(redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
-  if (redis) app.addHook("onClose", async () => void redis.quit());
-  await app.register(fastifyRateLimit, {
-    global: false,
-    redis,
-    nameSpace: "penchain-rl-",
-    // A limiter outage must not lock everyone out.
-    skipOnError: true,
-    errorResponseBuilder: (_request, context) => ({
-      statusCode: 429,
-      message: `Too many requests. Please try again in ${Math.ceil(context.ttl / 1000)} seconds.`,
+  if (redis) {
+    redis.on("error", (error) => app.log.warn({ err: error }, "rate-limit store unavailable; counting in memory"));
+    app.addHook("onClose", async () => void (await redis.quit().catch(() => redis.disconnect())));
+  }
+  const limiters = Object.fromEntries(
+    Object.entries(limits).map(([name, limit]) => {
+      const options = { keyPrefix: `penchain-rl:${name}`, points: limit.max, duration: limit.timeWindow / 1000 };
+      const memory = new RateLimiterMemory(options);
+      return [
+        name,
+        redis ? new RateLimiterRedis({ ...options, storeClient: redis, insuranceLimiter: memory }) : memory,
+      ];
     }),
-  });
-  app.decorate("limits", limits);
+  ) as unknown as Record<LimitName, RateLimiterAbstract>;
+
+  app.decorate("limiter", {
+    limits,
+    async hit(name, key) {
+      try {
+        await limiters[name].consume(key);
+      } catch (error) {
+        if (!(error instanceof RateLimiterRes)) throw error;
+        const seconds = Math.max(1, Math.ceil(error.msBeforeNext / 1000));
+        throw new HttpError(429, `Too many requests. Please try again in ${seconds} seconds.`, {
+          "retry-after": String(seconds),
+        });
+      }
+    },
+  } satisfies Limiter);
 }
 
-/** A preHandler limiting by `key(request)`. The plugin runs only the first limiter of a request: one per route. */
-export function limitBy(app: FastifyInstance, name: keyof RateLimits, key: (request: FastifyRequest) => string) {
-  const limit = app.limits[name];
-  return app.rateLimit({ ...limit, keyGenerator: (request) => `${name}:${key(request)}` });
+/** A preHandler counting `name` by `key(request)`; a route may list several, each counts on its own. */
+export function limitBy(app: FastifyInstance, name: LimitName, key: (request: FastifyRequest) => string) {
+  return async (request: FastifyRequest) => app.limiter.hit(name, key(request));
 }
+
+/** The signed-in user's id (routes guarded by requireUser), else the address. */
+export const byUser = (request: FastifyRequest) => request.user?.id ?? `ip:${request.ip}`;
+export const byAddress = (request: FastifyRequest) => request.ip;

@@ -1,5 +1,6 @@
 import { type SQL, sql } from "drizzle-orm";
 import type { PgColumn } from "drizzle-orm/pg-core";
+import { z } from "zod";
 import { HttpError } from "../http-error.ts";
 
 /**
@@ -13,19 +14,39 @@ export function encodeCursor(parts: (string | boolean)[]): string {
   return Buffer.from(JSON.stringify(parts)).toString("base64url");
 }
 
-export function decodeCursor(cursor: string, length: number): (string | boolean)[] {
+/** Exactly what cursorKey writes, and a real instant: anything else would reach PostgreSQL and fail there. */
+const cursorTime = z
+  .string()
+  .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)
+  .refine((value) => {
+    const parsed = Date.parse(value);
+    return !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 19) === value.slice(0, 19);
+  });
+
+/** The cursor shapes our lists hand out: (time, id), and (featured, time, id) for posts. */
+export const cursorShapes = {
+  timeId: z.tuple([cursorTime, z.uuid()]),
+  featuredTimeId: z.tuple([z.boolean(), cursorTime, z.uuid()]),
+};
+
+/** A cursor of the given shape, or 400: a cursor is opaque to clients, so any other value is a bad request. */
+export function decodeCursor<T extends z.ZodType>(cursor: string, shape: T): z.infer<T> {
+  let parts: unknown;
   try {
-    const parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
-    if (Array.isArray(parts) && parts.length === length) return parts;
-  } catch {}
-  throw new HttpError(400, "Invalid cursor");
+    parts = JSON.parse(Buffer.from(cursor, "base64url").toString("utf8"));
+  } catch {
+    parts = undefined;
+  }
+  const parsed = shape.safeParse(parts);
+  if (!parsed.success) throw new HttpError(400, "Invalid cursor");
+  return parsed.data;
 }
 
 /** `(time, id) < (cursor time, cursor id)`, matching an index on (time desc, id desc). */
 export function afterCursor(time: PgColumn, id: PgColumn, cursor: string | undefined): SQL | undefined {
   if (!cursor) return undefined;
-  const [at, key] = decodeCursor(cursor, 2);
-  return sql`(${time}, ${id}) < (${String(at)}::timestamptz, ${String(key)}::uuid)`;
+  const [at, key] = decodeCursor(cursor, cursorShapes.timeId);
+  return sql`(${time}, ${id}) < (${at}::timestamptz, ${key}::uuid)`;
 }
 
 /** Fetch `limit + 1` rows; the extra one only says whether there is a next page. */

@@ -15,14 +15,15 @@ const KINDS = {
  */
 export async function processImage(input: Buffer, kind: keyof typeof KINDS) {
   const rules = KINDS[kind];
-  let format: string | undefined;
-  try {
-    format = (await sharp(input, { limitInputPixels: PIXEL_LIMIT }).metadata()).format;
-  } catch {
-    format = undefined;
-  }
-  if (!format || !(rules.formats as readonly string[]).includes(format)) {
+  // Reading the header decodes no pixels, so it needs no pixel limit; the size is judged from it.
+  const metadata = await sharp(input, { limitInputPixels: false })
+    .metadata()
+    .catch(() => undefined);
+  if (!metadata?.format || !(rules.formats as readonly string[]).includes(metadata.format)) {
     throw new HttpError(415, `Only ${rules.label} images are allowed`);
+  }
+  if ((metadata.width ?? 0) * (metadata.height ?? 0) > PIXEL_LIMIT) {
+    throw new HttpError(413, `The image is too large: at most ${PIXEL_LIMIT / 1_000_000} megapixels, please resize it`);
   }
   try {
     const data = await sharp(input, { limitInputPixels: PIXEL_LIMIT })

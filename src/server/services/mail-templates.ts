@@ -67,3 +67,14 @@ export function userMessageMail(from: { name: string; email: string }, subject: 
     ),
   };
 }
+
+export function emailChangedMail(firstName: string, newEmail: string, siteUrl: string): MailContent {
+  const subject = "Your Penchain e-mail address was changed";
+  const lead = `The e-mail address of your Penchain account was changed to ${newEmail}.`;
+  const note = `If you did not do this, reset your password at ${siteUrl}/password-reset-token and contact an admin.`;
+  return {
+    subject,
+    text: `Hi ${firstName},\n\n${lead}\n\n${note}\n`,
+    html: layout(subject, `<p>Hi ${escapeHtml(firstName)},</p><p>${escapeHtml(lead)}</p><p>${escapeHtml(note)}</p>`),
+  };
+}

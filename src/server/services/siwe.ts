@@ -1,7 +1,7 @@
 import { and, eq, gt, lt } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { getAddress, verifyMessage } from "viem";
-import { generateSiweNonce, parseSiweMessage } from "viem/siwe";
+import { createSiweMessage, generateSiweNonce, parseSiweMessage, type SiweMessage } from "viem/siwe";
 import type { SiweProof } from "../../shared/schemas/siwe.ts";
 import type { Db } from "../db/client.ts";
 import { siweNonces } from "../db/schema.ts";
@@ -24,8 +24,27 @@ export async function createNonce(app: FastifyInstance): Promise<string> {
  * chain, its age and expiry, the signature, and a single-use nonce we issued. Returns the checksummed signer.
  * The nonce is claimed through `db`: inside a transaction, a failure after this leaves it usable.
  */
+/**
+ * viem's parser is lenient: a line it cannot read becomes undefined or an Invalid Date, which would skip the checks
+ * below. A message counts only if writing its fields back gives exactly the text that was signed, so every field,
+ * dates and URI included, is well-formed and nothing was ignored.
+ */
+function parseStrict(message: string) {
+  const fields = parseSiweMessage(message);
+  let canonical: string | undefined;
+  try {
+    canonical = createSiweMessage(fields as SiweMessage);
+  } catch {
+    canonical = undefined;
+  }
+  if (canonical !== message || !fields.issuedAt) {
+    throw new HttpError(400, "The sign-in message is not a valid Sign-In with Ethereum message. Please sign again.");
+  }
+  return fields;
+}
+
 export async function verifySiwe(app: FastifyInstance, proof: SiweProof, db: Db = app.db): Promise<`0x${string}`> {
-  const fields = parseSiweMessage(proof.message);
+  const fields = parseStrict(proof.message);
   const site = new URL(app.config.publicUrl);
   const now = Date.now();
   if (!fields.address || !fields.nonce || !fields.uri || !fields.issuedAt || fields.version !== "1") {

@@ -11,10 +11,11 @@ interface TextFieldProps {
   autoComplete?: string;
   readOnly?: boolean;
   multiline?: boolean;
+  helperText?: string;
 }
 
 /** A labelled input whose error shows under it; react-hook-form decides when (after the field is touched). */
-export function TextField({ label, registration, error, multiline, ...input }: TextFieldProps) {
+export function TextField({ label, registration, error, multiline, helperText, ...input }: TextFieldProps) {
   return (
     <Field.Root invalid={Boolean(error)} readOnly={input.readOnly}>
       <Field.Label>{label}</Field.Label>
@@ -23,6 +24,7 @@ export function TextField({ label, registration, error, multiline, ...input }: T
       ) : (
         <Input {...registration} {...input} />
       )}
+      {helperText && <Field.HelperText>{helperText}</Field.HelperText>}
       <Field.ErrorText>{error?.message}</Field.ErrorText>
     </Field.Root>
   );

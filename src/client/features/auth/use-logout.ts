@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
-import { useClearSession } from "./session.ts";
+import { api } from "../../lib/api-client.ts";
+import { sessionStore, useClearSession } from "./session.ts";
 
 interface LogoutState {
   logout?: boolean;
@@ -13,7 +14,11 @@ interface LogoutState {
  */
 export function useLogout() {
   const navigate = useNavigate();
-  return () => navigate("/", { state: { logout: true } satisfies LogoutState });
+  return () => {
+    // The server ends the session (its token stops working); the browser forgets it whatever the answer.
+    if (sessionStore.get()) void api("/api/users/logout", { method: "POST" }).catch(() => {});
+    navigate("/", { state: { logout: true } satisfies LogoutState });
+  };
 }
 
 /** Mounted once in the layout: ends the session when a logout navigation arrives. */

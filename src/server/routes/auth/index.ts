@@ -1,7 +1,7 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sessionSchema } from "../../../shared/schemas/session.ts";
 import { siweNonceSchema, siweProofSchema } from "../../../shared/schemas/siwe.ts";
-import { limitBy } from "../../plugins/rate-limits.ts";
+import { byAddress, limitBy } from "../../plugins/rate-limits.ts";
 import { createNonce } from "../../services/siwe.ts";
 import { loginWithWallet } from "../../services/users/wallets.ts";
 
@@ -10,7 +10,7 @@ const tags = ["auth"];
 export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/siwe/nonce", {
     schema: { tags, summary: "A single-use nonce for Sign-In with Ethereum", response: { 200: siweNonceSchema } },
-    preHandler: limitBy(app, "siwe", (request) => request.ip),
+    preHandler: limitBy(app, "siwe", byAddress),
     handler: async (_request, reply) =>
       reply.header("cache-control", "no-store").send({ nonce: await createNonce(app) }),
   });
@@ -22,7 +22,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       body: siweProofSchema,
       response: { 200: sessionSchema },
     },
-    preHandler: limitBy(app, "siwe", (request) => request.ip),
+    preHandler: limitBy(app, "siwe", byAddress),
     handler: async (request) => loginWithWallet(app, request.body),
   });
 };

@@ -7,6 +7,7 @@ import {
 } from "../../../shared/schemas/comments.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
+import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import * as comments from "../../services/content/comments.ts";
 
 const tags = ["comments"];
@@ -20,7 +21,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       body: commentInputSchema,
       response: { 201: commentSchema },
     },
-    preHandler: app.requireUser,
+    preHandler: [app.requireUser, limitBy(app, "comments", byUser)],
     handler: async (request, reply) =>
       reply
         .code(201)
@@ -42,7 +43,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       body: commentUpdateSchema,
       response: { 200: commentSchema },
     },
-    preHandler: app.requireUser,
+    preHandler: [app.requireUser, limitBy(app, "comments", byUser)],
     handler: async (request) =>
       comments.updateComment(app, currentUser(request), request.params.id, request.body.description),
   });

@@ -2,7 +2,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { messageSchema, sendMailSchema } from "../../../shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
-import { limitBy } from "../../plugins/rate-limits.ts";
+import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { sendUserMessage } from "../../services/users/messages.ts";
 
 export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -14,8 +14,8 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
       body: sendMailSchema,
       response: { 200: messageSchema, 202: messageSchema },
     },
-    // The per-recipient limit is counted in the outbox (see sendUserMessage): the plugin runs one limiter a request.
-    preHandler: [app.requireUser, limitBy(app, "mailSender", (request) => request.user?.id ?? request.ip)],
+    // The per-recipient limit is counted in the outbox (see sendUserMessage), where the recipient is known.
+    preHandler: [app.requireUser, limitBy(app, "mailSender", byUser)],
     handler: async (request, reply) => {
       const { status, message } = await sendUserMessage(app, currentUser(request), request.body);
       return reply.code(status).send({ message });

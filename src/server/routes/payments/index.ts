@@ -9,6 +9,7 @@ import {
 import { rewardResultSchema, userIdParamsSchema } from "../../../shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
+import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { listPayments, listRewards, recordTip } from "../../services/payments/payments.ts";
 
 const tags = ["admin"];
@@ -48,7 +49,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       body: tipInputSchema,
       response: { 200: rewardResultSchema },
     },
-    preHandler: app.requireAdmin,
+    preHandler: [app.requireAdmin, limitBy(app, "paymentChecks", byUser)],
     handler: async (request) => recordTip(app, currentUser(request), request.params.id, request.body.transectionHash),
   });
 };

@@ -11,6 +11,7 @@ import {
 } from "../../../shared/schemas/posts.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
+import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { listComments } from "../../services/content/comments.ts";
 import { listPosts } from "../../services/content/post-queries.ts";
 import * as posts from "../../services/content/posts.ts";
@@ -64,7 +65,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       consumes: ["multipart/form-data", "application/json"],
       response: { 201: postSchema },
     },
-    preHandler: app.requireUser,
+    preHandler: [app.requireUser, limitBy(app, "posts", byUser)],
     handler: async (request, reply) => {
       const form = await readPostForm(request);
       return reply.code(201).send(await posts.createPost(app, currentUser(request), form.fields, form.image));
@@ -79,7 +80,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       body: reactionInputSchema,
       response: { 200: postSchema },
     },
-    preHandler: app.requireUser,
+    preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
     handler: async (request) => posts.react(app, currentUser(request), request.body.postId, "like"),
   });
 
@@ -91,7 +92,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       body: reactionInputSchema,
       response: { 200: postSchema },
     },
-    preHandler: app.requireUser,
+    preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
     handler: async (request) => posts.react(app, currentUser(request), request.body.postId, "dislike"),
   });
 
@@ -104,7 +105,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       body: postUpdateSchema,
       response: { 200: postSchema },
     },
-    preHandler: app.requireUser,
+    preHandler: [app.requireUser, limitBy(app, "posts", byUser)],
     handler: async (request) => posts.updatePost(app, currentUser(request), request.params.id, request.body),
   });
 

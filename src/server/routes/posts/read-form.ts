@@ -1,5 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import { HttpError } from "../../http-error.ts";
+import { assertCleanText } from "../../plugins/input-guard.ts";
 
 /** Create Blog arrives as multipart (fields plus an optional `image`); a JSON body without an image works too. */
 export async function readPostForm(
@@ -19,5 +20,6 @@ export async function readPostForm(
     });
     if (part.fieldname === "image" && data.length > 0) image = data;
   }
+  assertCleanText(fields);
   return image ? { fields, image } : { fields };
 }

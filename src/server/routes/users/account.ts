@@ -12,17 +12,16 @@ import {
 } from "../../../shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
-import { limitBy } from "../../plugins/rate-limits.ts";
+import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
+import type { TokenClaims } from "../../services/session-tokens.ts";
 import * as accounts from "../../services/users/accounts.ts";
 
 const tags = ["users"];
 
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
-  const byIp = (request: { ip: string }) => request.ip;
-
   app.post("/register", {
     schema: { tags, summary: "Create an account", body: registerSchema, response: { 201: privateUserSchema } },
-    preHandler: limitBy(app, "register", byIp),
+    preHandler: limitBy(app, "register", byAddress),
     handler: async (request, reply) => reply.code(201).send(await accounts.register(app, request.body)),
   });
 
@@ -33,11 +32,11 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       body: loginSchema,
       response: { 200: sessionSchema },
     },
-    preHandler: limitBy(
-      app,
-      "login",
-      (request) => `${request.ip}:${(request.body as { email: string }).email.toLowerCase()}`,
-    ),
+    // By address across accounts (spraying) and by account across addresses; the same answer either way.
+    preHandler: [
+      limitBy(app, "login", byAddress),
+      limitBy(app, "loginAccount", (request) => (request.body as { email: string }).email),
+    ],
     handler: async (request) => accounts.login(app, request.body),
   });
 
@@ -45,12 +44,22 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: "Change the password; ends other sessions",
+      summary: "Change the password (the current one is asked again); ends other sessions",
       body: changePasswordSchema,
       response: { 200: sessionSchema },
     },
+    // Guesses at the current password count like failed logins.
+    preHandler: [app.requireUser, limitBy(app, "loginAccount", (request) => currentUser(request).email)],
+    handler: async (request) => accounts.changePassword(app, currentUser(request), request.body),
+  });
+
+  app.post("/logout", {
+    schema: { tags, security, summary: "End this session on the server", response: { 200: messageSchema } },
     preHandler: app.requireUser,
-    handler: async (request) => accounts.changePassword(app, currentUser(request).id, request.body.password),
+    handler: async (request) => {
+      await accounts.logout(app, currentUser(request), request.session as TokenClaims);
+      return { message: "You are logged out." };
+    },
   });
 
   app.post("/forget-password-token", {
@@ -60,7 +69,10 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       body: forgetPasswordSchema,
       response: { 200: messageSchema },
     },
-    preHandler: limitBy(app, "passwordReset", byIp),
+    preHandler: [
+      limitBy(app, "passwordReset", byAddress),
+      limitBy(app, "passwordResetAccount", (request) => (request.body as { email: string }).email),
+    ],
     handler: async (request) => {
       await accounts.requestPasswordReset(app, request.body.email);
       return { message: accounts.RESET_SENT };
@@ -74,7 +86,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       body: resetPasswordSchema,
       response: { 200: messageSchema },
     },
-    preHandler: limitBy(app, "passwordReset", byIp),
+    preHandler: limitBy(app, "passwordReset", byAddress),
     handler: async (request) => {
       await accounts.resetPassword(app, request.body.token, request.body.password);
       return { message: "Password Reset Successfully" };
@@ -88,7 +100,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: "E-mail an account verification link",
       response: { 200: messageSchema, 202: messageSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "verification", (request) => request.user?.id ?? request.ip)],
+    preHandler: [app.requireUser, limitBy(app, "verification", byUser)],
     handler: async (request, reply) => {
       const delivery = await accounts.requestVerification(app, currentUser(request));
       return delivery === "sent"
@@ -107,7 +119,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       body: verifyAccountSchema,
       response: { 200: privateUserSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "verification", (request) => request.user?.id ?? request.ip)],
+    preHandler: [app.requireUser, limitBy(app, "verification", byUser)],
     handler: async (request) => accounts.verifyAccount(app, currentUser(request), request.body.token),
   });
 };

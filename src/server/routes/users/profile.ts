@@ -13,7 +13,7 @@ import {
 import { HttpError } from "../../http-error.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
-import { limitBy } from "../../plugins/rate-limits.ts";
+import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { findUser } from "../../services/users/accounts.ts";
 import * as profiles from "../../services/users/profiles.ts";
 import { toPublicUser } from "../../services/users/user-fields.ts";
@@ -88,7 +88,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       consumes: ["multipart/form-data"],
       response: { 200: privateUserSchema },
     },
-    preHandler: app.requireUser,
+    preHandler: [app.requireUser, limitBy(app, "uploads", byUser)],
     handler: async (request) => {
       const file = request.isMultipart() ? await request.file() : undefined;
       if (file?.fieldname !== "image") throw new HttpError(400, "Image is required");
@@ -108,7 +108,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       body: siweProofSchema,
       response: { 200: privateUserSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "siwe", (request) => request.ip)],
+    preHandler: [app.requireUser, limitBy(app, "siwe", byAddress)],
     handler: async (request) => linkWallet(app, currentUser(request).id, request.body),
   });
 };

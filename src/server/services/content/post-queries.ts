@@ -2,7 +2,7 @@ import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Post, PostListQuery } from "../../../shared/schemas/posts.ts";
 import { categories, comments, payments, posts, reactions, users } from "../../db/schema.ts";
-import { cursorKey, decodeCursor, toPage } from "../cursor.ts";
+import { cursorKey, cursorShapes, decodeCursor, toPage } from "../cursor.ts";
 import { toUserSummary } from "../users/user-fields.ts";
 
 // Named in full: Drizzle may leave columns unqualified, and a bare "id" inside a subquery binds to its own table.
@@ -96,9 +96,9 @@ export async function listPosts(app: FastifyInstance, viewerId: string | null, q
   }
   if (query.author) filters.push(eq(posts.userId, query.author));
   if (query.cursor) {
-    const [featured, at, id] = decodeCursor(query.cursor, 3);
+    const [featured, at, id] = decodeCursor(query.cursor, cursorShapes.featuredTimeId);
     filters.push(
-      sql`(${posts.isFeatured}, ${posts.createdAt}, ${posts.id}) < (${Boolean(featured)}, ${String(at)}::timestamptz, ${String(id)}::uuid)`,
+      sql`(${posts.isFeatured}, ${posts.createdAt}, ${posts.id}) < (${featured}, ${at}::timestamptz, ${id}::uuid)`,
     );
   }
   const rows = await selectPosts(app, viewerId, { where: and(...filters), limit: query.limit + 1 });

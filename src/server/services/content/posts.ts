@@ -43,13 +43,13 @@ async function recordView(app: FastifyInstance, postId: string, viewer: { key: s
     update ${posts} set num_views = num_views + 1 where id = ${postId} and exists (select 1 from counted)`);
 }
 
-/** A signed-in reader is themself; an anonymous one is their address and browser, hashed. */
+/**
+ * A signed-in reader is themself; an anonymous one is their address, hashed. Not their browser's name: a client
+ * can send a new one with every request.
+ */
 export function viewerOf(request: FastifyRequest) {
   if (request.user) return { key: `u:${request.user.id}`, userId: request.user.id };
-  const digest = crypto
-    .createHash("sha256")
-    .update(`${request.ip}|${request.headers["user-agent"] ?? ""}`)
-    .digest("base64url");
+  const digest = crypto.createHash("sha256").update(request.ip).digest("base64url");
   return { key: `a:${digest.slice(0, 22)}`, userId: null };
 }
 

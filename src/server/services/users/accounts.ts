@@ -1,18 +1,19 @@
 import { hash, verify } from "@node-rs/argon2";
-import { eq, sql } from "drizzle-orm";
+import { eq, lt, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import { getAddress } from "viem";
 import { RESET_TOKEN_TTL_MS } from "../../../shared/constants.ts";
 import type { Session } from "../../../shared/schemas/session.ts";
-import type { LoginInput, RegisterInput } from "../../../shared/schemas/users.ts";
+import type { ChangePasswordInput, LoginInput, RegisterInput } from "../../../shared/schemas/users.ts";
 import type { Db } from "../../db/client.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
-import { users } from "../../db/schema.ts";
-import { HttpError } from "../../http-error.ts";
+import { revokedSessions, users } from "../../db/schema.ts";
+import { HttpError, validationError } from "../../http-error.ts";
 import { BLOCKED } from "../../plugins/auth.ts";
 import { resetPasswordMail, verifyEmailMail } from "../mail-templates.ts";
 import type { Delivery } from "../mailer.ts";
 import { consumeToken, issueToken } from "../one-time-tokens.ts";
+import type { TokenClaims } from "../session-tokens.ts";
 import { verifySiwe } from "../siwe.ts";
 import { toPrivateUser, type UserWithType, userColumns } from "./user-fields.ts";
 
@@ -101,15 +102,48 @@ export async function login(app: FastifyInstance, input: LoginInput): Promise<Se
   return sessionFor(app, user);
 }
 
+/** Re-authentication for changes a stolen session must not make on its own. */
+export async function checkCurrentPassword(user: UserRow, password: string | undefined) {
+  if (!password) throw validationError([{ path: ["currentPassword"], message: "Current Password is required" }]);
+  if (!(await verify(user.passwordHash, password).catch(() => false))) {
+    throw validationError([{ path: ["currentPassword"], message: "Current Password is incorrect" }]);
+  }
+}
+
 /** Sets a new password and ends every earlier session; answers with a fresh session for the caller. */
-export async function changePassword(app: FastifyInstance, userId: string, password: string): Promise<Session> {
+export async function changePassword(app: FastifyInstance, caller: UserRow, input: ChangePasswordInput) {
+  await checkCurrentPassword(caller, input.currentPassword);
   const [user] = await app.db
     .update(users)
-    .set({ passwordHash: await hash(password), tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
-    .where(eq(users.id, userId))
+    .set({
+      passwordHash: await hash(input.password),
+      tokenVersion: sql`${users.tokenVersion} + 1`,
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, caller.id))
     .returning();
   if (!user) throw new HttpError(404, "User not found");
   return sessionFor(app, user);
+}
+
+/**
+ * Ends this session on the server: its id is kept until the token would have expired anyway. A token from before
+ * sessions had ids can only be ended with all the others.
+ */
+export async function logout(app: FastifyInstance, user: UserRow, session: TokenClaims) {
+  const now = new Date();
+  await app.db.delete(revokedSessions).where(lt(revokedSessions.expiresAt, now));
+  if (session.sessionId) {
+    await app.db
+      .insert(revokedSessions)
+      .values({ sessionId: session.sessionId, expiresAt: session.expiresAt })
+      .onConflictDoNothing();
+  } else {
+    await app.db
+      .update(users)
+      .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
+      .where(eq(users.id, user.id));
+  }
 }
 
 export async function requestPasswordReset(app: FastifyInstance, email: string): Promise<void> {

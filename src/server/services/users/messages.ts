@@ -8,7 +8,7 @@ import { userMessageMail } from "../mail-templates.ts";
 
 /** However many people write, a recipient gets at most `max` user messages a window; counted in the outbox. */
 async function limitRecipient(app: FastifyInstance, email: string) {
-  const { max, timeWindow } = app.limits.mailRecipient;
+  const { max, timeWindow } = app.limiter.limits.mailRecipient;
   const since = new Date(Date.now() - timeWindow);
   const recent = await app.db
     .select({ createdAt: mailOutbox.createdAt })
@@ -31,14 +31,19 @@ async function limitRecipient(app: FastifyInstance, email: string) {
   }
 }
 
-/** A signed-in user's message to a registered user, sent by us with the sender as reply-to. */
+const SENT = { status: 200 as const, message: "Email sent" };
+
+/**
+ * A signed-in user's message to a registered user, sent by us with the sender as reply-to. An address that is not
+ * a user's gets the same answer as one that is (nothing is sent), so the form cannot tell who is registered.
+ */
 export async function sendUserMessage(app: FastifyInstance, sender: AuthUser, input: SendMailInput) {
   const [recipient] = await app.db
     .select()
     .from(users)
     .where(input.toId ? eq(users.id, input.toId) : sql`lower(${users.email}) = lower(${input.to ?? ""})`);
-  if (!recipient)
-    throw new HttpError(404, input.toId ? "User not found" : "No registered user has this e-mail address");
+  if (!recipient && input.toId) throw new HttpError(404, "User not found");
+  if (!recipient) return SENT;
   await limitRecipient(app, recipient.email);
   const name = `${sender.firstName} ${sender.lastName}`;
   const delivery = await app.mailer.send({
@@ -47,7 +52,7 @@ export async function sendUserMessage(app: FastifyInstance, sender: AuthUser, in
     ...userMessageMail({ name, email: sender.email }, input.subject, input.message),
   });
   return delivery === "sent"
-    ? { status: 200 as const, message: "Email sent" }
+    ? SENT
     : {
         status: 202 as const,
         message: "The mail server is not answering. Your message is queued and will be sent shortly.",

@@ -6,7 +6,8 @@ import { categories, follows, posts, profileViews, users } from "../../db/schema
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../../plugins/auth.ts";
 import { processImage } from "../images.ts";
-import { EMAIL_TAKEN, findUser } from "./accounts.ts";
+import { emailChangedMail } from "../mail-templates.ts";
+import { checkCurrentPassword, EMAIL_TAKEN, findUser } from "./accounts.ts";
 import {
   followersCountSql,
   OUTER_USER_ID,
@@ -85,8 +86,10 @@ export async function getProfile(app: FastifyInstance, viewer: AuthUser, profile
   };
 }
 
+/** A new e-mail needs the current password, starts unverified, and the old address is told. */
 export async function updateProfile(app: FastifyInstance, user: AuthUser, input: UpdateProfileInput) {
   const emailChanged = input.email.toLowerCase() !== user.email.toLowerCase();
+  if (emailChanged) await checkCurrentPassword(user, input.currentPassword);
   try {
     await app.db
       .update(users)
@@ -103,6 +106,9 @@ export async function updateProfile(app: FastifyInstance, user: AuthUser, input:
   } catch (error) {
     if (isUniqueViolation(error, "users_email_lower_key")) throw new HttpError(409, EMAIL_TAKEN);
     throw error;
+  }
+  if (emailChanged) {
+    await app.mailer.send({ to: user.email, ...emailChangedMail(user.firstName, input.email, app.config.publicUrl) });
   }
   return toPrivateUser(await findUser(app, user.id));
 }

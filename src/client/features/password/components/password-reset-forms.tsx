@@ -4,7 +4,7 @@ import { useEffect } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
 import { RESET_REDIRECT_DELAY_MS } from "../../../../shared/constants.ts";
-import { changePasswordSchema, forgetPasswordSchema } from "../../../../shared/schemas/users.ts";
+import { forgetPasswordSchema, newPasswordSchema } from "../../../../shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { useRequestReset, useResetPassword } from "../api/reset.ts";
@@ -51,7 +51,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const reset = useResetPassword();
   const form = useForm<{ password: string }>({
-    resolver: zodResolver(changePasswordSchema),
+    resolver: zodResolver(newPasswordSchema),
     mode: "onTouched",
     defaultValues: { password: "" },
   });

@@ -1,5 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
 import type { Session } from "../../../../shared/schemas/session.ts";
+import type { ChangePasswordInput } from "../../../../shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
 import { useSetSession } from "../../auth/session.ts";
 
@@ -7,7 +8,7 @@ import { useSetSession } from "../../auth/session.ts";
 export function useChangePassword() {
   const setSession = useSetSession();
   return useMutation({
-    mutationFn: (password: string) => api<Session>("/api/users/password", { method: "PUT", body: { password } }),
+    mutationFn: (input: ChangePasswordInput) => api<Session>("/api/users/password", { method: "PUT", body: input }),
     onSuccess: (session) => setSession(session),
   });
 }

@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
 import {
+  type ChangePasswordInput,
   changePasswordSchema,
   type Profile,
   type UpdateProfileInput,
@@ -67,9 +68,11 @@ export function UpdateProfileForm({ profile }: { profile: Profile }) {
       lastName: profile.lastName,
       email: profile.email ?? "",
       bio: profile.bio,
+      currentPassword: "",
     },
   });
   const { errors } = form.formState;
+  const emailChanged = form.watch("email").trim().toLowerCase() !== (profile.email ?? "").toLowerCase();
   const onSubmit = form.handleSubmit((input) =>
     update.mutate(input, { onSuccess: () => navigate(`/profile/${profile.id}`) }),
   );
@@ -99,6 +102,16 @@ export function UpdateProfileForm({ profile }: { profile: Profile }) {
           registration={form.register("email")}
           error={errors.email}
         />
+        {emailChanged && (
+          <TextField
+            label="Current Password"
+            type="password"
+            autoComplete="current-password"
+            helperText="Needed to change your e-mail. The new address is unverified until you confirm it."
+            registration={form.register("currentPassword")}
+            error={errors.currentPassword}
+          />
+        )}
         <TextField label="Bio" multiline registration={form.register("bio")} error={errors.bio} />
         <ErrorLines error={update.error} />
         <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={update.isPending}>
@@ -112,13 +125,13 @@ export function UpdateProfileForm({ profile }: { profile: Profile }) {
 export function ChangePasswordForm({ userId }: { userId: string }) {
   const navigate = useNavigate();
   const change = useChangePassword();
-  const form = useForm<{ password: string }>({
+  const form = useForm<ChangePasswordInput>({
     resolver: zodResolver(changePasswordSchema),
     mode: "onTouched",
-    defaultValues: { password: "" },
+    defaultValues: { currentPassword: "", password: "" },
   });
-  const onSubmit = form.handleSubmit(({ password }) =>
-    change.mutate(password, { onSuccess: () => navigate(`/profile/${userId}`) }),
+  const onSubmit = form.handleSubmit((input) =>
+    change.mutate(input, { onSuccess: () => navigate(`/profile/${userId}`) }),
   );
   return (
     <Stack asChild gap="5">
@@ -126,6 +139,13 @@ export function ChangePasswordForm({ userId }: { userId: string }) {
         <Heading as="h1" size="2xl">
           Change your password
         </Heading>
+        <TextField
+          label="Current Password"
+          type="password"
+          autoComplete="current-password"
+          registration={form.register("currentPassword")}
+          error={form.formState.errors.currentPassword}
+        />
         <TextField
           label="Password"
           type="password"
