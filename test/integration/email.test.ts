@@ -2,7 +2,9 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { scratchPostgres } from "../../scripts/lib/scratch-postgres.ts";
 import type { App } from "../../src/server/app.ts";
+import { openDatabase } from "../../src/server/db/client.ts";
 import { mailOutbox } from "../../src/server/db/schema.ts";
 import { buildTestApp, generousLimits } from "../support/app.ts";
 import { databaseTargets, pgliteTarget } from "../support/databases.ts";
@@ -104,6 +106,43 @@ describe("mail when the mail server is down", () => {
     await revived.close();
     await app.close();
   });
+
+  it.runIf(process.env.TEST_DATABASE_URL)(
+    "sends each queued mail once with two instances retrying together, and forgets its links once sent",
+    async () => {
+      const smtp = await startSmtpServer();
+      const port = smtp.port;
+      await smtp.close();
+      const scratch = await scratchPostgres(process.env.TEST_DATABASE_URL as string, "penchain_outbox");
+      const instances: App[] = [];
+      for (let i = 0; i < 2; i++) {
+        const database = await openDatabase({ url: scratch.url });
+        await database.migrate();
+        instances.push(await buildTestApp(database, { env: { SMTP_URL: `smtp://127.0.0.1:${port}` } }));
+      }
+      const [one, two] = instances as [App, App];
+      const users = [];
+      for (let i = 0; i < 6; i++) users.push(await signUp(i % 2 ? one : two));
+      for (const [i, user] of users.entries()) {
+        const app = i % 2 ? one : two;
+        await app.inject({ method: "POST", url: "/api/users/forget-password-token", payload: { email: user.email } });
+      }
+      expect(await one.db.$count(mailOutbox)).toBe(6);
+
+      const revived = await startSmtpServer(port);
+      const later = new Date(Date.now() + 60 * 60 * 1000);
+      await Promise.all([one.mailer.retryDue(later), two.mailer.retryDue(later), one.mailer.retryDue(later)]);
+      expect(revived.received.map((mail) => mail.to[0]).sort()).toEqual(users.map((user) => user.email).sort());
+
+      const rows = await one.db.select().from(mailOutbox);
+      expect(rows.every((row) => row.sentAt !== null)).toBe(true);
+      expect(JSON.stringify(rows)).not.toMatch(/reset-password\//);
+      await revived.close();
+      await one.close();
+      await two.close();
+      await scratch.drop();
+    },
+  );
 });
 
 describe("rate limits", () => {

@@ -9,6 +9,7 @@ import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
 import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
 import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.ts";
+import { isPostgresUnavailable } from "./errors.ts";
 import * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
@@ -18,6 +19,8 @@ export interface Database {
   kind: "pglite" | "postgres";
   migrate(): Promise<void>;
   ping(): Promise<void>;
+  /** Whether an error means the database cannot be reached right now (it will be retried, not fixed by the caller). */
+  isUnavailable(error: unknown): boolean;
   close(): Promise<void>;
 }
 
@@ -45,6 +48,8 @@ async function openPglite(dataDir: string | undefined, logger: Logger | undefine
       kind: "pglite",
       migrate: () => migratePglite(db, { migrationsFolder }),
       ping: async () => void (await db.execute(sql`select 1`)),
+      // In-process: it cannot go away while the server runs.
+      isUnavailable: () => false,
       close: async () => {
         await client.close();
         unlock();
@@ -58,6 +63,8 @@ async function openPglite(dataDir: string | undefined, logger: Logger | undefine
 
 async function openPostgres(url: string, logger: Logger | undefined): Promise<Database> {
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  const parsed = new URL(url);
+  const server = { host: parsed.hostname, port: Number(parsed.port || 5432) };
   // An idle client losing its connection must not crash the process; the next query reports the failure.
   pool.on("error", () => {});
   const db = drizzleNodePg({ client: pool, schema, casing: "snake_case", ...(logger ? { logger } : {}) });
@@ -75,6 +82,7 @@ async function openPostgres(url: string, logger: Logger | undefined): Promise<Da
       }
     },
     ping: async () => void (await pool.query("select 1")),
+    isUnavailable: (error) => isPostgresUnavailable(error, server),
     close: () => pool.end(),
   };
 }

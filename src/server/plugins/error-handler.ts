@@ -3,6 +3,7 @@ import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } fro
 import type { ApiErrorBody } from "../../shared/schemas/error.ts";
 import { HttpError } from "../http-error.ts";
 
+export const DATABASE_DOWN = "The database is unavailable right now. Please try again in a moment.";
 const GENERIC_5XX: Record<number, string> = {
   502: "An upstream service failed. Please try again.",
   503: "The service is temporarily unavailable. Please try again.",
@@ -25,6 +26,10 @@ export function registerErrorHandling(app: FastifyInstance) {
         .headers(error.headers)
         .send({ message: error.message, ...(error.issues ? { issues: error.issues } : {}) });
 
+    if (app.database.isUnavailable(error)) {
+      request.log.warn({ err: error }, "database unavailable");
+      return reply.code(503).header("retry-after", "5").send({ message: DATABASE_DOWN });
+    }
     const status = isResponseSerializationError(error) ? 500 : (error.statusCode ?? 500);
     if (status >= 500) {
       request.log.error({ err: error }, "request failed");

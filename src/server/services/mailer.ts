@@ -1,6 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
-import { and, asc, eq, isNull, lt, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lt, lte } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 import type { Db } from "../db/client.ts";
@@ -10,6 +10,9 @@ import type { MailContent } from "./mail-templates.ts";
 export type Delivery = "sent" | "queued";
 const MAX_ATTEMPTS = 8;
 const RETRY_EVERY_MS = 30_000;
+/** A row being sent belongs to one instance this long; if that instance dies mid-send, another takes it after. */
+const LEASE_MS = 2 * 60_000;
+const leaseUntil = (now = new Date()) => new Date(now.getTime() + LEASE_MS);
 
 function smtpTransport(url: string) {
   const parsed = new URL(url);
@@ -58,9 +61,10 @@ export function createMailer(options: {
       const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${row.id}.eml`);
       fs.writeFileSync(file, (info as { message: Buffer }).message);
     }
+    // Once sent, the body (which may hold a live reset or verification link) is not kept.
     await db
       .update(mailOutbox)
-      .set({ sentAt: new Date(), attempts: row.attempts + 1, lastError: null })
+      .set({ sentAt: new Date(), attempts: row.attempts + 1, lastError: null, text: "", html: "" })
       .where(eq(mailOutbox.id, row.id));
   }
 
@@ -91,25 +95,42 @@ export function createMailer(options: {
     kind: options.smtpUrl ? ("smtp" as const) : ("outbox" as const),
 
     async send(mail: MailContent & { to: string; replyTo?: string }): Promise<Delivery> {
+      // Leased to this instance from the start, so no retry timer (here or elsewhere) sends it while we do.
       const [row] = await db
         .insert(mailOutbox)
-        .values({ to: mail.to, replyTo: mail.replyTo ?? null, subject: mail.subject, text: mail.text, html: mail.html })
+        .values({
+          to: mail.to,
+          replyTo: mail.replyTo ?? null,
+          subject: mail.subject,
+          text: mail.text,
+          html: mail.html,
+          nextAttemptAt: leaseUntil(),
+        })
         .returning();
       if (!row) throw new Error("mail was not queued");
       return attempt(row);
     },
 
-    /** Retries queued mail whose time has come. */
+    /**
+     * Retries queued mail whose time has come. Rows are claimed in one statement that skips rows another instance
+     * has locked and leases them, so with several instances each mail is sent by one.
+     */
     async retryDue(now = new Date()) {
-      const due = await db
-        .select()
+      const due = db
+        .select({ id: mailOutbox.id })
         .from(mailOutbox)
         .where(
           and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, now), lt(mailOutbox.attempts, MAX_ATTEMPTS)),
         )
         .orderBy(asc(mailOutbox.nextAttemptAt))
-        .limit(20);
-      for (const row of due) await attempt(row);
+        .limit(20)
+        .for("update", { skipLocked: true });
+      const claimed = await db
+        .update(mailOutbox)
+        .set({ nextAttemptAt: leaseUntil(now) })
+        .where(inArray(mailOutbox.id, due))
+        .returning();
+      for (const row of claimed) await attempt(row);
     },
 
     start() {
