@@ -26,6 +26,7 @@ import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
 import { createChainClient } from "./services/chain.ts";
 import { createMailer, type Mailer } from "./services/mailer.ts";
+import { createPaymentWatcher, type PaymentWatcher } from "./services/payments/finality.ts";
 import { createStorage, type Storage } from "./services/storage.ts";
 
 declare module "fastify" {
@@ -35,6 +36,7 @@ declare module "fastify" {
     db: Db;
     chain: PublicClient;
     mailer: Mailer;
+    paymentWatcher: PaymentWatcher;
     storage: Storage;
   }
 }
@@ -103,7 +105,16 @@ export async function buildApp(options: AppOptions) {
   });
   app.decorate("mailer", mailer);
   mailer.start();
+  const paymentWatcher = createPaymentWatcher({
+    db: database.db,
+    chain: app.chain,
+    finality: config.finalityConfirmations,
+    log: app.log,
+  });
+  app.decorate("paymentWatcher", paymentWatcher);
+  paymentWatcher.start();
   app.addHook("onClose", async () => {
+    await paymentWatcher.close();
     await mailer.close();
     await database.close();
   });

@@ -69,6 +69,8 @@ const envSchema = z
       .optional()
       .refine((value) => !value || isAddress(value), { message: "must be an 0x address with a valid checksum" }),
     MIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(1),
+    /** Confirmations after which a reorg is not expected; accepted payments are re-checked until then. */
+    FINALITY_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).default(12),
     EXPLORER_URL: optionalUrl(/^https?:$/, "http(s)"),
     S3_ENDPOINT: optionalUrl(/^https?:$/, "http(s)"),
     S3_BUCKET: z.string().optional(),
@@ -134,6 +136,7 @@ export interface AppConfig {
   publicRpcUrl: string;
   feeRecipient: `0x${string}`;
   minConfirmations: number;
+  finalityConfirmations: number;
   explorerUrl: string | null;
   s3: {
     endpoint: string | undefined;
@@ -189,6 +192,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     publicRpcUrl: env.PUBLIC_RPC_URL ?? env.RPC_URL,
     feeRecipient: getAddress(recipient as string),
     minConfirmations: env.MIN_CONFIRMATIONS,
+    finalityConfirmations: Math.max(env.FINALITY_CONFIRMATIONS, env.MIN_CONFIRMATIONS),
     explorerUrl: env.EXPLORER_URL ?? chain.blockExplorers?.default.url ?? null,
     s3: env.S3_BUCKET
       ? {

@@ -101,6 +101,45 @@ describe.each(databaseTargets)("featured posts paid on-chain, on $name", (target
     expect((await app.inject({ method: "GET", url: "/api/payments", headers: bearer(author) })).statusCode).toBe(403);
   });
 
+  describe("after acceptance", () => {
+    const adminView = async (hash: string) => {
+      const admin = await signUp(app);
+      await makeAdmin(app, admin.id);
+      const list = (await app.inject({ method: "GET", url: "/api/payments", headers: bearer(admin) })).json();
+      return list.items.find((payment: { txHash: string }) => payment.txHash === hash);
+    };
+
+    it("re-checks a payment until it is final", async () => {
+      const hash = await payFeature();
+      expect((await featured(author, hash)).statusCode).toBe(201);
+      expect(await adminView(hash)).toMatchObject({ status: "confirming", confirmations: 1 });
+      await chain.rpc("hardhat_mine", ["0x5"]);
+      await app.paymentWatcher.recheck();
+      expect(await adminView(hash)).toMatchObject({ status: "confirming", confirmations: 6 });
+      await chain.rpc("hardhat_mine", ["0x6"]);
+      await app.paymentWatcher.recheck();
+      expect(await adminView(hash)).toMatchObject({ status: "final", confirmations: 12 });
+    });
+
+    it("unfeatures a post whose payment disappears in a reorg, and shows it to the admins", async () => {
+      const snapshot = await chain.rpc("evm_snapshot");
+      const hash = await payFeature();
+      const post = (await featured(author, hash)).json();
+      expect(post.isFeatured).toBe(true);
+      await chain.rpc("evm_revert", [snapshot]);
+      // The chain now has a different block at that height, without the payment.
+      await chain.wallet(bob).sendTransaction({ to: bob.address, value: 1n });
+
+      const counts = await app.paymentWatcher.recheck();
+      expect(counts.reorged).toBe(1);
+      const detail = (await app.inject({ method: "GET", url: `/api/posts/${post.id}` })).json();
+      expect(detail.isFeatured).toBe(false);
+      expect(await adminView(hash)).toMatchObject({ status: "reorged", post: { id: post.id } });
+      const list = (await app.inject({ method: "GET", url: "/api/posts" })).json();
+      expect(list.items.find((item: { id: string }) => item.id === post.id)?.isFeatured ?? false).toBe(false);
+    });
+  });
+
   it("accepts a plain transfer to the fee contract", async () => {
     const hash = await chain.wallet(alice).sendTransaction({ to: feeContract, value: FEE });
     expect((await featured(author, hash)).statusCode).toBe(201);

@@ -26,6 +26,8 @@ export const paymentSchema = z.object({
   amountWei: z.string(),
   blockNumber: z.string(),
   confirmations: z.number().int(),
+  /** "reorged": the transaction left the chain after it was accepted; a featured post it paid for lost the flag. */
+  status: z.enum(["confirming", "final", "reorged"]),
   user: userSummarySchema,
   post: z.object({ id: z.string(), title: z.string() }).nullable(),
   createdAt: z.string(),

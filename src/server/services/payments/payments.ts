@@ -52,6 +52,7 @@ export async function listPayments(
         amountWei: payment.amountWei,
         blockNumber: payment.blockNumber.toString(),
         confirmations: payment.confirmations,
+        status: payment.status,
         user: toUserSummary(user),
         post: payment.postId && postTitle ? { id: payment.postId, title: postTitle } : null,
         createdAt: payment.createdAt.toISOString(),

@@ -10,6 +10,7 @@ import {
 } from "viem";
 import { featuredFeeAbi } from "../../../shared/contracts/featured-fee.ts";
 import { HttpError } from "../../http-error.ts";
+import { statusAt } from "./finality.ts";
 
 export interface VerifiedPayment {
   chainId: number;
@@ -18,7 +19,10 @@ export interface VerifiedPayment {
   recipient: `0x${string}`;
   amountWei: bigint;
   blockNumber: bigint;
+  blockHash: string;
   confirmations: number;
+  /** "confirming" until the payment has FINALITY_CONFIRMATIONS; the payment watcher follows it until then. */
+  status: "confirming" | "final";
 }
 
 interface Expectation {
@@ -36,7 +40,7 @@ const unreachable = () =>
     "The blockchain node cannot be reached to check the payment. Nothing was saved: please try again.",
   );
 
-function isNotFound(error: unknown) {
+export function isNotFound(error: unknown) {
   return error instanceof TransactionNotFoundError || error instanceof TransactionReceiptNotFoundError;
 }
 
@@ -129,7 +133,9 @@ export async function verifyPayment(app: FastifyInstance, expected: Expectation)
       recipient: expected.recipient,
       amountWei,
       blockNumber: receipt.blockNumber,
+      blockHash: receipt.blockHash,
       confirmations,
+      status: statusAt(confirmations, app.config.finalityConfirmations),
     };
   } catch (error) {
     if (error instanceof HttpError) throw error;

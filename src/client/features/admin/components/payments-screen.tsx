@@ -1,4 +1,4 @@
-import { Box, Code, Heading, Link, Spinner, Stack, Table, Tabs, Text } from "@chakra-ui/react";
+import { Badge, Box, Code, Heading, Link, Spinner, Stack, Table, Tabs, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
 import type { Payment } from "../../../../shared/schemas/payments.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
@@ -34,6 +34,7 @@ function PaymentTable({ purpose }: { purpose: Payment["purpose"] }) {
                 <Table.ColumnHeader textAlign="end">Amount</Table.ColumnHeader>
                 <Table.ColumnHeader textAlign="end">Block</Table.ColumnHeader>
                 <Table.ColumnHeader textAlign="end">Confirmations</Table.ColumnHeader>
+                <Table.ColumnHeader>Status</Table.ColumnHeader>
                 <Table.ColumnHeader>Transaction</Table.ColumnHeader>
                 <Table.ColumnHeader>Date</Table.ColumnHeader>
               </Table.Row>
@@ -63,6 +64,9 @@ function PaymentTable({ purpose }: { purpose: Payment["purpose"] }) {
                   <Table.Cell textAlign="end">{formatEth(payment.amountWei)}</Table.Cell>
                   <Table.Cell textAlign="end">{payment.blockNumber}</Table.Cell>
                   <Table.Cell textAlign="end">{payment.confirmations}</Table.Cell>
+                  <Table.Cell>
+                    <PaymentStatus status={payment.status} />
+                  </Table.Cell>
                   <Table.Cell>
                     <TxLink hash={payment.txHash} explorerUrl={payment.explorerUrl} />
                   </Table.Cell>
@@ -122,5 +126,20 @@ export function UserRewards({ userId }: { userId: string }) {
         ))}
       </Stack>
     </Box>
+  );
+}
+
+const STATUS = {
+  confirming: { label: "Confirming", palette: "yellow", title: "Accepted; checked again until it is final" },
+  final: { label: "Final", palette: "green", title: "Deep enough in the chain not to be reorganised" },
+  reorged: { label: "Reorged", palette: "red", title: "The transaction left the chain; a featured post lost its flag" },
+} as const;
+
+function PaymentStatus({ status }: { status: Payment["status"] }) {
+  const { label, palette, title } = STATUS[status];
+  return (
+    <Badge colorPalette={palette} title={title}>
+      {label}
+    </Badge>
   );
 }

@@ -1,0 +1,86 @@
+import { asc, eq, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Hash, PublicClient } from "viem";
+import type { Db } from "../../db/client.ts";
+import { payments, posts } from "../../db/schema.ts";
+import { isNotFound } from "./verify-payment.ts";
+
+const CHECK_EVERY_MS = 60_000;
+const BATCH = 50;
+
+/** The status a payment with this many confirmations has, once it is on chain. */
+export const statusAt = (confirmations: number, finality: number) =>
+  confirmations >= finality ? ("final" as const) : ("confirming" as const);
+
+/**
+ * Payments are accepted at MIN_CONFIRMATIONS, but a block that young can still leave the chain in a reorg. This
+ * re-reads every payment that is not final yet from the server's RPC until it has `finality` confirmations. One
+ * whose transaction is gone (or now failed) is marked "reorged", and a featured post it paid for stops being
+ * featured; both show on the admin's Payments screen. Checking twice (several instances) is harmless.
+ */
+export function createPaymentWatcher(deps: { db: Db; chain: PublicClient; finality: number; log: FastifyBaseLogger }) {
+  const { db, chain, finality, log } = deps;
+
+  async function recheckOne(payment: typeof payments.$inferSelect, head: bigint) {
+    const receipt = await chain.getTransactionReceipt({ hash: payment.txHash as Hash }).catch((error) => {
+      if (isNotFound(error)) return null;
+      throw error;
+    });
+    const now = new Date();
+    if (!receipt || receipt.status !== "success") {
+      await db.transaction(async (tx) => {
+        await tx.update(payments).set({ status: "reorged", checkedAt: now }).where(eq(payments.id, payment.id));
+        if (payment.purpose === "featured" && payment.postId) {
+          await tx.update(posts).set({ isFeatured: false }).where(eq(posts.id, payment.postId));
+        }
+      });
+      log.warn({ txHash: payment.txHash, purpose: payment.purpose }, "a verified payment left the chain");
+      return "reorged" as const;
+    }
+    const confirmations = Number(head - receipt.blockNumber + 1n);
+    const status = statusAt(confirmations, finality);
+    await db
+      .update(payments)
+      .set({
+        blockNumber: receipt.blockNumber,
+        blockHash: receipt.blockHash,
+        confirmations,
+        status,
+        checkedAt: now,
+      })
+      .where(eq(payments.id, payment.id));
+    return status;
+  }
+
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+
+  const watcher = {
+    /** Re-reads the payments checked longest ago; an unreachable RPC leaves them as they are, for the next round. */
+    async recheck() {
+      const due = await db
+        .select()
+        .from(payments)
+        .where(eq(payments.status, "confirming"))
+        .orderBy(sql`${payments.checkedAt} asc nulls first`, asc(payments.createdAt))
+        .limit(BATCH);
+      const counts = { confirming: 0, final: 0, reorged: 0 };
+      if (due.length === 0) return counts;
+      const head = await chain.getBlockNumber({ cacheTime: 0 });
+      for (const payment of due) counts[await recheckOne(payment, head)]++;
+      return counts;
+    },
+    start() {
+      timer = setInterval(() => {
+        running = watcher.recheck().catch((error) => log.warn({ err: error }, "payment re-check failed"));
+      }, CHECK_EVERY_MS);
+      timer.unref();
+    },
+    async close() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+  return watcher;
+}
+export type PaymentWatcher = ReturnType<typeof createPaymentWatcher>;
