@@ -2,7 +2,6 @@
 // comments), loads its read paths with autocannon from this process, and checks the targets below. The server runs
 // in its own process so the load generator does not share its event loop. PGlite by default; BENCH_DATABASE_URL
 // (a PostgreSQL server) runs it on a fresh database there, dropped afterwards.
-import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
@@ -11,7 +10,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { loadConfig } from "../src/server/env.ts";
 import { startServer } from "../src/server/main.ts";
 import { encodeCursor } from "../src/server/services/cursor.ts";
-import { bin } from "./lib/run.ts";
+import { startServerProcess } from "./lib/run.ts";
 import { scratchPostgres } from "./lib/scratch-postgres.ts";
 
 const POSTS = 10_000;
@@ -94,19 +93,6 @@ async function serve() {
   });
 }
 
-function startBenchServer(): Promise<{ child: ChildProcess; seeded: Seeded }> {
-  const child = spawn(bin("tsx"), [import.meta.filename, "--serve"], { stdio: ["ignore", "pipe", "inherit"] });
-  return new Promise((resolve, reject) => {
-    let buffer = "";
-    child.stdout?.on("data", (chunk: Buffer) => {
-      buffer += chunk.toString();
-      const line = buffer.split("\n")[0];
-      if (buffer.includes("\n") && line) resolve({ child, seeded: JSON.parse(line) });
-    });
-    child.once("exit", (code) => reject(new Error(`the bench server exited (${code}) before serving`)));
-  });
-}
-
 interface Row {
   name: string;
   rps: number;
@@ -128,7 +114,7 @@ async function load(name: string, url: string, headers: Record<string, string> =
 
 async function bench() {
   console.log(`Seeding ${POSTS} posts on ${process.env.BENCH_DATABASE_URL ? "PostgreSQL" : "PGlite"}…`);
-  const { child, seeded } = await startBenchServer();
+  const { child, info: seeded } = await startServerProcess<Seeded>(import.meta.filename);
   try {
     const api = `${seeded.url}/api`;
     const rows: Row[] = [];

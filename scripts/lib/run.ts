@@ -1,4 +1,4 @@
-import { spawn } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -15,5 +15,28 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
         ? resolve()
         : reject(new Error(`${path.basename(command)} ${args.join(" ")} failed (${signal ?? code})`)),
     );
+  });
+}
+
+/**
+ * Runs `script --serve` in its own process (so a load generator does not share the server's event loop) and
+ * resolves with the first line it prints, parsed as JSON: what the load needs to know.
+ */
+export function startServerProcess<T>(
+  script: string,
+  env: NodeJS.ProcessEnv = {},
+): Promise<{ child: ChildProcess; info: T }> {
+  const child = spawn(bin("tsx"), [script, "--serve"], {
+    stdio: ["ignore", "pipe", "inherit"],
+    env: { ...process.env, ...env },
+  });
+  return new Promise((resolve, reject) => {
+    let buffer = "";
+    child.stdout?.on("data", (chunk: Buffer) => {
+      buffer += chunk.toString();
+      const line = buffer.split("\n")[0];
+      if (buffer.includes("\n") && line) resolve({ child, info: JSON.parse(line) as T });
+    });
+    child.once("exit", (code) => reject(new Error(`${path.basename(script)} exited (${code}) before serving`)));
   });
 }

@@ -51,6 +51,25 @@ describe("Update profile", () => {
     expect(screen.getByText("Writes about chains")).toBeInTheDocument();
     expect(JSON.parse(localStorage.getItem("userInfo") ?? "{}").firstName).toBe("Ursula");
   });
+
+  it("asks for the current password only when the e-mail changes, and shows the server's refusal", async () => {
+    const user = await server.signUp({ firstName: "Eve" });
+    const { router } = await renderApp(`/update-profile/${user.id}`, user);
+    expect(await screen.findByText("Do you want to update your profile?")).toBeInTheDocument();
+    expect(screen.queryByLabelText("Current Password")).not.toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("Bio"), "bio");
+    await userEvent.clear(screen.getByLabelText("Email"));
+    await userEvent.type(screen.getByLabelText("Email"), `moved-${user.email}`);
+    const current = await screen.findByLabelText("Current Password");
+    await userEvent.type(current, "not my password");
+    await userEvent.click(screen.getByRole("button", { name: "Update" }));
+    expect(await screen.findByText("Current Password is incorrect")).toBeInTheDocument();
+    await userEvent.clear(current);
+    await userEvent.type(current, user.password);
+    await userEvent.click(screen.getByRole("button", { name: "Update" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe(`/profile/${user.id}`));
+    expect(JSON.parse(localStorage.getItem("userInfo") ?? "{}").email).toBe(`moved-${user.email}`);
+  });
 });
 
 describe("Change password", () => {
@@ -60,6 +79,14 @@ describe("Change password", () => {
     await userEvent.click(screen.getByRole("button", { name: "Update Password" }));
     expect(await screen.findByText("Password is required")).toBeInTheDocument();
     await userEvent.type(screen.getByLabelText("Password"), "a new long password");
+    await userEvent.click(screen.getByRole("button", { name: "Update Password" }));
+    expect(await screen.findByText("Current Password is required")).toBeInTheDocument();
+    await userEvent.type(screen.getByLabelText("Current Password"), "a wrong guess");
+    await userEvent.click(screen.getByRole("button", { name: "Update Password" }));
+    expect(await screen.findByText("Current Password is incorrect")).toBeInTheDocument();
+    expect(router.state.location.pathname).toBe("/update-password");
+    await userEvent.clear(screen.getByLabelText("Current Password"));
+    await userEvent.type(screen.getByLabelText("Current Password"), user.password);
     await userEvent.click(screen.getByRole("button", { name: "Update Password" }));
     await waitFor(() => expect(router.state.location.pathname).toBe(`/profile/${user.id}`));
     expect(JSON.parse(localStorage.getItem("userInfo") ?? "{}").token).not.toBe(user.token);
@@ -83,5 +110,20 @@ describe("Upload photo", () => {
     );
     expect(await screen.findByText("me.png")).toBeInTheDocument();
     expect(screen.queryByText("Image is required")).not.toBeInTheDocument();
+  });
+});
+
+describe("Logout", () => {
+  it("ends the session on the server, not just in this browser", async () => {
+    const user = await server.signUp();
+    const { router } = await renderApp(`/profile/${user.id}`, user);
+    await userEvent.click(await screen.findByRole("button", { name: "Logout" }));
+    await waitFor(() => expect(router.state.location.pathname).toBe("/"));
+    expect(localStorage.getItem("userInfo")).toBeNull();
+    await waitFor(() =>
+      expect(server.call("GET", `/api/users/profile/${user.id}`, undefined, user.token)).rejects.toThrow(
+        /Your session has ended/,
+      ),
+    );
   });
 });

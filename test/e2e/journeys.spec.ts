@@ -121,7 +121,8 @@ test("a writer registers, logs in, writes a formatted post with a cover, reads i
 
   await page.getByRole("button", { name: "Account menu" }).click();
   await page.getByRole("menuitem", { name: "Change your password" }).click();
-  await page.getByLabel("Password").fill("another strong password");
+  await page.getByLabel("Current Password").fill(password);
+  await page.getByLabel("Password", { exact: true }).fill("another strong password");
   await page.getByRole("button", { name: "Update Password" }).click();
   await expect(page.getByRole("heading", { level: 1, name: "Wren Writer" })).toBeVisible();
   const fresh = await request.post("/api/users/login", { data: { email, password: "another strong password" } });

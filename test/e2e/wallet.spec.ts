@@ -257,7 +257,7 @@ test("an admin verifies a wallet on the profile, tips a user, and sees payments 
   await verifyWalletByApi(request, recipient, recipientWallet);
   const before = await chain.getBalance({ address: recipientWallet.address });
 
-  await logIn(page, "admin@penchain.e2e", "admin password 1");
+  await logIn(page, "admin@penchain.example", "admin password 1");
   await page.goto(`/profile/${admin.id}`);
   await page.getByRole("button", { name: /^(Verify|Change) wallet$/ }).click();
   await chooseTestWallet(page);

@@ -27,7 +27,7 @@ export function createPaymentWatcher(deps: { db: Db; chain: PublicClient; finali
       throw error;
     });
     const now = new Date();
-    if (!receipt || receipt.status !== "success") {
+    if (receipt?.status !== "success") {
       await db.transaction(async (tx) => {
         await tx.update(payments).set({ status: "reorged", checkedAt: now }).where(eq(payments.id, payment.id));
         if (payment.purpose === "featured" && payment.postId) {
