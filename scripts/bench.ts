@@ -2,16 +2,11 @@
 // comments), loads its read paths with autocannon from this process, and checks the targets below. The server runs
 // in its own process so the load generator does not share its event loop. PGlite by default; BENCH_DATABASE_URL
 // (a PostgreSQL server) runs it on a fresh database there, dropped afterwards.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
 import { type SQL, sql } from "drizzle-orm";
-import { loadConfig } from "../src/server/env.ts";
-import { startServer } from "../src/server/main.ts";
 import { encodeCursor } from "../src/server/services/cursor.ts";
 import { startServerProcess } from "./lib/run.ts";
-import { scratchPostgres } from "./lib/scratch-postgres.ts";
+import { startScratchServer } from "./lib/scratch-server.ts";
 
 const POSTS = 10_000;
 const DURATION_S = Number(process.env.BENCH_SECONDS ?? 5);
@@ -31,19 +26,9 @@ interface Seeded {
 
 /** The server side: seed, serve, print what the load needs as one JSON line, stop on SIGTERM. */
 async function serve() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-bench-"));
-  const postgres = process.env.BENCH_DATABASE_URL
-    ? await scratchPostgres(process.env.BENCH_DATABASE_URL, "penchain_bench")
-    : undefined;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    HOST: "127.0.0.1",
-    PORT: "0",
+  const { app, url, serveUntilStopped } = await startScratchServer("bench", process.env.BENCH_DATABASE_URL, {
     LOG_LEVEL: "silent",
-    RPC_URL: "http://127.0.0.1:9",
-    DATABASE_URL: postgres?.url,
   });
-  const { app, url } = await startServer(config);
   const db = app.db;
   await db.execute(sql`
     insert into users (first_name, last_name, email, password_hash)
@@ -84,13 +69,7 @@ async function serve() {
     deepCursor: encodeCursor([deep.is_featured, deep.at, deep.id]),
     token: await app.tokens.sign({ id: reader.id, tokenVersion: reader.token_version }),
   };
-  process.stdout.write(`${JSON.stringify(seeded)}\n`);
-  process.once("SIGTERM", async () => {
-    await app.close();
-    await postgres?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  });
+  serveUntilStopped(seeded);
 }
 
 interface Row {

@@ -3,14 +3,9 @@
 // server answers. It must end with no 5xx, no socket errors or timeouts, and every kind of request answering within
 // P_TARGET_MS at the 97.5th percentile (which bounds the 95th). The server runs in its own process; PGlite by default,
 // LOAD_DATABASE_URL (a PostgreSQL server) runs it on a fresh database there, dropped afterwards.
-import fs from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import autocannon from "autocannon";
-import { loadConfig } from "../src/server/env.ts";
-import { startServer } from "../src/server/main.ts";
 import { startServerProcess } from "./lib/run.ts";
-import { scratchPostgres } from "./lib/scratch-postgres.ts";
+import { startScratchServer } from "./lib/scratch-server.ts";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 const P_TARGET_MS = 500;
@@ -26,21 +21,11 @@ interface Site {
 
 /** The server side: a fresh site with an admin, writers and posts, made through the API as users would. */
 async function serve() {
-  const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-load-"));
-  const postgres = process.env.LOAD_DATABASE_URL
-    ? await scratchPostgres(process.env.LOAD_DATABASE_URL, "penchain_load")
-    : undefined;
-  const config = loadConfig({
-    DATA_DIR: dataDir,
-    HOST: "127.0.0.1",
-    PORT: "0",
+  const { url, serveUntilStopped } = await startScratchServer("load", process.env.LOAD_DATABASE_URL, {
     LOG_LEVEL: "warn",
-    RPC_URL: "http://127.0.0.1:9",
-    DATABASE_URL: postgres?.url,
     // Every simulated user shares one address here; the per-user limits still apply as scaled.
     RATE_LIMIT_FACTOR: "1000",
   });
-  const { app, url } = await startServer(config);
   const call = async <T>(method: string, route: string, body: unknown, token?: string) => {
     const response = await fetch(`${url}${route}`, {
       method,
@@ -72,13 +57,7 @@ async function serve() {
     };
     postIds.push((await call<{ id: string }>("POST", "/api/posts", body, tokens[i % WRITERS])).id);
   }
-  process.stdout.write(`${JSON.stringify({ url, postIds, tokens, emails } satisfies Site)}\n`);
-  process.once("SIGTERM", async () => {
-    await app.close();
-    await postgres?.drop();
-    fs.rmSync(dataDir, { recursive: true, force: true });
-    process.exit(0);
-  });
+  serveUntilStopped({ url, postIds, tokens, emails } satisfies Site);
 }
 
 const pick = <T>(items: T[]) => items[Math.floor(Math.random() * items.length)] as T;

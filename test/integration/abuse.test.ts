@@ -43,6 +43,24 @@ describe("client addresses and per-address limits (production defaults)", () => 
     await app.close();
   });
 
+  it("counts one view for rotating X-Forwarded-For values without TRUST_PROXY", async () => {
+    const app = await build();
+    const author = await signUp(app);
+    await makeAdmin(app, author.id);
+    const post = await createPost(app, author, (await createCategory(app, author)).title);
+    for (let i = 0; i < 20; i++) {
+      await app.inject({
+        method: "GET",
+        url: `/api/posts/${post.id}`,
+        remoteAddress: "198.51.100.20",
+        headers: { "x-forwarded-for": randomAddress() },
+      });
+    }
+    const detail = await app.inject({ method: "GET", url: `/api/posts/${post.id}`, headers: bearer(author) });
+    expect(detail.json().numViews).toBe(1);
+    await app.close();
+  });
+
   it("believes the nearest proxy with TRUST_PROXY=1, and only a listed one with an address list", async () => {
     const hop = await build({ TRUST_PROXY: "1" });
     const listed = await build({ TRUST_PROXY: "10.0.0.7, 192.168.0.0/16" });

@@ -19,7 +19,6 @@ describe.runIf(redisUrl)("rate limits shared through Redis", () => {
     const remoteAddress = `198.51.100.${crypto.randomInt(1, 255)}`;
     const redis = new Redis(redisUrl as string);
     await redis.del(`penchain-rl:login:${remoteAddress}`);
-    await redis.quit();
     const codes: number[] = [];
     for (let attempt = 0; attempt <= DEFAULT_RATE_LIMITS.loginAccount.max; attempt++) {
       const app = attempt % 2 === 0 ? one : two;
@@ -28,6 +27,9 @@ describe.runIf(redisUrl)("rate limits shared through Redis", () => {
     }
     expect(codes.slice(0, -1).every((code) => code === 401)).toBe(true);
     expect(codes.at(-1)).toBe(429);
+    // Keys name the limit and what it counts.
+    expect(await redis.exists(`penchain-rl:loginAccount:${email}`, `penchain-rl:login:${remoteAddress}`)).toBe(2);
+    await redis.quit();
     await one.close();
     await two.close();
   });

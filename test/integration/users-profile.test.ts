@@ -114,7 +114,7 @@ describe.each(databaseTargets)("profiles and follows on $name", (target) => {
     const [user, other] = [await signUp(app), await signUp(app)];
     const response = await put(
       "/api/users",
-      { firstName: "A", lastName: "B", email: other.email.toUpperCase(), bio: "x" },
+      { firstName: "A", lastName: "B", email: other.email.toUpperCase(), bio: "x", currentPassword: user.password },
       user,
     );
     expect(response.statusCode).toBe(409);
