@@ -19,14 +19,15 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
 }
 
 /**
- * Runs `script --serve` in its own process (so a load generator does not share the server's event loop) and
+ * Runs `script --serve` (or another `mode`) in its own process (so a load generator does not share the server's event loop) and
  * resolves with the first line it prints, parsed as JSON: what the load needs to know.
  */
 export function startServerProcess<T>(
   script: string,
   env: NodeJS.ProcessEnv = {},
+  mode = "--serve",
 ): Promise<{ child: ChildProcess; info: T }> {
-  const child = spawn(bin("tsx"), [script, "--serve"], {
+  const child = spawn(bin("tsx"), [script, mode], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, ...env },
   });

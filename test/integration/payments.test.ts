@@ -126,6 +126,10 @@ describe.each(databaseTargets)("featured posts paid on-chain, on $name", (target
       const hash = await payFeature();
       const post = (await featured(author, hash)).json();
       expect(post.isFeatured).toBe(true);
+      // Read once, so the cached list and page are what the reorg must replace.
+      const before = (await app.inject({ method: "GET", url: "/api/posts" })).json();
+      expect(before.items.find((item: { id: string }) => item.id === post.id)?.isFeatured).toBe(true);
+      expect((await app.inject({ method: "GET", url: `/api/posts/${post.id}` })).json().isFeatured).toBe(true);
       await chain.rpc("evm_revert", [snapshot]);
       // The chain now has a different block at that height, without the payment.
       await chain.wallet(bob).sendTransaction({ to: bob.address, value: 1n });

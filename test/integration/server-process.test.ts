@@ -2,10 +2,11 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { eq } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
 import { openDatabase } from "../../src/server/db/client.ts";
-import { users } from "../../src/server/db/schema.ts";
-import { insertUser } from "../support/builders.ts";
+import { posts, users } from "../../src/server/db/schema.ts";
+import { insertCategory, insertPost, insertUser } from "../support/builders.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-process-"));
@@ -81,4 +82,23 @@ describe("the server process", () => {
     await reopened.close();
     expect(rows).toEqual([{ email: "kept@example.com" }]);
   }, 90_000);
+
+  it("writes the post views it still holds when stopped with SIGTERM", async () => {
+    const database = await openDatabase({ dataDir });
+    const author = await insertUser(database.db);
+    const category = await insertCategory(database.db, author.id);
+    const post = await insertPost(database.db, { userId: author.id, categoryId: category.id });
+    await database.close();
+
+    const server = await startServer();
+    expect((await fetch(`${server.url}/api/posts/${post.id}`)).status).toBe(200);
+    // Stopped at once: the view is still in the buffer, which flushes once a second.
+    server.child.kill("SIGTERM");
+    expect(await exitOf(server.child)).toBe(0);
+
+    const reopened = await openDatabase({ dataDir });
+    const [row] = await reopened.db.select({ numViews: posts.numViews }).from(posts).where(eq(posts.id, post.id));
+    await reopened.close();
+    expect(row?.numViews).toBe(1);
+  }, 60_000);
 });

@@ -1,3 +1,5 @@
+import crypto from "node:crypto";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { commentSchema } from "../../../shared/schemas/comments.ts";
 import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
@@ -12,12 +14,23 @@ import {
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
+import { readThrough, sendCached } from "../../plugins/read-cache.ts";
 import { listComments } from "../../services/content/comments.ts";
 import { listPosts } from "../../services/content/post-queries.ts";
 import * as posts from "../../services/content/posts.ts";
 import { readPostForm } from "./read-form.ts";
 
 const tags = ["posts"];
+
+/**
+ * Who is reading, for view counts: a signed-in reader is themself; an anonymous one is their address, hashed. Not
+ * their browser's name: a client can send a new one with every request.
+ */
+function viewerOf(request: FastifyRequest) {
+  if (request.user) return { viewerKey: `u:${request.user.id}`, userId: request.user.id };
+  const digest = crypto.createHash("sha256").update(request.ip).digest("base64url");
+  return { viewerKey: `a:${digest.slice(0, 22)}`, userId: null };
+}
 
 export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {
@@ -28,7 +41,20 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(postSchema) },
     },
     preHandler: app.identifyUser,
-    handler: async (request) => listPosts(app, request.user?.id ?? null, request.query),
+    handler: async (request, reply) => {
+      const page = await readThrough(app, `posts:${JSON.stringify(request.query)}`, () =>
+        listPosts(app, null, request.query),
+      );
+      if (!request.user) return sendCached(request, reply, page);
+      // A signed-in reader gets the same page with their own reactions added.
+      const { items, nextCursor } = page.value as Awaited<ReturnType<typeof listPosts>>;
+      const own = await posts.reactionsOf(
+        app,
+        request.user.id,
+        items.map((post) => post.id),
+      );
+      return { items: items.map((post) => ({ ...post, viewerReaction: own.get(post.id) ?? null })), nextCursor };
+    },
   });
 
   app.get("/:id", {
@@ -39,7 +65,17 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postDetailSchema },
     },
     preHandler: app.identifyUser,
-    handler: async (request) => posts.getPostDetail(app, request.params.id, posts.viewerOf(request)),
+    handler: async (request, reply) => {
+      const { id } = request.params;
+      const detail = await readThrough(app, `post:${id}`, () => posts.getPostDetail(app, id));
+      app.views.record({ postId: id, ...viewerOf(request) });
+      if (!request.user) return sendCached(request, reply, detail);
+      const own = await posts.reactionsOf(app, request.user.id, [id]);
+      return {
+        ...(detail.value as Awaited<ReturnType<typeof posts.getPostDetail>>),
+        viewerReaction: own.get(id) ?? null,
+      };
+    },
   });
 
   app.get("/:id/comments", {
@@ -50,9 +86,13 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: pageQuerySchema,
       response: { 200: pageOf(commentSchema) },
     },
-    handler: async (request) => {
-      await posts.getPost(app, request.params.id, null);
-      return listComments(app, request.params.id, request.query);
+    handler: async (request, reply) => {
+      const { id } = request.params;
+      const page = await readThrough(app, `comments:${id}:${JSON.stringify(request.query)}`, async () => {
+        await posts.getPost(app, id, null);
+        return listComments(app, id, request.query);
+      });
+      return sendCached(request, reply, page);
     },
   });
 

@@ -1,10 +1,9 @@
-import crypto from "node:crypto";
-import { and, eq, sql } from "drizzle-orm";
-import type { FastifyInstance, FastifyRequest } from "fastify";
+import { and, eq, inArray, sql } from "drizzle-orm";
+import type { FastifyInstance } from "fastify";
 import { FEATURED_FEE_WEI } from "../../../shared/constants.ts";
 import { type PostUpdate, postInputSchema } from "../../../shared/schemas/posts.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
-import { categories, payments, posts, postViews, reactions } from "../../db/schema.ts";
+import { categories, payments, posts, reactions } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import type { AuthUser } from "../../plugins/auth.ts";
 import { processImage } from "../images.ts";
@@ -13,44 +12,27 @@ import { hasContent, sanitizePostHtml } from "../sanitize.ts";
 import { listComments } from "./comments.ts";
 import { selectPosts, toPost } from "./post-queries.ts";
 
-const VIEW_WINDOW_MS = 60 * 60 * 1000;
-
 export async function getPost(app: FastifyInstance, id: string, viewerId: string | null) {
   const [row] = await selectPosts(app, viewerId, { where: eq(posts.id, id), limit: 1 });
   if (!row) throw new HttpError(404, "Post not found");
   return toPost(row);
 }
 
-export async function getPostDetail(app: FastifyInstance, id: string, viewer: { key: string; userId: string | null }) {
-  await recordView(app, id, viewer);
-  const post = await getPost(app, id, viewer.userId);
+/** A post as anyone sees it (no reader's own reaction), with its first page of comments. */
+export async function getPostDetail(app: FastifyInstance, id: string) {
+  const post = await getPost(app, id, null);
   const page = await listComments(app, id, { limit: 20 });
   return { ...post, comments: page.items, commentsNextCursor: page.nextCursor };
 }
 
-/** The same reader counts once an hour; the author's own views never count. One statement, so it is race-free. */
-async function recordView(app: FastifyInstance, postId: string, viewer: { key: string; userId: string | null }) {
-  const now = new Date();
-  await app.db.execute(sql`
-    with counted as (
-      insert into ${postViews} (post_id, viewer_key, viewed_at)
-      select ${postId}, ${viewer.key}, ${now}
-      where exists (select 1 from ${posts} where id = ${postId} and user_id is distinct from ${viewer.userId})
-      on conflict (post_id, viewer_key) do update set viewed_at = excluded.viewed_at
-        where ${postViews}.viewed_at <= ${new Date(now.getTime() - VIEW_WINDOW_MS)}
-      returning 1
-    )
-    update ${posts} set num_views = num_views + 1 where id = ${postId} and exists (select 1 from counted)`);
-}
-
-/**
- * A signed-in reader is themself; an anonymous one is their address, hashed. Not their browser's name: a client
- * can send a new one with every request.
- */
-export function viewerOf(request: FastifyRequest) {
-  if (request.user) return { key: `u:${request.user.id}`, userId: request.user.id };
-  const digest = crypto.createHash("sha256").update(request.ip).digest("base64url");
-  return { key: `a:${digest.slice(0, 22)}`, userId: null };
+/** A reader's own reactions to some posts, in one query on the reactions key. */
+export async function reactionsOf(app: FastifyInstance, userId: string, postIds: string[]) {
+  if (postIds.length === 0) return new Map<string, "like" | "dislike">();
+  const rows = await app.db
+    .select({ postId: reactions.postId, kind: reactions.kind })
+    .from(reactions)
+    .where(and(inArray(reactions.postId, postIds), eq(reactions.userId, userId)));
+  return new Map(rows.map((row) => [row.postId, row.kind]));
 }
 
 async function categoryId(app: FastifyInstance, title: string) {

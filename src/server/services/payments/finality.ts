@@ -18,7 +18,14 @@ export const statusAt = (confirmations: number, finality: number) =>
  * whose transaction is gone (or now failed) is marked "reorged", and a featured post it paid for stops being
  * featured; both show on the admin's Payments screen. Checking twice (several instances) is harmless.
  */
-export function createPaymentWatcher(deps: { db: Db; chain: PublicClient; finality: number; log: FastifyBaseLogger }) {
+export function createPaymentWatcher(deps: {
+  db: Db;
+  chain: PublicClient;
+  finality: number;
+  log: FastifyBaseLogger;
+  /** A post lost its featured flag. */
+  onChange: () => void;
+}) {
   const { db, chain, finality, log } = deps;
 
   async function recheckOne(payment: typeof payments.$inferSelect, head: bigint) {
@@ -34,6 +41,7 @@ export function createPaymentWatcher(deps: { db: Db; chain: PublicClient; finali
           await tx.update(posts).set({ isFeatured: false }).where(eq(posts.id, payment.postId));
         }
       });
+      deps.onChange();
       log.warn({ txHash: payment.txHash, purpose: payment.purpose }, "a verified payment left the chain");
       return "reorged" as const;
     }

@@ -1,0 +1,89 @@
+import { sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import type { Db } from "../../db/client.ts";
+
+const VIEW_WINDOW = "1 hour";
+const FLUSH_EVERY_MS = 1000;
+/** Views held while the database cannot take them; past this the oldest are dropped, with a warning. */
+const MAX_PENDING = 100_000;
+
+interface View {
+  postId: string;
+  viewerKey: string;
+  userId: string | null;
+  at: Date;
+}
+
+/**
+ * Post views are counted off the request path: a page view is a note in memory, written in one statement a second
+ * (so counts lag by about that), on shutdown, and again after a failed write. The statement keeps the rules: a
+ * viewer counts once an hour per post, the author never. `onCounted` hears when counts changed.
+ */
+export function createViewBuffer(options: { db: Db; log: FastifyBaseLogger; onCounted: () => void }) {
+  let pending = new Map<string, View>();
+  let flushing: Promise<number> = Promise.resolve(0);
+
+  async function write(views: View[]): Promise<number> {
+    const result = await options.db.execute(sql`
+      with input as (
+        select * from json_to_recordset(${JSON.stringify(
+          views.map((view) => ({
+            post_id: view.postId,
+            viewer_key: view.viewerKey,
+            user_id: view.userId,
+            viewed_at: view.at.toISOString(),
+          })),
+        )}::json) as t(post_id uuid, viewer_key text, user_id uuid, viewed_at timestamptz)
+      ),
+      counted as (
+        insert into post_views (post_id, viewer_key, viewed_at)
+        select input.post_id, input.viewer_key, input.viewed_at
+        from input join posts on posts.id = input.post_id and posts.user_id is distinct from input.user_id
+        on conflict (post_id, viewer_key) do update set viewed_at = excluded.viewed_at
+          where post_views.viewed_at <= excluded.viewed_at - interval '${sql.raw(VIEW_WINDOW)}'
+        returning post_id
+      ),
+      totals as (select post_id, count(*)::int as n from counted group by post_id)
+      update posts set num_views = num_views + totals.n from totals where posts.id = totals.post_id
+      returning posts.id`);
+    return (result as unknown as { rows: unknown[] }).rows.length;
+  }
+
+  async function flushNow(): Promise<number> {
+    if (pending.size === 0) return 0;
+    const batch = pending;
+    pending = new Map();
+    try {
+      const changed = await write([...batch.values()]);
+      if (changed > 0) options.onCounted();
+      return changed;
+    } catch (error) {
+      // Kept for the next flush; views that arrived meanwhile win for the same viewer.
+      for (const [key, view] of batch) if (!pending.has(key)) pending.set(key, view);
+      while (pending.size > MAX_PENDING) pending.delete(pending.keys().next().value as string);
+      options.log.warn({ err: error, pending: pending.size }, "post views not written yet; will retry");
+      return 0;
+    }
+  }
+
+  const timer = setInterval(() => void buffer.flush(), FLUSH_EVERY_MS);
+  timer.unref();
+
+  const buffer = {
+    record(view: Omit<View, "at">) {
+      const key = `${view.postId}|${view.viewerKey}`;
+      if (!pending.has(key)) pending.set(key, { ...view, at: new Date() });
+    },
+    /** Writes what is pending (one flush at a time); resolves with how many posts' counts changed. */
+    flush(): Promise<number> {
+      flushing = flushing.then(flushNow, flushNow);
+      return flushing;
+    },
+    async close() {
+      clearInterval(timer);
+      await buffer.flush();
+    },
+  };
+  return buffer;
+}
+export type ViewBuffer = ReturnType<typeof createViewBuffer>;
