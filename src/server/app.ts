@@ -1,7 +1,6 @@
 import path from "node:path";
-import fastifyHelmet from "@fastify/helmet";
 import fastifyMultipart from "@fastify/multipart";
-import Fastify, { type FastifyServerOptions } from "fastify";
+import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { PublicClient } from "viem";
 import { MAX_UPLOAD_BYTES } from "../shared/constants.ts";
@@ -14,6 +13,7 @@ import { registerErrorHandling } from "./plugins/error-handler.ts";
 import { registerInputGuard } from "./plugins/input-guard.ts";
 import { DEFAULT_RATE_LIMITS, type RateLimits, registerRateLimits, scaleLimits } from "./plugins/rate-limits.ts";
 import { registerReadCache } from "./plugins/read-cache.ts";
+import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { authRoutes } from "./routes/auth/index.ts";
 import { categoryRoutes } from "./routes/categories/index.ts";
 import { commentRoutes } from "./routes/comments/index.ts";
@@ -57,6 +57,16 @@ export interface AppOptions {
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
+/** One log line per request, when it ends (Fastify writes two: received and completed). */
+class OneLinePerRequest extends LogController {
+  override incomingRequest() {}
+  override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
+    const line = { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime };
+    if (error) reply.log.error({ ...line, err: error }, "request failed");
+    else reply.log.info(line, "request");
+  }
+}
+
 /**
  * Fastify trusts no one for a bare hop count (a direct client could add entries), so the count becomes the rule
  * Express uses: the nearest N hops are ours. That holds when every request comes through those proxies.
@@ -72,8 +82,7 @@ export async function buildApp(options: AppOptions) {
   const timeout = config.requestTimeoutMs;
   const app = Fastify({
     logger: options.logger ?? { level: config.logLevel },
-    // One line per request, written when it ends (below), instead of Fastify's two.
-    disableRequestLogging: true,
+    logController: new OneLinePerRequest(),
     // Forwarded headers are believed only from the proxies TRUST_PROXY names: anyone else could pick their address.
     trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: 1024 * 1024,
@@ -87,13 +96,6 @@ export async function buildApp(options: AppOptions) {
     headersTimeout: Math.min(timeout, 10_000),
     connectionsCheckingInterval: Math.min(1_000, timeout),
     maxConnections: config.maxConnections,
-  });
-
-  app.addHook("onResponse", async (request, reply) => {
-    request.log.info(
-      { method: request.method, url: request.url, status: reply.statusCode, ms: Math.round(reply.elapsedTime) },
-      "request",
-    );
   });
 
   // 1. Contract and errors: zod validates requests and shapes responses; one handler answers every error.
@@ -138,21 +140,7 @@ export async function buildApp(options: AppOptions) {
   });
 
   // 3. Security headers. Wallets talk to the chain's RPC and to wallet services from the browser.
-  await app.register(fastifyHelmet, {
-    contentSecurityPolicy: {
-      directives: {
-        "default-src": ["'self'"],
-        "script-src": ["'self'"],
-        "style-src": ["'self'", "'unsafe-inline'"],
-        "img-src": ["'self'", "data:", "blob:", "https:"],
-        "font-src": ["'self'", "data:"],
-        "connect-src": ["'self'", new URL(config.publicRpcUrl).origin, "https:", "wss:"],
-        "frame-src": ["'self'", "https:"],
-        "upgrade-insecure-requests": null,
-      },
-    },
-    crossOriginEmbedderPolicy: false,
-  });
+  registerSecurityHeaders(app, config.publicRpcUrl);
 
   // 4. Who is calling, how often, and uploads (streamed, capped at 5 MB, one file).
   registerAuth(app, config.jwtSecret);

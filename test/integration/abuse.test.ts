@@ -56,6 +56,7 @@ describe("client addresses and per-address limits (production defaults)", () => 
         headers: { "x-forwarded-for": randomAddress() },
       });
     }
+    await app.views.flush();
     const detail = await app.inject({ method: "GET", url: `/api/posts/${post.id}`, headers: bearer(author) });
     expect(detail.json().numViews).toBe(1);
     await app.close();

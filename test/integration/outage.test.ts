@@ -32,7 +32,7 @@ describe.runIf(baseUrl)("a database that goes away and comes back", () => {
   it("answers 503 with Retry-After and a clear message on every call while it is down, then recovers", async () => {
     const user = await signUp(app);
     const calls = [
-      { method: "GET", url: "/api/posts" },
+      { method: "GET", url: "/api/posts?limit=7" },
       { method: "GET", url: "/api/category" },
       { method: "GET", url: `/api/users/profile/${user.id}`, headers: bearer(user) },
       { method: "POST", url: "/api/users/login", payload: { email: user.email, password: user.password } },
@@ -43,9 +43,11 @@ describe.runIf(baseUrl)("a database that goes away and comes back", () => {
       },
       { method: "POST", url: "/api/comments", payload: { postId: user.id, description: "hi" }, headers: bearer(user) },
     ] as const;
-    expect((await app.inject(calls[0])).statusCode).toBe(200);
+    expect((await app.inject({ method: "GET", url: "/api/posts" })).statusCode).toBe(200);
 
     await proxy.cut();
+    // A page read just before keeps being served from the cache (for at most 5 s); everything else is 503.
+    expect((await app.inject({ method: "GET", url: "/api/posts" })).statusCode).toBe(200);
     for (const call of calls) {
       const response = await app.inject(call);
       expect(response.statusCode, call.url).toBe(503);

@@ -13,7 +13,10 @@ declare module "fastify" {
     requireUser: (request: FastifyRequest) => Promise<void>;
     /** preHandler: an admin is required. */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
-    /** preHandler: identifies the user when a valid token is sent; anonymous otherwise. */
+    /**
+     * preHandler for public reads only: identifies the user when a valid token is sent, anonymous otherwise. What a
+     * token says is remembered for IDENTIFY_TTL_MS, so a reader's page costs no token check or query.
+     */
     identifyUser: (request: FastifyRequest) => Promise<void>;
   }
   interface FastifyRequest {
@@ -22,6 +25,10 @@ declare module "fastify" {
     session: TokenClaims | null;
   }
 }
+
+/** How long a public read may act on a token's earlier check; writes always check afresh. */
+const IDENTIFY_TTL_MS = 2000;
+const IDENTIFY_MAX_TOKENS = 10_000;
 
 export const SESSION_ENDED = "Your session has ended. Please log in again.";
 export const BLOCKED = "Your account has been blocked. Please contact an admin.";
@@ -57,8 +64,20 @@ export function registerAuth(app: FastifyInstance, secret: string) {
     return user;
   }
 
+  const identified = new Map<string, { user: AuthUser | null; until: number }>();
   app.decorate("identifyUser", async (request: FastifyRequest) => {
+    const header = request.headers.authorization;
+    if (!header) return;
+    const now = Date.now();
+    const known = identified.get(header);
+    if (known && known.until > now) {
+      request.user = known.user;
+      return;
+    }
     request.user = await load(request).catch(() => null);
+    identified.delete(header);
+    if (identified.size >= IDENTIFY_MAX_TOKENS) identified.delete(identified.keys().next().value as string);
+    identified.set(header, { user: request.user, until: now + IDENTIFY_TTL_MS });
   });
   app.decorate("requireUser", async (request: FastifyRequest) => {
     request.user = await load(request);

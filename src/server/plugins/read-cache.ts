@@ -1,4 +1,4 @@
-import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler } from "fastify";
 import { type CachedResponse, createReadCache, type ReadCache } from "../services/read-cache.ts";
 
 declare module "fastify" {
@@ -19,10 +19,15 @@ export function registerReadCache(app: FastifyInstance, redisUrl: string | undef
   const cache = createReadCache({ redisUrl, log: app.log });
   app.decorate("readCache", cache);
   app.addHook("onClose", () => cache.close());
-  app.addHook("onSend", async (request, reply, payload) => {
-    const isWrite = request.method !== "GET" && request.method !== "HEAD" && request.method !== "OPTIONS";
-    if (isWrite && reply.statusCode < 400 && !NO_PUBLIC_CHANGE.test(request.url)) cache.invalidate();
-    return payload;
+  const invalidateOnSuccess: onSendHookHandler = (request, reply, payload, done) => {
+    if (reply.statusCode < 400 && !NO_PUBLIC_CHANGE.test(request.url)) cache.invalidate();
+    done(null, payload);
+  };
+  // Attached to write routes only, so reads pay nothing for it.
+  app.addHook("onRoute", (route) => {
+    const methods = [route.method].flat();
+    if (methods.every((method) => method === "GET" || method === "HEAD" || method === "OPTIONS")) return;
+    route.onSend = [...[route.onSend ?? []].flat(), invalidateOnSuccess];
   });
 }
 
@@ -34,9 +39,27 @@ export async function readThrough(app: FastifyInstance, key: string, produce: ()
   return app.readCache.set(key, await produce(), generation);
 }
 
+/** Like readThrough, for a small value of one reader's (never sent as it is). */
+export async function personalThrough<T>(app: FastifyInstance, key: string, produce: () => Promise<T>): Promise<T> {
+  const hit = app.readCache.getPersonal(key);
+  if (hit !== undefined) return hit as T;
+  const generation = app.readCache.generation;
+  const value = await produce();
+  app.readCache.setPersonal(key, value, generation);
+  return value;
+}
+
 /** Sends the encoded answer as it is (no serialising again), or 304 when the client has it already. */
 export function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse) {
   reply.header("etag", entry.etag).header("cache-control", "no-cache");
   if (request.headers["if-none-match"] === entry.etag) return reply.code(304).send();
   return reply.type("application/json; charset=utf-8").send(entry.body);
+}
+
+/**
+ * Sends a body built from cached answers (already in the response's shape) as JSON, without running it through the
+ * response schema again.
+ */
+export function sendJson(reply: FastifyReply, body: unknown) {
+  return reply.type("application/json; charset=utf-8").send(JSON.stringify(body));
 }

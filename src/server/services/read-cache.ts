@@ -32,6 +32,15 @@ export function createReadCache(options: {
   const maxEntries = options.maxEntries ?? 2000;
   const maxAgeMs = options.maxAgeMs ?? 5000;
   const entries = new Map<string, Entry>();
+  /** Small values for one reader (their reactions on a page), kept by the same rule. */
+  const personal = new Map<string, Omit<Entry, "body" | "etag">>();
+  const fresh = (entry: { generation: number; storedAt: number }) =>
+    entry.generation === generation && Date.now() - entry.storedAt <= maxAgeMs;
+  const keep = <T>(map: Map<string, T>, max: number, key: string, entry: T) => {
+    map.delete(key);
+    if (map.size >= max) map.delete(map.keys().next().value as string);
+    map.set(key, entry);
+  };
   const instanceId = crypto.randomUUID();
   let generation = 0;
 
@@ -55,12 +64,22 @@ export function createReadCache(options: {
 
     get(key: string): CachedResponse | undefined {
       const entry = entries.get(key);
-      if (!entry) return undefined;
-      if (entry.generation !== generation || Date.now() - entry.storedAt > maxAgeMs) {
-        entries.delete(key);
-        return undefined;
+      if (entry && fresh(entry)) return entry;
+      entries.delete(key);
+      return undefined;
+    },
+
+    getPersonal(key: string): unknown {
+      const entry = personal.get(key);
+      if (entry && fresh(entry)) return entry.value;
+      personal.delete(key);
+      return undefined;
+    },
+
+    setPersonal(key: string, value: unknown, readGeneration: number) {
+      if (readGeneration === generation) {
+        keep(personal, maxEntries * 10, key, { value, generation: readGeneration, storedAt: Date.now() });
       }
-      return entry;
     },
 
     /**
@@ -71,10 +90,7 @@ export function createReadCache(options: {
       const body = Buffer.from(JSON.stringify(value));
       const etag = `W/"${crypto.createHash("sha1").update(body).digest("base64url")}"`;
       const entry = { body, etag, value, generation: readGeneration, storedAt: Date.now() };
-      if (readGeneration === generation) {
-        if (entries.size >= maxEntries) entries.delete(entries.keys().next().value as string);
-        entries.set(key, entry);
-      }
+      if (readGeneration === generation) keep(entries, maxEntries, key, entry);
       return entry;
     },
 

@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { commentSchema } from "../../../shared/schemas/comments.ts";
@@ -14,7 +13,7 @@ import {
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { readThrough, sendCached } from "../../plugins/read-cache.ts";
+import { personalThrough, readThrough, sendCached, sendJson } from "../../plugins/read-cache.ts";
 import { listComments } from "../../services/content/comments.ts";
 import { listPosts } from "../../services/content/post-queries.ts";
 import * as posts from "../../services/content/posts.ts";
@@ -23,16 +22,25 @@ import { readPostForm } from "./read-form.ts";
 const tags = ["posts"];
 
 /**
- * Who is reading, for view counts: a signed-in reader is themself; an anonymous one is their address, hashed. Not
- * their browser's name: a client can send a new one with every request.
+ * Who is reading, for view counts: a signed-in reader is themself; an anonymous one is their address (hashed before
+ * it is stored). Not their browser's name: a client can send a new one with every request.
  */
-function viewerOf(request: FastifyRequest) {
-  if (request.user) return { viewerKey: `u:${request.user.id}`, userId: request.user.id };
-  const digest = crypto.createHash("sha256").update(request.ip).digest("base64url");
-  return { viewerKey: `a:${digest.slice(0, 22)}`, userId: null };
-}
+const viewerOf = (request: FastifyRequest) =>
+  request.user ? { userId: request.user.id } : { address: request.ip, userId: null };
 
 export const postRoutes: FastifyPluginAsyncZod = async (app) => {
+  /** A reader's reactions to the posts of one cached answer, kept (and invalidated) with it. */
+  const ownReactions = (userId: string, key: string, shown: { id: string }[]) =>
+    personalThrough(app, `reactions:${userId}:${key}`, async () =>
+      Object.fromEntries(
+        await posts.reactionsOf(
+          app,
+          userId,
+          shown.map((post) => post.id),
+        ),
+      ),
+    );
+
   app.get("/", {
     schema: {
       tags,
@@ -42,18 +50,14 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
-      const page = await readThrough(app, `posts:${JSON.stringify(request.query)}`, () =>
-        listPosts(app, null, request.query),
-      );
+      const key = `posts:${JSON.stringify(request.query)}`;
+      const page = await readThrough(app, key, () => listPosts(app, null, request.query));
       if (!request.user) return sendCached(request, reply, page);
       // A signed-in reader gets the same page with their own reactions added.
       const { items, nextCursor } = page.value as Awaited<ReturnType<typeof listPosts>>;
-      const own = await posts.reactionsOf(
-        app,
-        request.user.id,
-        items.map((post) => post.id),
-      );
-      return { items: items.map((post) => ({ ...post, viewerReaction: own.get(post.id) ?? null })), nextCursor };
+      const own = await ownReactions(request.user.id, key, items);
+      const body = { items: items.map((post) => ({ ...post, viewerReaction: own[post.id] ?? null })), nextCursor };
+      return sendJson(reply, body);
     },
   });
 
@@ -70,11 +74,9 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       const detail = await readThrough(app, `post:${id}`, () => posts.getPostDetail(app, id));
       app.views.record({ postId: id, ...viewerOf(request) });
       if (!request.user) return sendCached(request, reply, detail);
-      const own = await posts.reactionsOf(app, request.user.id, [id]);
-      return {
-        ...(detail.value as Awaited<ReturnType<typeof posts.getPostDetail>>),
-        viewerReaction: own.get(id) ?? null,
-      };
+      const post = detail.value as Awaited<ReturnType<typeof posts.getPostDetail>>;
+      const own = await ownReactions(request.user.id, `post:${id}`, [post]);
+      return sendJson(reply, { ...post, viewerReaction: own[id] ?? null });
     },
   });
 

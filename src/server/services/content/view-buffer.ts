@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.ts";
@@ -7,11 +8,15 @@ const FLUSH_EVERY_MS = 1000;
 /** Views held while the database cannot take them; past this the oldest are dropped, with a warning. */
 const MAX_PENDING = 100_000;
 
-interface View {
-  postId: string;
-  viewerKey: string;
-  userId: string | null;
-  at: Date;
+/** A signed-in reader by id, an anonymous one by address. */
+type Viewer = { userId: string } | { address: string; userId: null };
+type View = Viewer & { postId: string; at: Date };
+
+/** The key a viewer is counted under: `u:<user id>`, or `a:` and a hash, so addresses are not stored. */
+function viewerKey(view: View) {
+  if (view.userId) return `u:${view.userId}`;
+  const address = (view as { address: string }).address;
+  return `a:${crypto.createHash("sha256").update(address).digest("base64url").slice(0, 22)}`;
 }
 
 /**
@@ -29,7 +34,7 @@ export function createViewBuffer(options: { db: Db; log: FastifyBaseLogger; onCo
         select * from json_to_recordset(${JSON.stringify(
           views.map((view) => ({
             post_id: view.postId,
-            viewer_key: view.viewerKey,
+            viewer_key: viewerKey(view),
             user_id: view.userId,
             viewed_at: view.at.toISOString(),
           })),
@@ -70,8 +75,8 @@ export function createViewBuffer(options: { db: Db; log: FastifyBaseLogger; onCo
   timer.unref();
 
   const buffer = {
-    record(view: Omit<View, "at">) {
-      const key = `${view.postId}|${view.viewerKey}`;
+    record(view: Viewer & { postId: string }) {
+      const key = `${view.postId}|${view.userId ?? (view as { address: string }).address}`;
       if (!pending.has(key)) pending.set(key, { ...view, at: new Date() });
     },
     /** Writes what is pending (one flush at a time); resolves with how many posts' counts changed. */
