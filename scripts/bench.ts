@@ -56,7 +56,8 @@ async function seed(db: Awaited<ReturnType<typeof startScratchServer>>["app"]["d
     insert into comments (post_id, user_id, description)
     select p.id, (select id from users order by email limit 1), 'A comment on ' || p.title
     from (select id, title from posts order by created_at desc limit 2000) p, generate_series(1, 3)`);
-  await db.execute(sql`analyze`);
+  // As autovacuum would leave a table that has settled: statistics, hint bits and the visibility map.
+  await db.execute(sql`vacuum analyze`);
 }
 
 /** The server side: seed, measure the bare query cost, serve, print what the load needs as one JSON line. */
@@ -65,7 +66,8 @@ async function serve() {
   const { app, url, serveUntilStopped } = await startScratchServer("bench", process.env.BENCH_DATABASE_URL, {
     LOG_LEVEL: "silent",
   });
-  await seed(app.db, posts, posts >= 100_000 ? 10 : 3);
+  // Ten reactions a post at both sizes, so the scale run grows the tables, not each post.
+  await seed(app.db, posts, 10);
   const firstRow = async <Row>(query: SQL) => ((await app.db.execute(query)) as unknown as { rows: Row[] }).rows[0];
   const deep = await firstRow<{ is_featured: boolean; at: string; id: string }>(sql`
     select is_featured, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id
@@ -76,22 +78,24 @@ async function serve() {
   );
   if (!deep || !newest || !reader) throw new Error("seeding produced no rows");
   const deepCursor = encodeCursor([deep.is_featured, deep.at, deep.id]);
-  const median = async (query: Parameters<typeof listPosts>[2]) => {
-    const times: number[] = [];
-    for (let i = 0; i < 60; i++) {
+  // Median of 100 runs after 30 to warm up, the two pages taking turns so neither pays for the other's start.
+  const pages = [{ limit: 20 }, { limit: 20, cursor: deepCursor }];
+  const times: number[][] = [[], []];
+  for (let i = 0; i < 130; i++) {
+    for (const [n, query] of pages.entries()) {
       const start = performance.now();
       await listPosts(app, null, query);
-      times.push(performance.now() - start);
+      if (i >= 30) times[n]?.push(performance.now() - start);
     }
-    return Number(times.sort((a, b) => a - b)[30]?.toFixed(2));
-  };
+  }
+  const median = (n: number) => Number((times[n]?.sort((a, b) => a - b)[50] ?? 0).toFixed(2));
   serveUntilStopped({
     url,
     postId: newest.id,
     category: "Category 3",
     deepCursor,
     token: await app.tokens.sign({ id: reader.id, tokenVersion: reader.token_version }),
-    cost: { first: await median({ limit: 20 }), deep: await median({ limit: 20, cursor: deepCursor }) },
+    cost: { first: median(0), deep: median(1) },
   } satisfies Seeded);
 }
 

@@ -37,6 +37,37 @@ describe.each(databaseTargets)("schema constraints on $name", (target) => {
     );
   });
 
+  it("keeps a post's reaction and comment counts exact through bulk inserts, updates and deletes", async () => {
+    const author = await insertUser(db);
+    const post = await insertPost(db, { userId: author.id, categoryId: (await insertCategory(db, author.id)).id });
+    const readers = await Promise.all([1, 2, 3, 4].map(() => insertUser(db)));
+    const counts = async () => {
+      const [row] = await db
+        .select({ likes: posts.likesCount, dislikes: posts.disLikesCount, comments: posts.commentsCount })
+        .from(posts)
+        .where(eq(posts.id, post.id));
+      return row;
+    };
+    await db
+      .insert(reactions)
+      .values(
+        readers.map((reader, i) => ({
+          postId: post.id,
+          userId: reader.id,
+          kind: i < 3 ? ("like" as const) : ("dislike" as const),
+        })),
+      );
+    expect(await counts()).toEqual({ likes: 3, dislikes: 1, comments: 0 });
+    await db.update(reactions).set({ kind: "dislike" }).where(eq(reactions.postId, post.id));
+    expect(await counts()).toEqual({ likes: 0, dislikes: 4, comments: 0 });
+    await db
+      .insert(comments)
+      .values(readers.map((reader) => ({ postId: post.id, userId: reader.id, description: "c" })));
+    await db.delete(reactions).where(eq(reactions.userId, readers[0]?.id ?? ""));
+    await db.delete(comments).where(eq(comments.userId, readers[1]?.id ?? ""));
+    expect(await counts()).toEqual({ likes: 0, dislikes: 3, comments: 3 });
+  });
+
   it("refuses duplicate and self follows", async () => {
     const [a, b] = [await insertUser(db), await insertUser(db)];
     await db.insert(follows).values({ followerId: a.id, followeeId: b.id });

@@ -108,6 +108,13 @@ export const posts = pgTable(
     isFeatured: boolean("is_featured").notNull().default(false),
     userId: userRef("user_id").notNull(),
     numViews: integer("num_views").notNull().default(0),
+    /**
+     * Kept by triggers on reactions and comments (migration 0004), in the transaction that changes them: exact
+     * under any concurrency, and a page reads them instead of counting, however many reactions a post has.
+     */
+    likesCount: integer("likes_count").notNull().default(0),
+    disLikesCount: integer("dis_likes_count").notNull().default(0),
+    commentsCount: integer("comments_count").notNull().default(0),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },

@@ -1,15 +1,12 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import type { FastifyInstance } from "fastify";
 import type { Post, PostListQuery } from "../../../shared/schemas/posts.ts";
-import { categories, comments, payments, posts, reactions, users } from "../../db/schema.ts";
+import { categories, payments, posts, reactions, users } from "../../db/schema.ts";
 import { cursorKey, cursorShapes, decodeCursor, toPage } from "../cursor.ts";
 import { toUserSummary } from "../users/user-fields.ts";
 
 // Named in full: Drizzle may leave columns unqualified, and a bare "id" inside a subquery binds to its own table.
 const OUTER_POST_ID = sql.raw('"posts"."id"');
-
-const countReactions = (kind: "like" | "dislike") =>
-  sql<number>`(select count(*)::int from ${reactions} where ${reactions.postId} = ${OUTER_POST_ID} and ${reactions.kind} = ${kind})`;
 
 /**
  * A page of posts (featured first, then newest) with author, category, counts and the viewer's own reaction, in one
@@ -42,9 +39,9 @@ export function selectPosts(
       userId: page.userId,
       category: categories.title,
       author: { id: users.id, firstName: users.firstName, lastName: users.lastName, profilePhoto: users.profilePhoto },
-      likesCount: countReactions("like"),
-      disLikesCount: countReactions("dislike"),
-      commentsCount: sql<number>`(select count(*)::int from ${comments} where ${comments.postId} = ${OUTER_POST_ID})`,
+      likesCount: page.likesCount,
+      disLikesCount: page.disLikesCount,
+      commentsCount: page.commentsCount,
       viewerReaction: viewerId
         ? sql<
             "like" | "dislike" | null
