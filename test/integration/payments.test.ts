@@ -64,6 +64,8 @@ describe.each(databaseTargets)("featured posts paid on-chain, on $name", (target
 
   it("accepts a payFeature payment: the post is featured, listed first, and its author becomes Pro", async () => {
     await submitPost(app, author, { title: "Plain", description: "<p>x</p>", category: topic, isFeatured: "false" });
+    // A list read before, so the featured post must replace a cached page.
+    expect((await app.inject({ method: "GET", url: "/api/posts" })).json().items[0].title).toBe("Plain");
     const hash = await payFeature();
     const response = await featured(author, hash);
     expect(response.statusCode).toBe(201);

@@ -48,15 +48,13 @@ describe.each(databaseTargets)("schema constraints on $name", (target) => {
         .where(eq(posts.id, post.id));
       return row;
     };
-    await db
-      .insert(reactions)
-      .values(
-        readers.map((reader, i) => ({
-          postId: post.id,
-          userId: reader.id,
-          kind: i < 3 ? ("like" as const) : ("dislike" as const),
-        })),
-      );
+    await db.insert(reactions).values(
+      readers.map((reader, i) => ({
+        postId: post.id,
+        userId: reader.id,
+        kind: i < 3 ? ("like" as const) : ("dislike" as const),
+      })),
+    );
     expect(await counts()).toEqual({ likes: 3, dislikes: 1, comments: 0 });
     await db.update(reactions).set({ kind: "dislike" }).where(eq(reactions.postId, post.id));
     expect(await counts()).toEqual({ likes: 0, dislikes: 4, comments: 0 });
