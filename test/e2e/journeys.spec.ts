@@ -35,6 +35,8 @@ test("a writer registers, logs in, writes a formatted post with a cover, reads i
   await shot(page, "register");
   await page.getByRole("button", { name: "Register" }).click();
   await expect(page).toHaveURL(/\/login$/);
+  // The URL changes before the lazily loaded screen replaces Register's form: wait for the screen itself.
+  await expect(page.getByRole("heading", { name: "Login to your account" })).toBeVisible();
 
   await page.getByLabel("Email").fill(email);
   await page.getByLabel("Password").fill(password);
