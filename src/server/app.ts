@@ -61,7 +61,8 @@ const ROOT = path.resolve(import.meta.dirname, "../..");
 class OneLinePerRequest extends LogController {
   override incomingRequest() {}
   override requestCompleted(error: Error | null | undefined, request: FastifyRequest, reply: FastifyReply) {
-    const line = { method: request.method, url: request.url, status: reply.statusCode, ms: reply.elapsedTime };
+    const ms = Math.round(reply.elapsedTime * 10) / 10;
+    const line = { method: request.method, url: request.url, status: reply.statusCode, ms };
     if (error) reply.log.error({ ...line, err: error }, "request failed");
     else reply.log.info(line, "request");
   }
