@@ -26,23 +26,35 @@ interface Entry extends CachedResponse {
 export function createReadCache(options: {
   redisUrl?: string | undefined;
   maxEntries?: number;
+  /** What the kept answers may weigh together (their bytes and parsed copies); the oldest go first. */
+  maxBytes?: number;
   maxAgeMs?: number;
   log: FastifyBaseLogger;
 }) {
   const maxEntries = options.maxEntries ?? 2000;
+  const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const maxAgeMs = options.maxAgeMs ?? 5000;
   const entries = new Map<string, Entry>();
+  let bytes = 0;
   /** Small values for one reader (their reactions on a page), kept by the same rule. */
   const personal = new Map<string, Omit<Entry, "body" | "etag">>();
   const fresh = (entry: { generation: number; storedAt: number }) =>
     entry.generation === generation && Date.now() - entry.storedAt <= maxAgeMs;
-  const keep = <T>(map: Map<string, T>, max: number, key: string, entry: T) => {
-    map.delete(key);
-    if (map.size >= max) map.delete(map.keys().next().value as string);
-    map.set(key, entry);
+  const weight = (entry: Entry) => 2 * entry.body.length;
+  const drop = (key: string) => {
+    const entry = entries.get(key);
+    if (entry) bytes -= weight(entry);
+    entries.delete(key);
   };
   const instanceId = crypto.randomUUID();
   let generation = 0;
+  /** Everything kept is stale now: let it go at once rather than when it is next asked for. */
+  const bump = () => {
+    generation++;
+    entries.clear();
+    personal.clear();
+    bytes = 0;
+  };
 
   const publisher = options.redisUrl
     ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
@@ -53,7 +65,7 @@ export function createReadCache(options: {
   }
   subscriber?.subscribe(CHANNEL).catch((error) => options.log.warn({ err: error }, "read cache: no subscription"));
   subscriber?.on("message", (_channel, from) => {
-    if (from !== instanceId) generation++;
+    if (from !== instanceId) bump();
   });
 
   return {
@@ -65,7 +77,7 @@ export function createReadCache(options: {
     get(key: string): CachedResponse | undefined {
       const entry = entries.get(key);
       if (entry && fresh(entry)) return entry;
-      entries.delete(key);
+      drop(key);
       return undefined;
     },
 
@@ -77,9 +89,10 @@ export function createReadCache(options: {
     },
 
     setPersonal(key: string, value: unknown, readGeneration: number) {
-      if (readGeneration === generation) {
-        keep(personal, maxEntries * 10, key, { value, generation: readGeneration, storedAt: Date.now() });
-      }
+      if (readGeneration !== generation) return;
+      personal.delete(key);
+      if (personal.size >= maxEntries * 10) personal.delete(personal.keys().next().value as string);
+      personal.set(key, { value, generation: readGeneration, storedAt: Date.now() });
     },
 
     /**
@@ -90,13 +103,18 @@ export function createReadCache(options: {
       const body = Buffer.from(JSON.stringify(value));
       const etag = `W/"${crypto.createHash("sha1").update(body).digest("base64url")}"`;
       const entry = { body, etag, value, generation: readGeneration, storedAt: Date.now() };
-      if (readGeneration === generation) keep(entries, maxEntries, key, entry);
+      // An answer read before the latest write is not kept, nor one that alone would take an eighth of the budget.
+      if (readGeneration !== generation || weight(entry) > maxBytes / 8) return entry;
+      drop(key);
+      entries.set(key, entry);
+      bytes += weight(entry);
+      while (bytes > maxBytes || entries.size > maxEntries) drop(entries.keys().next().value as string);
       return entry;
     },
 
     /** Content changed: every entry here is stale, and so are other instances' (told through Redis). */
     invalidate() {
-      generation++;
+      bump();
       publisher?.publish(CHANNEL, instanceId).catch(() => {});
     },
 
