@@ -81,7 +81,11 @@ test("a writer registers, logs in, writes a formatted post with a cover, reads i
 
   // Editing the comment, then the post.
   await page.getByRole("link", { name: "Edit comment" }).click();
-  await page.getByRole("textbox", { name: "Comment" }).fill("First, edited!");
+  // Wait for the lazily loaded screen with its comment; "Comment" alone also matches the post's "Add a comment".
+  await expect(page.getByRole("heading", { name: "Edit your comment" })).toBeVisible();
+  const editBox = page.getByRole("textbox", { name: "Comment", exact: true });
+  await expect(editBox).toHaveValue("First!");
+  await editBox.fill("First, edited!");
   await page.getByRole("button", { name: "Update" }).click();
   await expect(page.getByText("First, edited!")).toBeVisible();
   await page.getByRole("link", { name: "Edit post" }).click();

@@ -72,6 +72,10 @@ describe.each(databaseTargets)("cached reads stay right on $name", (target) => {
     expect((await detail(post.id)).comments[0].description).toBe("Fresh comment");
     const comments = await app.inject({ method: "GET", url: `/api/posts/${post.id}/comments` });
     expect(comments.json().items).toHaveLength(1);
+    const commentId = comments.json().items[0].id;
+    await write("PUT", `/api/comments/${commentId}`, { description: "Edited comment" }, reader);
+    expect((await detail(post.id, reader)).comments[0].description).toBe("Edited comment");
+    expect((await detail(post.id)).comments[0].description).toBe("Edited comment");
 
     const edit = { title: "Edited title", description: "<p>new</p>", category: topic };
     expect((await write("PUT", `/api/posts/${post.id}`, edit, admin)).statusCode).toBe(200);
