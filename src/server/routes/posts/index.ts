@@ -51,7 +51,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
       const key = `posts:${JSON.stringify(request.query)}`;
-      const page = await readThrough(app, key, () => listPosts(app, null, request.query));
+      const page = await readThrough(app, key, () => listPosts(app, request.query));
       if (!request.user) return sendCached(request, reply, page);
       // A signed-in reader gets the same page with their own reactions added.
       const { items, nextCursor } = page.value as Awaited<ReturnType<typeof listPosts>>;

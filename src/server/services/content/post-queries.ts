@@ -80,8 +80,11 @@ export function toPost(row: PostRow): Post {
   };
 }
 
-/** Featured first, then newest first; keyset-paged on (isFeatured, createdAt, id), all descending. */
-export async function listPosts(app: FastifyInstance, viewerId: string | null, query: PostListQuery) {
+/**
+ * Featured first, then newest first; keyset-paged on (isFeatured, createdAt, id), all descending. As anyone sees it:
+ * the route adds a signed-in reader's own reactions to the (cached) page.
+ */
+export async function listPosts(app: FastifyInstance, query: PostListQuery) {
   const filters: (SQL | undefined)[] = [];
   if (query.category) {
     filters.push(
@@ -98,7 +101,7 @@ export async function listPosts(app: FastifyInstance, viewerId: string | null, q
       sql`(${posts.isFeatured}, ${posts.createdAt}, ${posts.id}) < (${featured}, ${at}::timestamptz, ${id}::uuid)`,
     );
   }
-  const rows = await selectPosts(app, viewerId, { where: and(...filters), limit: query.limit + 1 });
+  const rows = await selectPosts(app, null, { where: and(...filters), limit: query.limit + 1 });
   const page = toPage(rows, query.limit, (row) => [row.isFeatured, row.cursorAt, row.id]);
   return { items: page.items.map(toPost), nextCursor: page.nextCursor };
 }
