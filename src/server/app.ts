@@ -1,9 +1,7 @@
 import path from "node:path";
-import fastifyMultipart from "@fastify/multipart";
 import Fastify, { type FastifyReply, type FastifyRequest, type FastifyServerOptions, LogController } from "fastify";
 import { serializerCompiler, validatorCompiler, type ZodTypeProvider } from "fastify-type-provider-zod";
 import type { PublicClient } from "viem";
-import { MAX_UPLOAD_BYTES } from "../shared/constants.ts";
 import type { Database, Db } from "./db/client.ts";
 import type { AppConfig } from "./env.ts";
 import { registerAuth } from "./plugins/auth.ts";
@@ -11,22 +9,24 @@ import { registerClient } from "./plugins/client.ts";
 import { registerDocs } from "./plugins/docs.ts";
 import { registerErrorHandling } from "./plugins/error-handler.ts";
 import { registerInputGuard } from "./plugins/input-guard.ts";
+import { registerMultipart } from "./plugins/multipart.ts";
 import { DEFAULT_RATE_LIMITS, type RateLimits, registerRateLimits, scaleLimits } from "./plugins/rate-limits.ts";
 import { registerReadCache } from "./plugins/read-cache.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
+import { accountRoutes } from "./routes/auth/account.ts";
 import { authRoutes } from "./routes/auth/index.ts";
 import { categoryRoutes } from "./routes/categories/index.ts";
 import { commentRoutes } from "./routes/comments/index.ts";
-import { emailRoutes } from "./routes/email/index.ts";
+import { messageRoutes } from "./routes/messages/index.ts";
 import { paymentRoutes } from "./routes/payments/index.ts";
 import { postRoutes } from "./routes/posts/index.ts";
 import { settingsRoutes } from "./routes/settings/index.ts";
 import { systemRoutes } from "./routes/system/index.ts";
-import { accountRoutes } from "./routes/users/account.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
 import { createChainClient } from "./services/chain.ts";
 import { createViewBuffer, type ViewBuffer } from "./services/content/view-buffer.ts";
+import type { Deps } from "./services/deps.ts";
 import { createMailer, type Mailer } from "./services/mailer.ts";
 import { createPaymentWatcher, type PaymentWatcher } from "./services/payments/finality.ts";
 import { createStorage, type Storage } from "./services/storage.ts";
@@ -41,6 +41,8 @@ declare module "fastify" {
     paymentWatcher: PaymentWatcher;
     views: ViewBuffer;
     storage: Storage;
+    /** What services are handed: `service(app.deps, ...)`. */
+    deps: Deps;
   }
 }
 
@@ -145,11 +147,18 @@ export async function buildApp(options: AppOptions) {
 
   // 4. Who is calling, how often, and uploads (streamed, capped at 5 MB, one file).
   registerAuth(app, config.jwtSecret);
+  app.decorate("deps", {
+    db: app.db,
+    config,
+    chain: app.chain,
+    mailer,
+    storage: app.storage,
+    tokens: app.tokens,
+    log: app.log,
+  } satisfies Deps);
   const limits = scaleLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, config.rateLimitFactor);
   registerRateLimits(app, config.redisUrl, limits);
-  await app.register(fastifyMultipart, {
-    limits: { fileSize: MAX_UPLOAD_BYTES, files: 1, fields: 20, fieldSize: 1024 * 1024 },
-  });
+  await registerMultipart(app);
 
   // 5. API: the OpenAPI document first, so it sees every route registered after it.
   await registerDocs(app);
@@ -158,7 +167,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(accountRoutes, { prefix: "/api/users" });
   await app.register(profileRoutes, { prefix: "/api/users" });
   await app.register(adminUserRoutes, { prefix: "/api/users" });
-  await app.register(emailRoutes, { prefix: "/api/email" });
+  await app.register(messageRoutes, { prefix: "/api/email" });
   await app.register(categoryRoutes, { prefix: "/api/category" });
   await app.register(postRoutes, { prefix: "/api/posts" });
   await app.register(commentRoutes, { prefix: "/api/comments" });

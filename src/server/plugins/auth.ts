@@ -2,9 +2,8 @@ import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { revokedSessions, users } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
-import { createSessionTokens, type SessionTokens, type TokenClaims } from "../services/session-tokens.ts";
-
-export type AuthUser = typeof users.$inferSelect;
+import { type AuthUser, BLOCKED, SESSION_ENDED } from "../services/auth/auth-user.ts";
+import { createSessionTokens, type SessionTokens, type TokenClaims } from "../services/auth/session-tokens.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -29,9 +28,6 @@ declare module "fastify" {
 /** How long a public read may act on a token's earlier check; writes always check afresh. */
 const IDENTIFY_TTL_MS = 2000;
 const IDENTIFY_MAX_TOKENS = 10_000;
-
-export const SESSION_ENDED = "Your session has ended. Please log in again.";
-export const BLOCKED = "Your account has been blocked. Please contact an admin.";
 
 /**
  * Bearer tokens carry only the user id and token version; who the user is (admin, blocked) is read from the

@@ -13,7 +13,7 @@ const KINDS = {
  * Judges the type by content (never the file name), then re-encodes: orientation applied, metadata stripped,
  * size bounded. What comes out is always a fresh WebP under a random name.
  */
-export async function processImage(input: Buffer, kind: keyof typeof KINDS) {
+export async function processImage(input: Uint8Array, kind: keyof typeof KINDS) {
   const rules = KINDS[kind];
   // Reading the header decodes no pixels, so it needs no pixel limit; the size is judged from it.
   const metadata = await sharp(input, { limitInputPixels: false })

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TX_HASH_REGEX } from "../constants.ts";
 import { commentSchema } from "./comments.ts";
+import { uploadSchema } from "./upload.ts";
 import { userSummarySchema } from "./users.ts";
 
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
@@ -15,24 +16,35 @@ const postFields = {
   category: required("Category is required"),
 };
 
+const featuredFields = {
+  ...postFields,
+  isFeatured: z
+    .union([z.boolean(), z.enum(["true", "false"])], { error: "Featured is required" })
+    .transform((value) => value === true || value === "true"),
+  transectionHash: z.string().trim().optional(),
+};
+
+/** A featured post needs its payment's hash (spec §Create Blog); a hash sent with an unfeatured post is dropped. */
+const withFeeRule = <T extends z.ZodType<{ isFeatured: boolean; transectionHash?: string | undefined }>>(schema: T) =>
+  schema
+    .superRefine((post, ctx) => {
+      if (post.isFeatured && !TX_HASH_REGEX.test(post.transectionHash ?? "")) {
+        ctx.addIssue({ code: "custom", path: ["transectionHash"], message: TX_HASH_MESSAGE });
+      }
+    })
+    .transform(({ transectionHash, ...post }) => ({
+      ...post,
+      transectionHash: post.isFeatured ? transectionHash : undefined,
+    }));
+
 /** Create Blog; multipart sends every field as text, so isFeatured arrives as "true"/"false". */
-export const postInputSchema = z
-  .object({
-    ...postFields,
-    isFeatured: z
-      .union([z.boolean(), z.enum(["true", "false"])], { error: "Featured is required" })
-      .transform((value) => value === true || value === "true"),
-    transectionHash: z.string().trim().optional(),
-  })
-  .superRefine((post, ctx) => {
-    if (post.isFeatured && !TX_HASH_REGEX.test(post.transectionHash ?? "")) {
-      ctx.addIssue({ code: "custom", path: ["transectionHash"], message: TX_HASH_MESSAGE });
-    }
-  })
-  .transform(({ transectionHash, ...post }) => ({
-    ...post,
-    transectionHash: post.isFeatured ? transectionHash : undefined,
-  }));
+export const postInputSchema = withFeeRule(z.object(featuredFields));
+
+/** The body of `POST /api/posts`: the form's fields and an optional cover image (multipart), or JSON without one. */
+export const createPostBodySchema = withFeeRule(
+  z.object({ ...featuredFields, image: uploadSchema("The cover must be an image file").optional() }),
+);
+export type CreatePostBody = z.output<typeof createPostBodySchema>;
 export type PostInput = z.input<typeof postInputSchema>;
 
 /** Edit post: the whole form object may be sent; only these fields change. */

@@ -2,8 +2,8 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sessionSchema } from "../../../shared/schemas/session.ts";
 import { siweNonceSchema, siweProofSchema } from "../../../shared/schemas/siwe.ts";
 import { byAddress, limitBy } from "../../plugins/rate-limits.ts";
-import { createNonce } from "../../services/siwe.ts";
-import { loginWithWallet } from "../../services/users/wallets.ts";
+import { createNonce } from "../../services/auth/siwe.ts";
+import { loginWithWallet } from "../../services/auth/wallets.ts";
 
 const tags = ["auth"];
 
@@ -12,7 +12,7 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: { tags, summary: "A single-use nonce for Sign-In with Ethereum", response: { 200: siweNonceSchema } },
     preHandler: limitBy(app, "siwe", byAddress),
     handler: async (_request, reply) =>
-      reply.header("cache-control", "no-store").send({ nonce: await createNonce(app) }),
+      reply.header("cache-control", "no-store").send({ nonce: await createNonce(app.deps) }),
   });
 
   app.post("/siwe/verify", {
@@ -23,6 +23,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: sessionSchema },
     },
     preHandler: limitBy(app, "siwe", byAddress),
-    handler: async (request) => loginWithWallet(app, request.body),
+    handler: async (request) => loginWithWallet(app.deps, request.body),
   });
 };

@@ -20,9 +20,9 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
       // Admins also see creators' e-mails; everyone else gets the cached page.
-      if (request.user?.isAdmin) return categories.listCategories(app, request.user, request.query);
+      if (request.user?.isAdmin) return categories.listCategories(app.deps, request.user, request.query);
       const page = await readThrough(app, `categories:${JSON.stringify(request.query)}`, () =>
-        categories.listCategories(app, null, request.query),
+        categories.listCategories(app.deps, null, request.query),
       );
       return sendCached(request, reply, page);
     },
@@ -31,7 +31,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/:id", {
     schema: { tags, summary: "One category", params: categoryIdParamsSchema, response: { 200: categorySchema } },
     preHandler: app.identifyUser,
-    handler: async (request) => categories.getCategory(app, request.user, request.params.id),
+    handler: async (request) => categories.getCategory(app.deps, request.user, request.params.id),
   });
 
   app.post("/", {
@@ -44,7 +44,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requireAdmin,
     handler: async (request, reply) =>
-      reply.code(201).send(await categories.createCategory(app, currentUser(request), request.body.title)),
+      reply.code(201).send(await categories.createCategory(app.deps, currentUser(request), request.body.title)),
   });
 
   app.put("/:id", {
@@ -58,7 +58,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requireAdmin,
     handler: async (request) =>
-      categories.renameCategory(app, currentUser(request), request.params.id, request.body.title),
+      categories.renameCategory(app.deps, currentUser(request), request.params.id, request.body.title),
   });
 
   app.delete("/:id", {
@@ -70,6 +70,6 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: categorySchema },
     },
     preHandler: app.requireAdmin,
-    handler: async (request) => categories.deleteCategory(app, currentUser(request), request.params.id),
+    handler: async (request) => categories.deleteCategory(app.deps, currentUser(request), request.params.id),
   });
 };

@@ -25,13 +25,15 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) =>
       reply
         .code(201)
-        .send(await comments.createComment(app, currentUser(request), request.body.postId, request.body.description)),
+        .send(
+          await comments.createComment(app.deps, currentUser(request), request.body.postId, request.body.description),
+        ),
   });
 
   app.get("/:id", {
     schema: { tags, security, summary: "One comment", params: commentIdParamsSchema, response: { 200: commentSchema } },
     preHandler: app.requireUser,
-    handler: async (request) => comments.getComment(app, request.params.id),
+    handler: async (request) => comments.getComment(app.deps, request.params.id),
   });
 
   app.put("/:id", {
@@ -45,7 +47,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "comments", byUser)],
     handler: async (request) =>
-      comments.updateComment(app, currentUser(request), request.params.id, request.body.description),
+      comments.updateComment(app.deps, currentUser(request), request.params.id, request.body.description),
   });
 
   app.delete("/:id", {
@@ -57,6 +59,6 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: commentSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => comments.deleteComment(app, currentUser(request), request.params.id),
+    handler: async (request) => comments.deleteComment(app.deps, currentUser(request), request.params.id),
   });
 };

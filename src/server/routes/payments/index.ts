@@ -10,7 +10,8 @@ import { rewardResultSchema, userIdParamsSchema } from "../../../shared/schemas/
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { listPayments, listRewards, recordTip } from "../../services/payments/payments.ts";
+import { listPayments } from "../../services/payments/payments.ts";
+import { listRewards, recordTip } from "../../services/payments/rewards.ts";
 
 const tags = ["admin"];
 
@@ -24,7 +25,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(paymentSchema) },
     },
     preHandler: app.requireAdmin,
-    handler: async (request) => listPayments(app, request.query),
+    handler: async (request) => listPayments(app.deps, request.query),
   });
 
   app.get("/users/:id/rewards", {
@@ -37,7 +38,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(rewardSchema) },
     },
     preHandler: app.requireAdmin,
-    handler: async (request) => listRewards(app, request.params.id, request.query),
+    handler: async (request) => listRewards(app.deps, request.params.id, request.query),
   });
 
   app.post("/users/:id/tip", {
@@ -50,6 +51,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: rewardResultSchema },
     },
     preHandler: [app.requireAdmin, limitBy(app, "paymentChecks", byUser)],
-    handler: async (request) => recordTip(app, currentUser(request), request.params.id, request.body.transectionHash),
+    handler: async (request) =>
+      recordTip(app.deps, currentUser(request), request.params.id, request.body.transectionHash),
   });
 };

@@ -3,6 +3,7 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { commentSchema } from "../../../shared/schemas/comments.ts";
 import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
 import {
+  createPostBodySchema,
   postDetailSchema,
   postIdParamsSchema,
   postListQuerySchema,
@@ -12,12 +13,12 @@ import {
 } from "../../../shared/schemas/posts.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
+import { multipartBody } from "../../plugins/multipart.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { personalThrough, readThrough, sendCached, sendJson } from "../../plugins/read-cache.ts";
 import { listComments } from "../../services/content/comments.ts";
 import { listPosts } from "../../services/content/post-queries.ts";
 import * as posts from "../../services/content/posts.ts";
-import { readPostForm } from "./read-form.ts";
 
 const tags = ["posts"];
 
@@ -51,7 +52,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
       const key = `posts:${JSON.stringify(request.query)}`;
-      const page = await readThrough(app, key, () => listPosts(app, request.query));
+      const page = await readThrough(app, key, () => listPosts(app.deps, request.query));
       if (!request.user) return sendCached(request, reply, page);
       // A signed-in reader gets the same page with their own reactions added.
       const { items, nextCursor } = page.value as Awaited<ReturnType<typeof listPosts>>;
@@ -71,7 +72,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
       const { id } = request.params;
-      const detail = await readThrough(app, `post:${id}`, () => posts.getPostDetail(app, id));
+      const detail = await readThrough(app, `post:${id}`, () => posts.getPostDetail(app.deps, id));
       app.views.record({ postId: id, ...viewerOf(request) });
       if (!request.user) return sendCached(request, reply, detail);
       const post = detail.value as Awaited<ReturnType<typeof posts.getPostDetail>>;
@@ -91,8 +92,8 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const { id } = request.params;
       const page = await readThrough(app, `comments:${id}:${JSON.stringify(request.query)}`, async () => {
-        await posts.getPost(app, id, null);
-        return listComments(app, id, request.query);
+        await posts.getPost(app.deps, id, null);
+        return listComments(app.deps, id, request.query);
       });
       return sendCached(request, reply, page);
     },
@@ -102,16 +103,16 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary:
-        "Create a post (multipart: title, description, category, image, isFeatured, transectionHash when featured)",
+      summary: "Create a post (multipart with an optional cover `image`, or JSON without one)",
       consumes: ["multipart/form-data", "application/json"],
+      body: createPostBodySchema,
       response: { 201: postSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "posts", byUser)],
-    handler: async (request, reply) => {
-      const form = await readPostForm(request);
-      return reply.code(201).send(await posts.createPost(app, currentUser(request), form.fields, form.image));
-    },
+    // Who may post, and how often, is settled before the upload is read.
+    onRequest: [app.requireUser, limitBy(app, "posts", byUser)],
+    preValidation: multipartBody,
+    handler: async (request, reply) =>
+      reply.code(201).send(await posts.createPost(app.deps, currentUser(request), request.body)),
   });
 
   app.put("/likes", {
@@ -123,7 +124,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
-    handler: async (request) => posts.react(app, currentUser(request), request.body.postId, "like"),
+    handler: async (request) => posts.react(app.deps, currentUser(request), request.body.postId, "like"),
   });
 
   app.put("/dislikes", {
@@ -135,7 +136,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
-    handler: async (request) => posts.react(app, currentUser(request), request.body.postId, "dislike"),
+    handler: async (request) => posts.react(app.deps, currentUser(request), request.body.postId, "dislike"),
   });
 
   app.put("/:id", {
@@ -148,7 +149,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "posts", byUser)],
-    handler: async (request) => posts.updatePost(app, currentUser(request), request.params.id, request.body),
+    handler: async (request) => posts.updatePost(app.deps, currentUser(request), request.params.id, request.body),
   });
 
   app.delete("/:id", {
@@ -160,6 +161,6 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => posts.deletePost(app, currentUser(request), request.params.id),
+    handler: async (request) => posts.deletePost(app.deps, currentUser(request), request.params.id),
   });
 };

@@ -8,6 +8,7 @@ import {
 } from "../../../shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
+import { toggleReward } from "../../services/payments/rewards.ts";
 import * as admin from "../../services/users/admin.ts";
 
 const tags = ["admin"];
@@ -22,7 +23,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(adminUserListItemSchema) },
     },
     preHandler: app.requireAdmin,
-    handler: async (request) => admin.listUsers(app, currentUser(request), request.query),
+    handler: async (request) => admin.listUsers(app.deps, currentUser(request), request.query),
   });
 
   app.put("/block-user/:id", {
@@ -34,7 +35,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: privateUserSchema },
     },
     preHandler: app.requireAdmin,
-    handler: async (request) => admin.setBlocked(app, currentUser(request), request.params.id, true),
+    handler: async (request) => admin.setBlocked(app.deps, currentUser(request), request.params.id, true),
   });
 
   app.put("/unblock-user/:id", {
@@ -46,7 +47,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: privateUserSchema },
     },
     preHandler: app.requireAdmin,
-    handler: async (request) => admin.setBlocked(app, currentUser(request), request.params.id, false),
+    handler: async (request) => admin.setBlocked(app.deps, currentUser(request), request.params.id, false),
   });
 
   app.put("/likes/:id", {
@@ -58,6 +59,6 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: rewardResultSchema },
     },
     preHandler: app.requireAdmin,
-    handler: async (request) => admin.toggleReward(app, currentUser(request), request.params.id),
+    handler: async (request) => toggleReward(app.deps, currentUser(request), request.params.id),
   });
 };

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { siweProofSchema } from "../../../shared/schemas/siwe.ts";
+import { photoUploadSchema } from "../../../shared/schemas/upload.ts";
 import {
   followResultSchema,
   followSchema,
@@ -10,14 +10,13 @@ import {
   updateProfileSchema,
   userIdParamsSchema,
 } from "../../../shared/schemas/users.ts";
-import { HttpError } from "../../http-error.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
-import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { findUser } from "../../services/users/accounts.ts";
+import { multipartBody } from "../../plugins/multipart.ts";
+import { byUser, limitBy } from "../../plugins/rate-limits.ts";
+import { findUser } from "../../services/users/find-user.ts";
 import * as profiles from "../../services/users/profiles.ts";
 import { toPublicUser } from "../../services/users/user-fields.ts";
-import { linkWallet } from "../../services/users/wallets.ts";
 
 const tags = ["users"];
 
@@ -31,7 +30,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: profileSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => profiles.getProfile(app, currentUser(request), request.params.id),
+    handler: async (request) => profiles.getProfile(app.deps, currentUser(request), request.params.id),
   });
 
   app.get("/:id", {
@@ -41,7 +40,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       params: userIdParamsSchema,
       response: { 200: publicUserSchema },
     },
-    handler: async (request) => toPublicUser(await findUser(app, request.params.id)),
+    handler: async (request) => toPublicUser(await findUser(app.deps, request.params.id)),
   });
 
   app.put("/", {
@@ -53,7 +52,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: privateUserSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => profiles.updateProfile(app, currentUser(request), request.body),
+    handler: async (request) => profiles.updateProfile(app.deps, currentUser(request), request.body),
   });
 
   app.put("/follow", {
@@ -65,7 +64,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: followResultSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => profiles.setFollowing(app, currentUser(request), request.body.followId, true),
+    handler: async (request) => profiles.setFollowing(app.deps, currentUser(request), request.body.followId, true),
   });
 
   app.put("/unfollow", {
@@ -77,7 +76,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: followResultSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => profiles.setFollowing(app, currentUser(request), request.body.unFollowId, false),
+    handler: async (request) => profiles.setFollowing(app.deps, currentUser(request), request.body.unFollowId, false),
   });
 
   app.put("/profilephoto-upload", {
@@ -86,29 +85,11 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       security,
       summary: "Upload a profile photo (multipart field `image`)",
       consumes: ["multipart/form-data"],
+      body: photoUploadSchema,
       response: { 200: privateUserSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "uploads", byUser)],
-    handler: async (request) => {
-      const file = request.isMultipart() ? await request.file() : undefined;
-      if (file?.fieldname !== "image") throw new HttpError(400, "Image is required");
-      const data = await file.toBuffer().catch((error) => {
-        if (error?.statusCode === 413) throw new HttpError(413, "The image must be at most 5 MB");
-        throw error;
-      });
-      return profiles.replacePhoto(app, currentUser(request), data);
-    },
-  });
-
-  app.post("/wallet", {
-    schema: {
-      tags,
-      security,
-      summary: "Link and verify the caller's wallet with a SIWE signature",
-      body: siweProofSchema,
-      response: { 200: privateUserSchema },
-    },
-    preHandler: [app.requireUser, limitBy(app, "siwe", byAddress)],
-    handler: async (request) => linkWallet(app, currentUser(request).id, request.body),
+    onRequest: [app.requireUser, limitBy(app, "uploads", byUser)],
+    preValidation: multipartBody,
+    handler: async (request) => profiles.replacePhoto(app.deps, currentUser(request), request.body.image),
   });
 };

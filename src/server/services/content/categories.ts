@@ -1,29 +1,23 @@
 import { desc, eq } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
 import type { Category } from "../../../shared/schemas/categories.ts";
 import type { PageQuery } from "../../../shared/schemas/pagination.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
 import { categories, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../../plugins/auth.ts";
+import type { AuthUser } from "../auth/auth-user.ts";
 import { afterCursor, cursorKey, toPage } from "../cursor.ts";
-import { toUserSummary } from "../users/user-fields.ts";
+import type { Deps } from "../deps.ts";
+import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 
 const TITLE_TAKEN = "A category with this title already exists";
-const select = (app: FastifyInstance) =>
-  app.db
+const select = (deps: Pick<Deps, "db">) =>
+  deps.db
     .select({
       id: categories.id,
       title: categories.title,
       createdAt: categories.createdAt,
       cursorAt: cursorKey(categories.createdAt),
-      creator: {
-        id: users.id,
-        firstName: users.firstName,
-        lastName: users.lastName,
-        profilePhoto: users.profilePhoto,
-        email: users.email,
-      },
+      creator: { ...userSummaryColumns, email: users.email },
     })
     .from(categories)
     .innerJoin(users, eq(users.id, categories.userId));
@@ -39,8 +33,8 @@ const toCategory = (row: Row, viewer: AuthUser | null): Category => ({
   user: { ...toUserSummary(row.creator), ...(viewer?.isAdmin ? { email: row.creator.email } : {}) },
 });
 
-export async function listCategories(app: FastifyInstance, viewer: AuthUser | null, query: PageQuery) {
-  const rows = await select(app)
+export async function listCategories(deps: Pick<Deps, "db">, viewer: AuthUser | null, query: PageQuery) {
+  const rows = await select(deps)
     .where(afterCursor(categories.createdAt, categories.id, query.cursor))
     .orderBy(desc(categories.createdAt), desc(categories.id))
     .limit(query.limit + 1);
@@ -48,8 +42,8 @@ export async function listCategories(app: FastifyInstance, viewer: AuthUser | nu
   return { items: page.items.map((row) => toCategory(row, viewer)), nextCursor: page.nextCursor };
 }
 
-export async function getCategory(app: FastifyInstance, viewer: AuthUser | null, id: string) {
-  const [row] = await select(app).where(eq(categories.id, id));
+export async function getCategory(deps: Pick<Deps, "db">, viewer: AuthUser | null, id: string) {
+  const [row] = await select(deps).where(eq(categories.id, id));
   if (!row) throw new HttpError(404, "Category not found");
   return toCategory(row, viewer);
 }
@@ -63,23 +57,23 @@ async function withUniqueTitle<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function createCategory(app: FastifyInstance, admin: AuthUser, title: string) {
-  const [row] = await withUniqueTitle(() => app.db.insert(categories).values({ title, userId: admin.id }).returning());
-  return getCategory(app, admin, (row as { id: string }).id);
+export async function createCategory(deps: Pick<Deps, "db">, admin: AuthUser, title: string) {
+  const [row] = await withUniqueTitle(() => deps.db.insert(categories).values({ title, userId: admin.id }).returning());
+  return getCategory(deps, admin, (row as { id: string }).id);
 }
 
-export async function renameCategory(app: FastifyInstance, admin: AuthUser, id: string, title: string) {
+export async function renameCategory(deps: Pick<Deps, "db">, admin: AuthUser, id: string, title: string) {
   const [row] = await withUniqueTitle(() =>
-    app.db.update(categories).set({ title, updatedAt: new Date() }).where(eq(categories.id, id)).returning(),
+    deps.db.update(categories).set({ title, updatedAt: new Date() }).where(eq(categories.id, id)).returning(),
   );
   if (!row) throw new HttpError(404, "Category not found");
-  return getCategory(app, admin, id);
+  return getCategory(deps, admin, id);
 }
 
-export async function deleteCategory(app: FastifyInstance, admin: AuthUser, id: string) {
-  const category = await getCategory(app, admin, id);
+export async function deleteCategory(deps: Pick<Deps, "db">, admin: AuthUser, id: string) {
+  const category = await getCategory(deps, admin, id);
   try {
-    await app.db.delete(categories).where(eq(categories.id, id));
+    await deps.db.delete(categories).where(eq(categories.id, id));
   } catch (error) {
     if (isForeignKeyViolation(error)) throw new HttpError(409, "This category is used by posts and cannot be deleted");
     throw error;

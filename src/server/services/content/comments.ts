@@ -1,14 +1,14 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
 import type { Comment } from "../../../shared/schemas/comments.ts";
 import { comments, posts, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../../plugins/auth.ts";
+import type { AuthUser } from "../auth/auth-user.ts";
 import { afterCursor, cursorKey, toPage } from "../cursor.ts";
-import { toUserSummary } from "../users/user-fields.ts";
+import type { Deps } from "../deps.ts";
+import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 
-const select = (app: FastifyInstance) =>
-  app.db
+const select = (deps: Pick<Deps, "db">) =>
+  deps.db
     .select({
       id: comments.id,
       postId: comments.postId,
@@ -16,7 +16,7 @@ const select = (app: FastifyInstance) =>
       createdAt: comments.createdAt,
       updatedAt: comments.updatedAt,
       cursorAt: cursorKey(comments.createdAt),
-      author: { id: users.id, firstName: users.firstName, lastName: users.lastName, profilePhoto: users.profilePhoto },
+      author: userSummaryColumns,
     })
     .from(comments)
     .innerJoin(users, eq(users.id, comments.userId));
@@ -34,11 +34,11 @@ const toComment = (row: Row): Comment => ({
 
 /** A post's comments, newest first. */
 export async function listComments(
-  app: FastifyInstance,
+  deps: Pick<Deps, "db">,
   postId: string,
   query: { limit: number; cursor?: string | undefined },
 ) {
-  const rows = await select(app)
+  const rows = await select(deps)
     .where(and(eq(comments.postId, postId), afterCursor(comments.createdAt, comments.id, query.cursor)))
     .orderBy(desc(comments.createdAt), desc(comments.id))
     .limit(query.limit + 1);
@@ -46,33 +46,33 @@ export async function listComments(
   return { items: page.items.map(toComment), nextCursor: page.nextCursor };
 }
 
-export async function getComment(app: FastifyInstance, id: string) {
-  const [row] = await select(app).where(eq(comments.id, id));
+export async function getComment(deps: Pick<Deps, "db">, id: string) {
+  const [row] = await select(deps).where(eq(comments.id, id));
   if (!row) throw new HttpError(404, "Comment not found");
   return toComment(row);
 }
 
-export async function createComment(app: FastifyInstance, user: AuthUser, postId: string, description: string) {
-  const [post] = await app.db.select({ id: posts.id }).from(posts).where(eq(posts.id, postId));
+export async function createComment(deps: Pick<Deps, "db">, user: AuthUser, postId: string, description: string) {
+  const [post] = await deps.db.select({ id: posts.id }).from(posts).where(eq(posts.id, postId));
   if (!post) throw new HttpError(404, "Post not found");
-  const [row] = await app.db
+  const [row] = await deps.db
     .insert(comments)
     .values({ postId, userId: user.id, description })
     .returning({ id: comments.id });
-  return getComment(app, (row as { id: string }).id);
+  return getComment(deps, (row as { id: string }).id);
 }
 
-export async function updateComment(app: FastifyInstance, user: AuthUser, id: string, description: string) {
-  const comment = await getComment(app, id);
+export async function updateComment(deps: Pick<Deps, "db">, user: AuthUser, id: string, description: string) {
+  const comment = await getComment(deps, id);
   if (comment.user.id !== user.id) throw new HttpError(403, "You can only edit your own comments");
-  await app.db.update(comments).set({ description, updatedAt: new Date() }).where(eq(comments.id, id));
-  return getComment(app, id);
+  await deps.db.update(comments).set({ description, updatedAt: new Date() }).where(eq(comments.id, id));
+  return getComment(deps, id);
 }
 
 /** The comment's author or an admin may delete it. */
-export async function deleteComment(app: FastifyInstance, user: AuthUser, id: string) {
-  const comment = await getComment(app, id);
+export async function deleteComment(deps: Pick<Deps, "db">, user: AuthUser, id: string) {
+  const comment = await getComment(deps, id);
   if (comment.user.id !== user.id && !user.isAdmin) throw new HttpError(403, "You can only delete your own comments");
-  await app.db.delete(comments).where(eq(comments.id, id));
+  await deps.db.delete(comments).where(eq(comments.id, id));
   return comment;
 }

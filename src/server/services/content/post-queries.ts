@@ -1,9 +1,9 @@
 import { and, desc, eq, type SQL, sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
 import type { Post, PostListQuery } from "../../../shared/schemas/posts.ts";
 import { categories, payments, posts, reactions, users } from "../../db/schema.ts";
 import { cursorKey, cursorShapes, decodeCursor, toPage } from "../cursor.ts";
-import { toUserSummary } from "../users/user-fields.ts";
+import type { Deps } from "../deps.ts";
+import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 
 // Named in full: Drizzle may leave columns unqualified, and a bare "id" inside a subquery binds to its own table.
 const OUTER_POST_ID = sql.raw('"posts"."id"');
@@ -14,19 +14,19 @@ const OUTER_POST_ID = sql.raw('"posts"."id"');
  * for the page's rows only, so a page costs the same whatever the size of the tables.
  */
 export function selectPosts(
-  app: FastifyInstance,
+  deps: Pick<Deps, "db">,
   viewerId: string | null,
   { where, limit }: { where?: SQL; limit: number },
 ) {
   // Aliased "posts", so the counts' references to the outer post stay what they are.
-  const page = app.db
+  const page = deps.db
     .select()
     .from(posts)
     .where(where)
     .orderBy(desc(posts.isFeatured), desc(posts.createdAt), desc(posts.id))
     .limit(limit)
     .as("posts");
-  return app.db
+  return deps.db
     .select({
       id: page.id,
       title: page.title,
@@ -38,7 +38,7 @@ export function selectPosts(
       updatedAt: page.updatedAt,
       userId: page.userId,
       category: categories.title,
-      author: { id: users.id, firstName: users.firstName, lastName: users.lastName, profilePhoto: users.profilePhoto },
+      author: userSummaryColumns,
       likesCount: page.likesCount,
       disLikesCount: page.disLikesCount,
       commentsCount: page.commentsCount,
@@ -84,7 +84,7 @@ export function toPost(row: PostRow): Post {
  * Featured first, then newest first; keyset-paged on (isFeatured, createdAt, id), all descending. As anyone sees it:
  * the route adds a signed-in reader's own reactions to the (cached) page.
  */
-export async function listPosts(app: FastifyInstance, query: PostListQuery) {
+export async function listPosts(deps: Pick<Deps, "db">, query: PostListQuery) {
   const filters: (SQL | undefined)[] = [];
   if (query.category) {
     filters.push(
@@ -101,7 +101,7 @@ export async function listPosts(app: FastifyInstance, query: PostListQuery) {
       sql`(${posts.isFeatured}, ${posts.createdAt}, ${posts.id}) < (${featured}, ${at}::timestamptz, ${id}::uuid)`,
     );
   }
-  const rows = await selectPosts(app, null, { where: and(...filters), limit: query.limit + 1 });
+  const rows = await selectPosts(deps, null, { where: and(...filters), limit: query.limit + 1 });
   const page = toPage(rows, query.limit, (row) => [row.isFeatured, row.cursorAt, row.id]);
   return { items: page.items.map(toPost), nextCursor: page.nextCursor };
 }

@@ -1,4 +1,3 @@
-import type { FastifyInstance } from "fastify";
 import {
   formatEther,
   getAddress,
@@ -10,6 +9,7 @@ import {
 } from "viem";
 import { featuredFeeAbi } from "../../../shared/contracts/featured-fee.ts";
 import { HttpError } from "../../http-error.ts";
+import type { Deps } from "../deps.ts";
 import { statusAt } from "./finality.ts";
 
 export interface VerifiedPayment {
@@ -46,10 +46,10 @@ export function isNotFound(error: unknown) {
 
 /** Contract recipients prove payment with a FeaturePaid event; plain addresses by the transfer itself. */
 const recipientIsContract = new Map<string, boolean>();
-async function isContract(app: FastifyInstance, address: `0x${string}`) {
-  const key = `${app.config.chain.id}:${address}`;
+async function isContract(deps: Pick<Deps, "chain" | "config">, address: `0x${string}`) {
+  const key = `${deps.config.chain.id}:${address}`;
   if (!recipientIsContract.has(key)) {
-    const code = await app.chain.getCode({ address });
+    const code = await deps.chain.getCode({ address });
     recipientIsContract.set(key, Boolean(code && code !== "0x"));
   }
   return recipientIsContract.get(key) as boolean;
@@ -60,8 +60,11 @@ async function isContract(app: FastifyInstance, address: `0x${string}`) {
  * recipient at least the amount, came from the payer's verified wallet and has the configured confirmations.
  * The caller claims the hash (unique per chain) in the transaction that uses it.
  */
-export async function verifyPayment(app: FastifyInstance, expected: Expectation): Promise<VerifiedPayment> {
-  const chain = app.config.chain;
+export async function verifyPayment(
+  deps: Pick<Deps, "chain" | "config" | "log">,
+  expected: Expectation,
+): Promise<VerifiedPayment> {
+  const chain = deps.config.chain;
   if (!expected.payerWallet) {
     throw new HttpError(
       403,
@@ -70,7 +73,7 @@ export async function verifyPayment(app: FastifyInstance, expected: Expectation)
   }
   const hash = expected.txHash.toLowerCase() as Hash;
   try {
-    const transaction = await app.chain.getTransaction({ hash }).catch((error) => {
+    const transaction = await deps.chain.getTransaction({ hash }).catch((error) => {
       if (isNotFound(error)) throw new HttpError(400, `No transaction with this hash was found on ${chain.name}.`);
       throw error;
     });
@@ -83,7 +86,7 @@ export async function verifyPayment(app: FastifyInstance, expected: Expectation)
     if (transaction.blockNumber === null) {
       throw new HttpError(400, "This transaction is still pending. Wait until it is confirmed, then submit again.");
     }
-    const receipt = await app.chain.getTransactionReceipt({ hash }).catch((error) => {
+    const receipt = await deps.chain.getTransactionReceipt({ hash }).catch((error) => {
       if (isNotFound(error))
         throw new HttpError(400, "This transaction is still pending. Wait until it is confirmed, then submit again.");
       throw error;
@@ -93,7 +96,7 @@ export async function verifyPayment(app: FastifyInstance, expected: Expectation)
 
     let payer: `0x${string}`;
     let amountWei: bigint;
-    if (await isContract(app, expected.recipient)) {
+    if (await isContract(deps, expected.recipient)) {
       const event = parseEventLogs({ abi: featuredFeeAbi, logs: receipt.logs, eventName: "FeaturePaid" }).find((log) =>
         isAddressEqual(log.address, expected.recipient),
       );
@@ -119,11 +122,11 @@ export async function verifyPayment(app: FastifyInstance, expected: Expectation)
         `This payment came from ${payer}, not from your verified wallet ${getAddress(expected.payerWallet)}.`,
       );
     }
-    const confirmations = Number((await app.chain.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber + 1n);
-    if (confirmations < app.config.minConfirmations) {
+    const confirmations = Number((await deps.chain.getBlockNumber({ cacheTime: 0 })) - receipt.blockNumber + 1n);
+    if (confirmations < deps.config.minConfirmations) {
       throw new HttpError(
         400,
-        `This transaction has ${confirmations} of ${app.config.minConfirmations} confirmations. Wait a little, then submit again.`,
+        `This transaction has ${confirmations} of ${deps.config.minConfirmations} confirmations. Wait a little, then submit again.`,
       );
     }
     return {
@@ -135,11 +138,11 @@ export async function verifyPayment(app: FastifyInstance, expected: Expectation)
       blockNumber: receipt.blockNumber,
       blockHash: receipt.blockHash,
       confirmations,
-      status: statusAt(confirmations, app.config.finalityConfirmations),
+      status: statusAt(confirmations, deps.config.finalityConfirmations),
     };
   } catch (error) {
     if (error instanceof HttpError) throw error;
-    app.log.warn({ err: error }, "payment check failed at the RPC");
+    deps.log.warn({ err: error }, "payment check failed at the RPC");
     throw unreachable();
   }
 }

@@ -1,11 +1,11 @@
-import { and, desc, eq, sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
+import { desc, eq, sql } from "drizzle-orm";
 import type { PageQuery } from "../../../shared/schemas/pagination.ts";
 import { rewards, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../../plugins/auth.ts";
+import type { AuthUser } from "../auth/auth-user.ts";
 import { afterCursor, cursorKey, toPage } from "../cursor.ts";
-import { findUser } from "./accounts.ts";
+import type { Deps } from "../deps.ts";
+import { findUser } from "./find-user.ts";
 import {
   followersCountSql,
   OUTER_USER_ID,
@@ -16,8 +16,8 @@ import {
 } from "./user-fields.ts";
 
 /** Every user, newest first, with the counts the admin list shows; one query per page. */
-export async function listUsers(app: FastifyInstance, admin: AuthUser, query: PageQuery) {
-  const rows = await app.db
+export async function listUsers(deps: Pick<Deps, "db">, admin: AuthUser, query: PageQuery) {
+  const rows = await deps.db
     .select({
       ...userColumns,
       followersCount: followersCountSql,
@@ -47,9 +47,9 @@ export async function listUsers(app: FastifyInstance, admin: AuthUser, query: Pa
  * Blocking also ends every session of the user. The caller is an unblocked admin who cannot block themself, so the
  * last admin can never be blocked.
  */
-export async function setBlocked(app: FastifyInstance, admin: AuthUser, targetId: string, blocked: boolean) {
+export async function setBlocked(deps: Pick<Deps, "db">, admin: AuthUser, targetId: string, blocked: boolean) {
   if (admin.id === targetId) throw new HttpError(400, `You cannot ${blocked ? "block" : "unblock"} yourself`);
-  const [target] = await app.db
+  const [target] = await deps.db
     .update(users)
     .set({
       isBlocked: blocked,
@@ -59,22 +59,5 @@ export async function setBlocked(app: FastifyInstance, admin: AuthUser, targetId
     .where(eq(users.id, targetId))
     .returning({ id: users.id });
   if (!target) throw new HttpError(404, "User not found");
-  return toPrivateUser(await findUser(app, targetId));
-}
-
-/** Each admin rewards a user at most once; a second call takes the reward back. */
-export async function toggleReward(app: FastifyInstance, admin: AuthUser, targetId: string) {
-  if (admin.id === targetId) throw new HttpError(400, "You cannot reward yourself");
-  await findUser(app, targetId);
-  const removed = await app.db
-    .delete(rewards)
-    .where(and(eq(rewards.userId, targetId), eq(rewards.adminId, admin.id)))
-    .returning();
-  if (removed.length === 0)
-    await app.db.insert(rewards).values({ userId: targetId, adminId: admin.id }).onConflictDoNothing();
-  const [row] = await app.db
-    .select({ count: sql<number>`count(*)::int` })
-    .from(rewards)
-    .where(eq(rewards.userId, targetId));
-  return { isRewarded: removed.length === 0, rewardsCount: row?.count ?? 0 };
+  return toPrivateUser(await findUser(deps, targetId));
 }

@@ -1,13 +1,15 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
 import type { Profile, UpdateProfileInput } from "../../../shared/schemas/users.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
 import { categories, follows, posts, profileViews, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../../plugins/auth.ts";
+import type { AuthUser } from "../auth/auth-user.ts";
+import { checkCurrentPassword } from "../auth/passwords.ts";
+import { EMAIL_TAKEN } from "../auth/registration.ts";
+import type { Deps } from "../deps.ts";
 import { processImage } from "../images.ts";
 import { emailChangedMail } from "../mail-templates.ts";
-import { checkCurrentPassword, EMAIL_TAKEN, findUser } from "./accounts.ts";
+import { findUser } from "./find-user.ts";
 import {
   followersCountSql,
   OUTER_USER_ID,
@@ -17,14 +19,15 @@ import {
   toPublicUser,
   toUserSummary,
   userColumns,
+  userSummaryColumns,
 } from "./user-fields.ts";
 
 const FIRST_PAGE = 20;
 
 /** A profile with its counts, seen by `viewer`; another signed-in user's visit is recorded once per viewer. */
-export async function getProfile(app: FastifyInstance, viewer: AuthUser, profileId: string): Promise<Profile> {
+export async function getProfile(deps: Pick<Deps, "db">, viewer: AuthUser, profileId: string): Promise<Profile> {
   if (viewer.id !== profileId) {
-    await app.db
+    await deps.db
       .insert(profileViews)
       .values({ profileId, viewerId: viewer.id })
       .onConflictDoUpdate({ target: [profileViews.profileId, profileViews.viewerId], set: { viewedAt: new Date() } })
@@ -33,7 +36,7 @@ export async function getProfile(app: FastifyInstance, viewer: AuthUser, profile
         if (!isForeignKeyViolation(error)) throw error;
       });
   }
-  const [row] = await app.db
+  const [row] = await deps.db
     .select({
       ...userColumns,
       followersCount: followersCountSql,
@@ -48,14 +51,14 @@ export async function getProfile(app: FastifyInstance, viewer: AuthUser, profile
   if (!row) throw new HttpError(404, "User not found");
 
   const [viewers, recentPosts] = await Promise.all([
-    app.db
-      .select({ id: users.id, firstName: users.firstName, lastName: users.lastName, profilePhoto: users.profilePhoto })
+    deps.db
+      .select(userSummaryColumns)
       .from(profileViews)
       .innerJoin(users, eq(users.id, profileViews.viewerId))
       .where(eq(profileViews.profileId, profileId))
       .orderBy(desc(profileViews.viewedAt))
       .limit(FIRST_PAGE),
-    app.db
+    deps.db
       .select({
         id: posts.id,
         title: posts.title,
@@ -87,11 +90,15 @@ export async function getProfile(app: FastifyInstance, viewer: AuthUser, profile
 }
 
 /** A new e-mail needs the current password, starts unverified, and the old address is told. */
-export async function updateProfile(app: FastifyInstance, user: AuthUser, input: UpdateProfileInput) {
+export async function updateProfile(
+  deps: Pick<Deps, "config" | "db" | "mailer">,
+  user: AuthUser,
+  input: UpdateProfileInput,
+) {
   const emailChanged = input.email.toLowerCase() !== user.email.toLowerCase();
   if (emailChanged) await checkCurrentPassword(user, input.currentPassword);
   try {
-    await app.db
+    await deps.db
       .update(users)
       .set({
         firstName: input.firstName,
@@ -108,35 +115,37 @@ export async function updateProfile(app: FastifyInstance, user: AuthUser, input:
     throw error;
   }
   if (emailChanged) {
-    await app.mailer.send({ to: user.email, ...emailChangedMail(user.firstName, input.email, app.config.publicUrl) });
+    await deps.mailer.send({ to: user.email, ...emailChangedMail(user.firstName, input.email, deps.config.publicUrl) });
   }
-  return toPrivateUser(await findUser(app, user.id));
+  return toPrivateUser(await findUser(deps, user.id));
 }
 
-async function followersCount(app: FastifyInstance, userId: string) {
-  const [row] = await app.db
+async function followersCount(deps: Pick<Deps, "db">, userId: string) {
+  const [row] = await deps.db
     .select({ count: sql<number>`count(*)::int` })
     .from(follows)
     .where(eq(follows.followeeId, userId));
   return row?.count ?? 0;
 }
 
-export async function setFollowing(app: FastifyInstance, follower: AuthUser, targetId: string, following: boolean) {
+export async function setFollowing(deps: Pick<Deps, "db">, follower: AuthUser, targetId: string, following: boolean) {
   if (follower.id === targetId) throw new HttpError(400, "You cannot follow yourself");
-  await findUser(app, targetId);
+  await findUser(deps, targetId);
   if (following) {
-    await app.db.insert(follows).values({ followerId: follower.id, followeeId: targetId }).onConflictDoNothing();
+    await deps.db.insert(follows).values({ followerId: follower.id, followeeId: targetId }).onConflictDoNothing();
   } else {
-    await app.db.delete(follows).where(and(eq(follows.followerId, follower.id), eq(follows.followeeId, targetId)));
+    await deps.db.delete(follows).where(and(eq(follows.followerId, follower.id), eq(follows.followeeId, targetId)));
   }
-  return { isFollowing: following, followersCount: await followersCount(app, targetId) };
+  return { isFollowing: following, followersCount: await followersCount(deps, targetId) };
 }
 
-export async function replacePhoto(app: FastifyInstance, user: AuthUser, upload: Buffer) {
+export async function replacePhoto(deps: Pick<Deps, "db" | "log" | "storage">, user: AuthUser, upload: Uint8Array) {
   const image = await processImage(upload, "photo");
-  const url = await app.storage.put(image.key, image.data, image.contentType);
-  await app.db.update(users).set({ profilePhoto: url, updatedAt: new Date() }).where(eq(users.id, user.id));
+  const url = await deps.storage.put(image.key, image.data, image.contentType);
+  await deps.db.update(users).set({ profilePhoto: url, updatedAt: new Date() }).where(eq(users.id, user.id));
   if (user.profilePhoto)
-    await app.storage.remove(user.profilePhoto).catch((error) => app.log.warn({ err: error }, "old photo not removed"));
-  return toPrivateUser(await findUser(app, user.id));
+    await deps.storage
+      .remove(user.profilePhoto)
+      .catch((error) => deps.log.warn({ err: error }, "old photo not removed"));
+  return toPrivateUser(await findUser(deps, user.id));
 }

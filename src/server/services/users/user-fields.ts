@@ -17,6 +17,14 @@ export const followersCountSql = sql<number>`(select count(*)::int from ${follow
 export const postCountSql = sql<number>`(select count(*)::int from ${posts} where ${posts.userId} = ${OUTER_USER_ID})`;
 export const rewardsCountSql = sql<number>`(select count(*)::int from ${rewards} where ${rewards.userId} = ${OUTER_USER_ID})`;
 
+/** The few columns a user is shown by beside a post, comment, payment or reward. */
+export const userSummaryColumns = {
+  id: users.id,
+  firstName: users.firstName,
+  lastName: users.lastName,
+  profilePhoto: users.profilePhoto,
+};
+
 export const userColumns = { ...getTableColumns(users), accountType: accountTypeSql };
 export type UserWithType = UserRow & { accountType: "Starter Account" | "Pro Account" };
 

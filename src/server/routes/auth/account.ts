@@ -1,11 +1,13 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sessionSchema } from "../../../shared/schemas/session.ts";
+import { siweProofSchema } from "../../../shared/schemas/siwe.ts";
 import {
   changePasswordSchema,
   forgetPasswordSchema,
   loginSchema,
   messageSchema,
   privateUserSchema,
+  RESET_SENT,
   registerSchema,
   resetPasswordSchema,
   verifyAccountSchema,
@@ -13,16 +15,20 @@ import {
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
-import type { TokenClaims } from "../../services/session-tokens.ts";
-import * as accounts from "../../services/users/accounts.ts";
+import * as passwords from "../../services/auth/passwords.ts";
+import * as registration from "../../services/auth/registration.ts";
+import type { TokenClaims } from "../../services/auth/session-tokens.ts";
+import { logout } from "../../services/auth/sessions.ts";
+import { linkWallet } from "../../services/auth/wallets.ts";
 
-const tags = ["users"];
+const tags = ["auth"];
 
+/** Accounts: register, log in and out, passwords, e-mail verification and the wallet (spec §Register, §Login). */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/register", {
     schema: { tags, summary: "Create an account", body: registerSchema, response: { 201: privateUserSchema } },
     preHandler: limitBy(app, "register", byAddress),
-    handler: async (request, reply) => reply.code(201).send(await accounts.register(app, request.body)),
+    handler: async (request, reply) => reply.code(201).send(await registration.register(app.deps, request.body)),
   });
 
   app.post("/login", {
@@ -37,7 +43,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       limitBy(app, "login", byAddress),
       limitBy(app, "loginAccount", (request) => (request.body as { email: string }).email),
     ],
-    handler: async (request) => accounts.login(app, request.body),
+    handler: async (request) => passwords.login(app.deps, request.body),
   });
 
   app.put("/password", {
@@ -50,14 +56,14 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // Guesses at the current password count like failed logins.
     preHandler: [app.requireUser, limitBy(app, "loginAccount", (request) => currentUser(request).email)],
-    handler: async (request) => accounts.changePassword(app, currentUser(request), request.body),
+    handler: async (request) => passwords.changePassword(app.deps, currentUser(request), request.body),
   });
 
   app.post("/logout", {
     schema: { tags, security, summary: "End this session on the server", response: { 200: messageSchema } },
     preHandler: app.requireUser,
     handler: async (request) => {
-      await accounts.logout(app, currentUser(request), request.session as TokenClaims);
+      await logout(app.deps, currentUser(request), request.session as TokenClaims);
       return { message: "You are logged out." };
     },
   });
@@ -74,8 +80,8 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       limitBy(app, "passwordResetAccount", (request) => (request.body as { email: string }).email),
     ],
     handler: async (request) => {
-      await accounts.requestPasswordReset(app, request.body.email);
-      return { message: accounts.RESET_SENT };
+      await passwords.requestPasswordReset(app.deps, request.body.email);
+      return { message: RESET_SENT };
     },
   });
 
@@ -88,7 +94,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: limitBy(app, "passwordReset", byAddress),
     handler: async (request) => {
-      await accounts.resetPassword(app, request.body.token, request.body.password);
+      await passwords.resetPassword(app.deps, request.body.token, request.body.password);
       return { message: "Password Reset Successfully" };
     },
   });
@@ -102,7 +108,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "verification", byUser)],
     handler: async (request, reply) => {
-      const delivery = await accounts.requestVerification(app, currentUser(request));
+      const delivery = await registration.requestVerification(app.deps, currentUser(request));
       return delivery === "sent"
         ? { message: "Verification email sent. Check your inbox." }
         : reply.code(202).send({
@@ -120,6 +126,18 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: privateUserSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "verification", byUser)],
-    handler: async (request) => accounts.verifyAccount(app, currentUser(request), request.body.token),
+    handler: async (request) => registration.verifyAccount(app.deps, currentUser(request), request.body.token),
+  });
+
+  app.post("/wallet", {
+    schema: {
+      tags,
+      security,
+      summary: "Link and verify the caller's wallet with a SIWE signature",
+      body: siweProofSchema,
+      response: { 200: privateUserSchema },
+    },
+    preHandler: [app.requireUser, limitBy(app, "siwe", byAddress)],
+    handler: async (request) => linkWallet(app.deps, currentUser(request).id, request.body),
   });
 };

@@ -1,29 +1,23 @@
 import { and, eq, gt, lt } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
 import { getAddress, verifyMessage } from "viem";
 import { createSiweMessage, generateSiweNonce, parseSiweMessage, type SiweMessage } from "viem/siwe";
-import type { SiweProof } from "../../shared/schemas/siwe.ts";
-import type { Db } from "../db/client.ts";
-import { siweNonces } from "../db/schema.ts";
-import { HttpError } from "../http-error.ts";
+import type { SiweProof } from "../../../shared/schemas/siwe.ts";
+import { siweNonces } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
+import type { Deps } from "../deps.ts";
 
 const NONCE_TTL_MS = 10 * 60 * 1000;
 const MAX_AGE_MS = 10 * 60 * 1000;
 const CLOCK_SKEW_MS = 60 * 1000;
 
-export async function createNonce(app: FastifyInstance): Promise<string> {
+export async function createNonce(deps: Pick<Deps, "db">): Promise<string> {
   const now = new Date();
-  await app.db.delete(siweNonces).where(lt(siweNonces.expiresAt, now));
+  await deps.db.delete(siweNonces).where(lt(siweNonces.expiresAt, now));
   const nonce = generateSiweNonce();
-  await app.db.insert(siweNonces).values({ nonce, expiresAt: new Date(now.getTime() + NONCE_TTL_MS) });
+  await deps.db.insert(siweNonces).values({ nonce, expiresAt: new Date(now.getTime() + NONCE_TTL_MS) });
   return nonce;
 }
 
-/**
- * Checks an EIP-4361 message completely (viem checks some fields only when asked): our domain and origin, our
- * chain, its age and expiry, the signature, and a single-use nonce we issued. Returns the checksummed signer.
- * The nonce is claimed through `db`: inside a transaction, a failure after this leaves it usable.
- */
 /**
  * viem's parser is lenient: a line it cannot read becomes undefined or an Invalid Date, which would skip the checks
  * below. A message counts only if writing its fields back gives exactly the text that was signed, so every field,
@@ -43,9 +37,14 @@ function parseStrict(message: string) {
   return fields;
 }
 
-export async function verifySiwe(app: FastifyInstance, proof: SiweProof, db: Db = app.db): Promise<`0x${string}`> {
+/**
+ * Checks an EIP-4361 message completely (viem checks some fields only when asked): our domain and origin, our
+ * chain, its age and expiry, the signature, and a single-use nonce we issued. Returns the checksummed signer.
+ * The nonce is claimed through `deps.db`: inside a transaction, a failure after this leaves it usable.
+ */
+export async function verifySiwe(deps: Pick<Deps, "db" | "config">, proof: SiweProof): Promise<`0x${string}`> {
   const fields = parseStrict(proof.message);
-  const site = new URL(app.config.publicUrl);
+  const site = new URL(deps.config.publicUrl);
   const now = Date.now();
   if (!fields.address || !fields.nonce || !fields.uri || !fields.issuedAt || fields.version !== "1") {
     throw new HttpError(400, "The sign-in message is incomplete. Please sign again.");
@@ -53,8 +52,8 @@ export async function verifySiwe(app: FastifyInstance, proof: SiweProof, db: Db 
   if (fields.domain !== site.host || new URL(fields.uri).origin !== site.origin) {
     throw new HttpError(400, `The sign-in message is for another site. Sign in at ${site.origin}.`);
   }
-  if (fields.chainId !== app.config.chain.id) {
-    throw new HttpError(400, `Sign in on ${app.config.chain.name} (chain id ${app.config.chain.id}).`);
+  if (fields.chainId !== deps.config.chain.id) {
+    throw new HttpError(400, `Sign in on ${deps.config.chain.name} (chain id ${deps.config.chain.id}).`);
   }
   const issuedAt = fields.issuedAt.getTime();
   if (
@@ -71,7 +70,7 @@ export async function verifySiwe(app: FastifyInstance, proof: SiweProof, db: Db 
   const valid = await verifyMessage({ address: fields.address, message: proof.message, signature }).catch(() => false);
   if (!valid) throw new HttpError(401, "The signature does not match the wallet in the message.");
 
-  const [used] = await db
+  const [used] = await deps.db
     .delete(siweNonces)
     .where(and(eq(siweNonces.nonce, fields.nonce), gt(siweNonces.expiresAt, new Date())))
     .returning();

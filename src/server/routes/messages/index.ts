@@ -3,9 +3,10 @@ import { messageSchema, sendMailSchema } from "../../../shared/schemas/users.ts"
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { sendUserMessage } from "../../services/users/messages.ts";
+import { sendUserMessage } from "../../services/messages.ts";
 
-export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
+/** Messages between users, sent as e-mail (spec §Profile, "Send Message"). */
+export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {
     schema: {
       tags: ["users"],
@@ -17,7 +18,11 @@ export const emailRoutes: FastifyPluginAsyncZod = async (app) => {
     // The per-recipient limit is counted in the outbox (see sendUserMessage), where the recipient is known.
     preHandler: [app.requireUser, limitBy(app, "mailSender", byUser)],
     handler: async (request, reply) => {
-      const { status, message } = await sendUserMessage(app, currentUser(request), request.body);
+      const { status, message } = await sendUserMessage(
+        { ...app.deps, recipientLimit: app.limiter.limits.mailRecipient },
+        currentUser(request),
+        request.body,
+      );
       return reply.code(status).send({ message });
     },
   });

@@ -1,16 +1,16 @@
 import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
-import type { FastifyInstance } from "fastify";
-import type { SendMailInput } from "../../../shared/schemas/users.ts";
-import { mailOutbox, users } from "../../db/schema.ts";
-import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../../plugins/auth.ts";
-import { userMessageMail } from "../mail-templates.ts";
+import type { SendMailInput } from "../../shared/schemas/users.ts";
+import { mailOutbox, users } from "../db/schema.ts";
+import { HttpError } from "../http-error.ts";
+import type { AuthUser } from "./auth/auth-user.ts";
+import type { Deps } from "./deps.ts";
+import { userMessageMail } from "./mail-templates.ts";
 
-/** However many people write, a recipient gets at most `max` user messages a window; counted in the outbox. */
-async function limitRecipient(app: FastifyInstance, email: string) {
-  const { max, timeWindow } = app.limiter.limits.mailRecipient;
+/** Counted in the outbox, where the recipient is known. */
+async function limitRecipient(deps: MessageDeps, email: string) {
+  const { max, timeWindow } = deps.recipientLimit;
   const since = new Date(Date.now() - timeWindow);
-  const recent = await app.db
+  const recent = await deps.db
     .select({ createdAt: mailOutbox.createdAt })
     .from(mailOutbox)
     .where(
@@ -31,22 +31,25 @@ async function limitRecipient(app: FastifyInstance, email: string) {
   }
 }
 
+/** However many people write, a recipient gets at most `max` user messages per `timeWindow` ms. */
+type MessageDeps = Pick<Deps, "db" | "mailer"> & { recipientLimit: { max: number; timeWindow: number } };
+
 const SENT = { status: 200 as const, message: "Email sent" };
 
 /**
  * A signed-in user's message to a registered user, sent by us with the sender as reply-to. An address that is not
  * a user's gets the same answer as one that is (nothing is sent), so the form cannot tell who is registered.
  */
-export async function sendUserMessage(app: FastifyInstance, sender: AuthUser, input: SendMailInput) {
-  const [recipient] = await app.db
+export async function sendUserMessage(deps: MessageDeps, sender: AuthUser, input: SendMailInput) {
+  const [recipient] = await deps.db
     .select()
     .from(users)
     .where(input.toId ? eq(users.id, input.toId) : sql`lower(${users.email}) = lower(${input.to ?? ""})`);
   if (!recipient && input.toId) throw new HttpError(404, "User not found");
   if (!recipient) return SENT;
-  await limitRecipient(app, recipient.email);
+  await limitRecipient(deps, recipient.email);
   const name = `${sender.firstName} ${sender.lastName}`;
-  const delivery = await app.mailer.send({
+  const delivery = await deps.mailer.send({
     to: recipient.email,
     replyTo: sender.email,
     ...userMessageMail({ name, email: sender.email }, input.subject, input.message),

@@ -1,0 +1,71 @@
+import { hash, verify } from "@node-rs/argon2";
+import { eq, sql } from "drizzle-orm";
+import { RESET_TOKEN_TTL_MS } from "../../../shared/constants.ts";
+import type { Session } from "../../../shared/schemas/session.ts";
+import type { ChangePasswordInput, LoginInput } from "../../../shared/schemas/users.ts";
+import { users } from "../../db/schema.ts";
+import { HttpError, validationError } from "../../http-error.ts";
+import type { Deps } from "../deps.ts";
+import { resetPasswordMail } from "../mail-templates.ts";
+import { consumeToken, issueToken } from "../one-time-tokens.ts";
+import { type AuthUser, BLOCKED } from "./auth-user.ts";
+import { sessionFor } from "./sessions.ts";
+
+// Verified against when the e-mail is unknown, so both answers take as long.
+const DUMMY_HASH = hash("penchain-timing-equaliser");
+
+export const hashPassword = (password: string) => hash(password);
+
+export async function login(deps: Pick<Deps, "db" | "tokens">, input: LoginInput): Promise<Session> {
+  const [user] = await deps.db.select().from(users).where(sql`lower(${users.email}) = lower(${input.email})`);
+  const valid = await verify(user?.passwordHash ?? (await DUMMY_HASH), input.password).catch(() => false);
+  if (!user || !valid) throw new HttpError(401, "Invalid email or password");
+  if (user.isBlocked) throw new HttpError(403, BLOCKED);
+  return sessionFor(deps, user);
+}
+
+/** Re-authentication for changes a stolen session must not make on its own. */
+export async function checkCurrentPassword(user: AuthUser, password: string | undefined) {
+  if (!password) throw validationError([{ path: ["currentPassword"], message: "Current Password is required" }]);
+  if (!(await verify(user.passwordHash, password).catch(() => false))) {
+    throw validationError([{ path: ["currentPassword"], message: "Current Password is incorrect" }]);
+  }
+}
+
+/** Sets a new password and ends every earlier session; answers with a fresh session for the caller. */
+export async function changePassword(deps: Pick<Deps, "db" | "tokens">, caller: AuthUser, input: ChangePasswordInput) {
+  await checkCurrentPassword(caller, input.currentPassword);
+  const [user] = await deps.db
+    .update(users)
+    .set({
+      passwordHash: await hash(input.password),
+      tokenVersion: sql`${users.tokenVersion} + 1`,
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, caller.id))
+    .returning();
+  if (!user) throw new HttpError(404, "User not found");
+  return sessionFor(deps, user);
+}
+
+/** Mails a reset link to a known, unblocked account; the caller answers the same either way. */
+export async function requestPasswordReset(deps: Pick<Deps, "db" | "mailer" | "config" | "log">, email: string) {
+  const [user] = await deps.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
+  if (!user || user.isBlocked) return;
+  const token = await issueToken(deps.db, user.id, "reset-password", RESET_TOKEN_TTL_MS);
+  const link = `${deps.config.publicUrl}/reset-password/${token}`;
+  if (deps.mailer.kind === "outbox") deps.log.info({ to: user.email, link }, "password reset link");
+  await deps.mailer.send({ to: user.email, ...resetPasswordMail(user.firstName, link) });
+}
+
+export async function resetPassword(deps: Pick<Deps, "db">, token: string, password: string): Promise<void> {
+  const passwordHash = await hash(password);
+  await deps.db.transaction(async (tx) => {
+    const userId = await consumeToken(tx, token, "reset-password");
+    if (!userId) throw new HttpError(400, "This reset link is invalid, used or expired. Please request a new one.");
+    await tx
+      .update(users)
+      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
+      .where(eq(users.id, userId));
+  });
+}

@@ -1,0 +1,81 @@
+import { eq, sql } from "drizzle-orm";
+import type { RegisterInput } from "../../../shared/schemas/users.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import { users } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
+import type { Deps } from "../deps.ts";
+import { verifyEmailMail } from "../mail-templates.ts";
+import type { Delivery } from "../mailer.ts";
+import { consumeToken, issueToken } from "../one-time-tokens.ts";
+import { findUser } from "../users/find-user.ts";
+import { toPrivateUser } from "../users/user-fields.ts";
+import type { AuthUser } from "./auth-user.ts";
+import { hashPassword } from "./passwords.ts";
+import { verifySiwe } from "./siwe.ts";
+import { normaliseWallet, WALLET_TAKEN } from "./wallets.ts";
+
+const VERIFY_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
+export const EMAIL_TAKEN = "An account with this email already exists";
+
+/** A signed SIWE message sent with the registration verifies the wallet at once; it must be the address given. */
+async function verifiedAt(deps: Pick<Deps, "db" | "config">, input: RegisterInput): Promise<Date | null> {
+  if (!input.walletProof) return null;
+  const signer = await verifySiwe(deps, input.walletProof);
+  if (signer !== normaliseWallet(input.walletAddress)) {
+    throw new HttpError(400, "The wallet that signed is not the Wallet Address entered. Sign with that wallet again.");
+  }
+  return new Date();
+}
+
+/** Spec §Register. The first account ever registered becomes the admin (PRODUCT.md, decisions). */
+export async function register(deps: Pick<Deps, "db" | "config">, input: RegisterInput) {
+  const passwordHash = await hashPassword(input.password);
+  try {
+    const user = await deps.db.transaction(async (tx) => {
+      // Serialises registrations so exactly one first account becomes the admin.
+      await tx.execute(sql`select pg_advisory_xact_lock(7337002)`);
+      // Claimed here, so a registration refused below (a taken e-mail, say) leaves the signature usable.
+      const walletVerifiedAt = await verifiedAt({ ...deps, db: tx }, input);
+      const [row] = await tx
+        .insert(users)
+        .values({
+          firstName: input.firstName,
+          lastName: input.lastName,
+          email: input.email,
+          passwordHash,
+          walletAddress: normaliseWallet(input.walletAddress),
+          walletVerifiedAt,
+          isAdmin: sql`not exists (select 1 from ${users})`,
+        })
+        .returning();
+      return row;
+    });
+    if (!user) throw new Error("registration returned no row");
+    return toPrivateUser({ ...user, accountType: "Starter Account" });
+  } catch (error) {
+    if (isUniqueViolation(error, "users_email_lower_key")) throw new HttpError(409, EMAIL_TAKEN);
+    if (isUniqueViolation(error, "users_verified_wallet_key")) throw new HttpError(409, WALLET_TAKEN);
+    throw error;
+  }
+}
+
+export async function requestVerification(
+  deps: Pick<Deps, "db" | "mailer" | "config" | "log">,
+  user: AuthUser,
+): Promise<Delivery> {
+  if (user.isAccountVerified) throw new HttpError(400, "Your account is already verified");
+  const token = await issueToken(deps.db, user.id, "verify-email", VERIFY_TOKEN_TTL_MS);
+  const link = `${deps.config.publicUrl}/verify-account/${token}`;
+  if (deps.mailer.kind === "outbox") deps.log.info({ to: user.email, link }, "account verification link");
+  return deps.mailer.send({ to: user.email, ...verifyEmailMail(user.firstName, link) });
+}
+
+export async function verifyAccount(deps: Pick<Deps, "db">, caller: AuthUser, token: string) {
+  await deps.db.transaction(async (tx) => {
+    const userId = await consumeToken(tx, token, "verify-email");
+    if (userId !== caller.id)
+      throw new HttpError(400, "This verification link is invalid, used or expired. Please request a new one.");
+    await tx.update(users).set({ isAccountVerified: true, updatedAt: new Date() }).where(eq(users.id, userId));
+  });
+  return toPrivateUser(await findUser(deps, caller.id));
+}

@@ -1,0 +1,21 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { PublicClient } from "viem";
+import type { Db } from "../db/client.ts";
+import type { AppConfig } from "../env.ts";
+import type { SessionTokens } from "./auth/session-tokens.ts";
+import type { Mailer } from "./mailer.ts";
+import type { Storage } from "./storage.ts";
+
+/**
+ * What services work with. A service takes these (or the few it uses) as plain values, never the app or a request,
+ * so a route, a job, a script or the server renderer can call it. `db` may be a transaction.
+ */
+export interface Deps {
+  db: Db;
+  config: AppConfig;
+  chain: PublicClient;
+  mailer: Mailer;
+  storage: Storage;
+  tokens: SessionTokens;
+  log: FastifyBaseLogger;
+}

@@ -1,0 +1,36 @@
+import type { Db } from "../../db/client.ts";
+import { isUniqueViolation } from "../../db/errors.ts";
+import { payments } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
+import type { VerifiedPayment } from "./verify-payment.ts";
+
+export const HASH_USED = {
+  featured: "This transaction hash was already used for a featured post.",
+  tip: "This transaction hash was already recorded.",
+} as const;
+
+/**
+ * Records a verified payment inside the caller's transaction. The hash is unique per chain, so a payment serves one
+ * post or one tip only, even when two requests race with it; the loser gets 409 and its transaction rolls back.
+ */
+export async function claimPayment(
+  tx: Db,
+  payment: VerifiedPayment,
+  claim: { purpose: "featured" | "tip"; userId: string; postId?: string },
+): Promise<string> {
+  try {
+    const [row] = await tx
+      .insert(payments)
+      .values({ ...payment, amountWei: payment.amountWei.toString(), ...claim })
+      .returning({ id: payments.id });
+    if (!row) throw new Error("payment was not recorded");
+    return row.id;
+  } catch (error) {
+    if (isUniqueViolation(error, "payments_chain_tx_key")) throw new HttpError(409, HASH_USED[claim.purpose]);
+    throw error;
+  }
+}
+
+/** The explorer's page for a transaction, when an explorer is configured. */
+export const explorerTxUrl = (config: { explorerUrl: string | null }, hash: string) =>
+  config.explorerUrl ? `${config.explorerUrl}/tx/${hash}` : null;
