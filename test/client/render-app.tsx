@@ -4,7 +4,7 @@ import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { expect } from "vitest";
 import { AppProvider } from "../../src/client/app/provider.tsx";
 import { routes } from "../../src/client/app/routes.tsx";
-import { sessionAtom } from "../../src/client/features/auth/session.ts";
+import { sessionAtom } from "../../src/client/lib/session.ts";
 import type { Session } from "../../src/shared/schemas/session.ts";
 
 export function buildSession(overrides: Partial<Session> = {}): Session {

@@ -88,6 +88,11 @@ test("a writer registers, logs in, writes a formatted post with a cover, reads i
   await editBox.fill("First, edited!");
   await page.getByRole("button", { name: "Update" }).click();
   await expect(page.getByText("First, edited!")).toBeVisible();
+  // A second edit starts from the edited text, not the cached first one.
+  await page.getByRole("link", { name: "Edit comment" }).click();
+  await expect(page.getByRole("heading", { name: "Edit your comment" })).toBeVisible();
+  await expect(editBox).toHaveValue("First, edited!");
+  await page.goBack();
   await page.getByRole("link", { name: "Edit post" }).click();
   await expect(
     page.getByRole("heading", { name: `Are you sure you want to edit Blocks and bytes ${tag}` }),

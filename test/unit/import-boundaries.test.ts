@@ -25,6 +25,19 @@ describe("import boundaries", () => {
     ["src/client/lib/probe.ts", 'import { buildApp } from "../../server/app.ts";\nexport { buildApp };\n'],
     ["src/server/services/probe.ts", 'import { routes } from "../../client/app/routes.tsx";\nexport { routes };\n'],
     ["src/shared/probe.ts", 'import { loadConfig } from "../server/env.ts";\nexport { loadConfig };\n'],
+    [
+      "src/client/features/comments/components/probe.ts",
+      'import { usePost } from "../../posts/api/get-post.ts";\nexport { usePost };\n',
+    ],
+    [
+      "src/client/features/wallet/probe.ts",
+      'import { useUser } from "../users/api/get-user.ts";\nexport { useUser };\n',
+    ],
+    ["src/client/lib/probe.ts", 'import { usePost } from "../features/posts/api/get-post.ts";\nexport { usePost };\n'],
+    [
+      "src/client/features/posts/components/probe.ts",
+      'import { buildApp } from "../../../../server/app.ts";\nexport { buildApp };\n',
+    ],
   ])("refuses %s reaching across the boundary", (file, source) => {
     const result = lint(file, source);
     expect(result.ok).toBe(false);
@@ -40,7 +53,12 @@ describe("import boundaries", () => {
       "src/server/services/probe.ts",
       'import { TX_HASH_REGEX } from "../../shared/constants.ts";\nexport { TX_HASH_REGEX };\n',
     ],
-  ])("allows %s to import src/shared", (file, source) => {
+    [
+      "src/client/features/comments/components/probe.ts",
+      'import { postKeys } from "../../posts/public.ts";\nimport { api } from "../../../lib/api-client.ts";\nimport { useComment } from "../api/comments.ts";\nexport { postKeys, api, useComment };\n',
+    ],
+    ["src/client/features/wallet/probe.ts", 'import { userKeys } from "../users/public.ts";\nexport { userKeys };\n'],
+  ])("allows %s its own files, src/shared and other features' public surfaces", (file, source) => {
     expect(lint(file, source)).toMatchObject({ ok: true });
   });
 });

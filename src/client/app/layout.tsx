@@ -4,9 +4,9 @@ import { Outlet } from "react-router-dom";
 import { Footer } from "../components/layout/footer.tsx";
 import { Navbar } from "../components/layout/navbar.tsx";
 import { NoticeLines } from "../components/layout/notice-lines.tsx";
-import { useSession } from "../features/auth/session.ts";
-import { useFinishLogout } from "../features/auth/use-logout.ts";
-import { WalletSessionGuard } from "../features/wallet/lazy.tsx";
+import { WalletSessionGuard } from "../features/wallet/public.tsx";
+import { useSession } from "../lib/session.ts";
+import { useFinishLogout } from "../lib/use-logout.ts";
 
 export function Layout() {
   useFinishLogout();

@@ -1,5 +1,6 @@
+import type { z } from "zod";
 import { apiErrorSchema } from "../../shared/schemas/error.ts";
-import { sessionStore } from "../features/auth/session.ts";
+import { sessionStore } from "./session.ts";
 
 /** The server answered with an error: `message` is its `{ message }`, shown to the user as appErr. */
 export class ApiError extends Error {
@@ -12,6 +13,9 @@ export class ApiError extends Error {
   }
 }
 
+/** The server's answer does not have the shape the shared contract promises. */
+export class ContractError extends Error {}
+
 interface RequestOptions {
   method?: "GET" | "POST" | "PUT" | "DELETE";
   body?: unknown;
@@ -19,10 +23,28 @@ interface RequestOptions {
 }
 
 /**
- * Calls the API with the session's bearer token. A 401 ends the session, so guarded screens send the user to
- * /login. Network failures reject with the browser's own error (the spec's serverErr).
+ * Checks an answer against its shared schema. In development and tests a mismatch fails loudly; in production it is
+ * reported and the answer used as it is, since a reader is better served by a page that mostly works.
  */
-export async function api<T>(path: string, options: RequestOptions = {}): Promise<T> {
+function checked<S extends z.ZodType>(path: string, schema: S, payload: unknown): z.output<S> {
+  const parsed = schema.safeParse(payload);
+  if (parsed.success) return parsed.data;
+  const error = new ContractError(`The answer of ${path} does not match its schema: ${parsed.error.message}`);
+  if (import.meta.env.DEV) throw error;
+  console.error(error);
+  return payload as z.output<S>;
+}
+
+/**
+ * Calls the API with the session's bearer token and parses the answer with `schema` (from src/shared, the same
+ * one the server answers with). A 401 ends the session, so guarded screens send the user to /login. Network
+ * failures reject with the browser's own error (the spec's serverErr).
+ */
+export async function api<S extends z.ZodType>(
+  path: string,
+  schema: S,
+  options: RequestOptions = {},
+): Promise<z.output<S>> {
   const session = sessionStore.get();
   const isForm = options.body instanceof FormData;
   const headers: Record<string, string> = { accept: "application/json" };
@@ -45,7 +67,7 @@ export async function api<T>(path: string, options: RequestOptions = {}): Promis
       parsed.success ? parsed.data.issues : [],
     );
   }
-  return payload as T;
+  return checked(path, schema, payload);
 }
 
 /** The spec shows a server message (appErr) and a client or network message (serverErr) separately. */

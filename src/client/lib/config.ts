@@ -1,12 +1,12 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import type { PublicConfig } from "../../shared/schemas/system.ts";
+import { publicConfigSchema } from "../../shared/schemas/system.ts";
 import { api } from "./api-client.ts";
 
 /** Chain, fee contract and fee from the server, so the UI never hard-codes them. */
 export const configQueryOptions = () =>
   queryOptions({
     queryKey: ["config"],
-    queryFn: () => api<PublicConfig>("/api/config"),
+    queryFn: () => api("/api/config", publicConfigSchema),
     staleTime: Number.POSITIVE_INFINITY,
   });
 

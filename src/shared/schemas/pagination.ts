@@ -9,3 +9,6 @@ export type PageQuery = z.infer<typeof pageQuerySchema>;
 
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
+
+/** Every list answers one page: `{ items, nextCursor }` (PRODUCT.md, API contract). */
+export type Page<T> = { items: T[]; nextCursor: string | null };

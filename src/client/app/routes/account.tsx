@@ -1,7 +1,6 @@
 import { Box, Container, Spinner } from "@chakra-ui/react";
 import { Navigate, useParams } from "react-router-dom";
 import { ErrorLines } from "../../components/form/error-lines.tsx";
-import { useSession } from "../../features/auth/session.ts";
 import { useProfile } from "../../features/users/api/profile.ts";
 import {
   ChangePasswordForm,
@@ -9,6 +8,7 @@ import {
   UploadPhotoForm,
 } from "../../features/users/components/account-forms.tsx";
 import { ProfileView } from "../../features/users/components/profile-view.tsx";
+import { useSession } from "../../lib/session.ts";
 
 const Panel = ({ children }: { children: React.ReactNode }) => (
   <Container maxW="lg" py={{ base: "8", md: "12" }}>

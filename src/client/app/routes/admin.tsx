@@ -11,7 +11,7 @@ import { PaymentsTabs, UserRewards } from "../../features/admin/components/payme
 import { SiteSettingsForm, SystemStatusPanel } from "../../features/admin/components/settings-screen.tsx";
 import { UsersList } from "../../features/admin/components/users-list.tsx";
 import { useCategories } from "../../features/categories/api/get-categories.ts";
-import { SendMailForm } from "../../features/mail/components/send-mail-form.tsx";
+import { SendMessageForm } from "../../features/messages/components/send-message-form.tsx";
 import { useUser } from "../../features/users/api/get-user.ts";
 import { fullName } from "../../lib/format.ts";
 import { useSiteSettings } from "../../lib/site-settings.ts";
@@ -71,7 +71,7 @@ export function SendMailRoute() {
   const state = useLocation().state as { email?: string; id?: string; name?: string } | null;
   return (
     <Panel>
-      <SendMailForm recipient={{ email: state?.email ?? "", id: state?.id ?? "", name: state?.name ?? "" }} />
+      <SendMessageForm recipient={{ email: state?.email ?? "", id: state?.id ?? "", name: state?.name ?? "" }} />
     </Panel>
   );
 }

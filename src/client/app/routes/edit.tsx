@@ -1,12 +1,12 @@
 import { Container, Spinner } from "@chakra-ui/react";
 import { Navigate, useParams } from "react-router-dom";
 import { ErrorLines } from "../../components/form/error-lines.tsx";
-import { useSession } from "../../features/auth/session.ts";
 import { useCategories } from "../../features/categories/api/get-categories.ts";
 import { useComment } from "../../features/comments/api/comments.ts";
 import { EditCommentForm } from "../../features/comments/components/edit-comment-form.tsx";
 import { usePost } from "../../features/posts/api/get-post.ts";
 import { EditPostForm } from "../../features/posts/components/edit-post-form.tsx";
+import { useSession } from "../../lib/session.ts";
 
 /** The server refuses anyone but the author; the screen sends others back to the post rather than offering a form. */
 export function EditPostRoute() {

@@ -1,10 +1,7 @@
 import { Box, Container } from "@chakra-ui/react";
 import { useParams } from "react-router-dom";
-import {
-  PasswordResetRequestForm,
-  ResetPasswordForm,
-} from "../../features/password/components/password-reset-forms.tsx";
-import { VerifyAccount } from "../../features/verification/components/verify-account.tsx";
+import { PasswordResetRequestForm, ResetPasswordForm } from "../../features/auth/components/password-reset-forms.tsx";
+import { VerifyAccount } from "../../features/auth/components/verify-account.tsx";
 
 const Panel = ({ children }: { children: React.ReactNode }) => (
   <Container maxW="md" py={{ base: "8", md: "14" }}>

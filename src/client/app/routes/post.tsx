@@ -1,9 +1,9 @@
 import { Box } from "@chakra-ui/react";
 import { useParams } from "react-router-dom";
-import { useSession } from "../../features/auth/session.ts";
 import { CommentForm } from "../../features/comments/components/comment-form.tsx";
 import { CommentList } from "../../features/comments/components/comment-list.tsx";
 import { PostDetail } from "../../features/posts/components/post-detail.tsx";
+import { useSession } from "../../lib/session.ts";
 
 export function PostRoute() {
   const { id = "" } = useParams();

@@ -1,9 +1,9 @@
 import { Avatar, Box, Button, Container, Flex, HStack, Link, Menu, Portal } from "@chakra-ui/react";
 import { Link as RouterLink, NavLink as RouterNavLink } from "react-router-dom";
-import { useSession } from "../../features/auth/session.ts";
-import { useLogout } from "../../features/auth/use-logout.ts";
 import { useColorMode } from "../../lib/color-mode.ts";
+import { useSession } from "../../lib/session.ts";
 import { useSiteSettings } from "../../lib/site-settings.ts";
+import { useLogout } from "../../lib/use-logout.ts";
 import { MenuIcon, MoonIcon, SunIcon } from "../icons.tsx";
 import { avatarMenuFor, navLinksFor } from "./nav-links.ts";
 

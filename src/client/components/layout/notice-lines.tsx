@@ -1,7 +1,7 @@
 import { Alert, Button, Container, Stack, Text } from "@chakra-ui/react";
-import { useSession } from "../../features/auth/session.ts";
-import { useRequestVerificationEmail } from "../../features/verification/api/request-verification-email.ts";
+import { useRequestVerificationEmail } from "../../features/auth/public.ts";
 import { splitError } from "../../lib/api-client.ts";
+import { useSession } from "../../lib/session.ts";
 
 /** The lines under the bar: the unverified banner, and the verification request's loading, success and error. */
 export function NoticeLines() {

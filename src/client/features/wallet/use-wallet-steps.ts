@@ -4,8 +4,8 @@ import { isAddressEqual } from "viem";
 import { useConfig } from "wagmi";
 import { getAccount, switchChain } from "wagmi/actions";
 import type { PublicConfig } from "../../../shared/schemas/system.ts";
-import { useSession } from "../auth/session.ts";
-import { userQueryOptions } from "../users/api/get-user.ts";
+import { useSession } from "../../lib/session.ts";
+import { userQueryOptions } from "../users/public.ts";
 import { useLinkWallet } from "./api/link-wallet.ts";
 import { signWalletProof } from "./api/sign-wallet-proof.ts";
 

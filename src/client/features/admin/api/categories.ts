@@ -1,19 +1,20 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Category } from "../../../../shared/schemas/categories.ts";
+import { categorySchema } from "../../../../shared/schemas/categories.ts";
 import { api } from "../../../lib/api-client.ts";
+import { categoryKeys } from "../../categories/public.ts";
 
 export const useCategory = (id: string) =>
-  useQuery({ queryKey: ["categories", id], queryFn: () => api<Category>(`/api/category/${id}`) });
+  useQuery({ queryKey: categoryKeys.one(id), queryFn: () => api(`/api/category/${id}`, categorySchema) });
 
 /** Create, rename or delete; every category list reloads afterwards. */
 export function useCategoryMutation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ id, title, remove }: { id?: string; title?: string; remove?: boolean }) =>
-      api<Category>(id ? `/api/category/${id}` : "/api/category", {
+      api(id ? `/api/category/${id}` : "/api/category", categorySchema, {
         method: remove ? "DELETE" : id ? "PUT" : "POST",
         ...(remove ? {} : { body: { title } }),
       }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["categories"] }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: categoryKeys.all() }),
   });
 }

@@ -1,17 +1,17 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
 import type { z } from "zod";
-import type { adminUserListItemSchema } from "../../../../shared/schemas/users.ts";
+import { pageOf } from "../../../../shared/schemas/pagination.ts";
+import { adminUserListItemSchema, privateUserSchema, rewardResultSchema } from "../../../../shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
+import { adminKeys } from "./keys.ts";
 
 export type AdminUser = z.infer<typeof adminUserListItemSchema>;
 
 export const useAdminUsers = () =>
   useInfiniteQuery({
-    queryKey: ["admin-users"],
+    queryKey: adminKeys.users(),
     queryFn: ({ pageParam }) =>
-      api<{ items: AdminUser[]; nextCursor: string | null }>(
-        `/api/users?limit=50${pageParam ? `&cursor=${pageParam}` : ""}`,
-      ),
+      api(`/api/users?limit=50${pageParam ? `&cursor=${pageParam}` : ""}`, pageOf(adminUserListItemSchema)),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.nextCursor,
   });
@@ -20,8 +20,16 @@ export const useAdminUsers = () =>
 export function useAdminUserAction() {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: ({ id, action }: { id: string; action: "block-user" | "unblock-user" | "likes" }) =>
-      api<unknown>(action === "likes" ? `/api/users/likes/${id}` : `/api/users/${action}/${id}`, { method: "PUT" }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["admin-users"] }),
+    mutationFn: async ({
+      id,
+      action,
+    }: {
+      id: string;
+      action: "block-user" | "unblock-user" | "likes";
+    }): Promise<unknown> =>
+      action === "likes"
+        ? api(`/api/users/likes/${id}`, rewardResultSchema, { method: "PUT" })
+        : api(`/api/users/${action}/${id}`, privateUserSchema, { method: "PUT" }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: adminKeys.users() }),
   });
 }

@@ -3,15 +3,16 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { formatEther } from "viem";
-import { type SiteSettings, type SystemStatus, siteSettingsSchema } from "../../../../shared/schemas/settings.ts";
+import { type SiteSettings, siteSettingsSchema, systemStatusSchema } from "../../../../shared/schemas/settings.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { api } from "../../../lib/api-client.ts";
+import { adminKeys } from "../api/keys.ts";
 
 export function SiteSettingsForm({ settings }: { settings: SiteSettings }) {
   const queryClient = useQueryClient();
   const save = useMutation({
-    mutationFn: (input: SiteSettings) => api<SiteSettings>("/api/settings", { method: "PUT", body: input }),
+    mutationFn: (input: SiteSettings) => api("/api/settings", siteSettingsSchema, { method: "PUT", body: input }),
     onSuccess: (saved) => queryClient.setQueryData(["settings"], saved),
   });
   const form = useForm<SiteSettings>({
@@ -46,8 +47,8 @@ export function SiteSettingsForm({ settings }: { settings: SiteSettings }) {
 /** Read-only: these come from the server's configuration, not from this page. */
 export function SystemStatusPanel() {
   const status = useQuery({
-    queryKey: ["settings", "status"],
-    queryFn: () => api<SystemStatus>("/api/settings/status"),
+    queryKey: adminKeys.status(),
+    queryFn: () => api("/api/settings/status", systemStatusSchema),
   });
   if (status.isPending) return <Spinner aria-label="Loading status" />;
   if (!status.data) return <ErrorLines error={status.error} />;

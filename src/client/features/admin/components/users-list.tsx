@@ -3,8 +3,8 @@ import { Link as RouterLink } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { LoadMore } from "../../../components/load-more.tsx";
 import { fullName } from "../../../lib/format.ts";
-import { useSession } from "../../auth/session.ts";
-import { TipButton } from "../../wallet/lazy.tsx";
+import { useSession } from "../../../lib/session.ts";
+import { TipButton } from "../../wallet/public.tsx";
 import { useAdminUserAction, useAdminUsers } from "../api/users.ts";
 
 export function UsersList() {

@@ -5,9 +5,9 @@ import { Navigate, Link as RouterLink, useNavigate } from "react-router-dom";
 import { type LoginInput, loginSchema } from "../../../../shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
-import { WalletLoginButton } from "../../wallet/lazy.tsx";
+import { useSession } from "../../../lib/session.ts";
+import { WalletLoginButton } from "../../wallet/public.tsx";
 import { useLogin } from "../api/login.ts";
-import { useSession } from "../session.ts";
 
 export function LoginForm() {
   const session = useSession();

@@ -7,7 +7,7 @@ import type { SiweProof } from "../../../../shared/schemas/siwe.ts";
 import { type RegisterInput, registerSchema } from "../../../../shared/schemas/users.ts";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { splitError } from "../../../lib/api-client.ts";
-import { RegisterWalletButton } from "../../wallet/lazy.tsx";
+import { RegisterWalletButton } from "../../wallet/public.tsx";
 import { useRegister } from "../api/register.ts";
 
 export function RegisterForm() {

@@ -1,7 +1,7 @@
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router-dom";
 import { type Access, canAccess } from "../../../../shared/permissions.ts";
-import { useSession } from "../session.ts";
+import { useSession } from "../../../lib/session.ts";
 
 /** Visitors and non-admins who may not see a screen go to /login, as the spec says. */
 export function RequireAccess({ access, children }: { access: Access; children: ReactNode }) {

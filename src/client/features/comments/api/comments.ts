@@ -1,33 +1,49 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { Comment } from "../../../../shared/schemas/comments.ts";
+import { type Comment, commentSchema } from "../../../../shared/schemas/comments.ts";
+import { pageOf } from "../../../../shared/schemas/pagination.ts";
 import { api } from "../../../lib/api-client.ts";
+import { postKeys } from "../../posts/public.ts";
+
+export const commentKeys = {
+  one: (id: string) => ["comment", id] as const,
+  /** Under the post's key, so the post's reload takes its older comments along. */
+  older: (postId: string, firstCursor: string | null) => [...postKeys.detail(postId), "comments", firstCursor] as const,
+};
+
+const commentPageSchema = pageOf(commentSchema);
 
 export const createComment = (input: { postId: string; description: string }) =>
-  api<Comment>("/api/comments", { method: "POST", body: input });
+  api("/api/comments", commentSchema, { method: "POST", body: input });
 
-export const deleteComment = (id: string) => api<Comment>(`/api/comments/${id}`, { method: "DELETE" });
+export const deleteComment = (id: string) => api(`/api/comments/${id}`, commentSchema, { method: "DELETE" });
 
-/** The post detail reloads after a comment is created or deleted. */
-function useCommentMutation<T>(mutationFn: (input: T) => Promise<Comment>) {
+export const updateComment = ({ id, description }: { id: string; description: string }) =>
+  api(`/api/comments/${id}`, commentSchema, { method: "PUT", body: { description } });
+
+/** The post detail reloads after a comment is created, edited or deleted, and the comment's own copy follows. */
+function useCommentMutation<T>(mutationFn: (input: T) => Promise<Comment>, after: "keep" | "remove") {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn,
-    onSuccess: (comment) => void queryClient.invalidateQueries({ queryKey: ["post", comment.postId] }),
+    onSuccess: (comment) => {
+      if (after === "remove") queryClient.removeQueries({ queryKey: commentKeys.one(comment.id) });
+      else queryClient.setQueryData(commentKeys.one(comment.id), comment);
+      void queryClient.invalidateQueries({ queryKey: postKeys.detail(comment.postId) });
+    },
   });
 }
 
-export const useCreateComment = () => useCommentMutation(createComment);
-export const useDeleteComment = () => useCommentMutation(deleteComment);
+export const useCreateComment = () => useCommentMutation(createComment, "keep");
+export const useUpdateComment = () => useCommentMutation(updateComment, "keep");
+export const useDeleteComment = () => useCommentMutation(deleteComment, "remove");
 
 export const getComments = (postId: string, cursor: string) =>
-  api<{ items: Comment[]; nextCursor: string | null }>(
-    `/api/posts/${postId}/comments?cursor=${encodeURIComponent(cursor)}`,
-  );
+  api(`/api/posts/${postId}/comments?cursor=${encodeURIComponent(cursor)}`, commentPageSchema);
 
 /** Older comments after the first page the post detail carries; fetched only when the reader asks. */
 export function useOlderComments(postId: string, firstCursor: string | null, enabled: boolean) {
   return useInfiniteQuery({
-    queryKey: ["post", postId, "comments", firstCursor],
+    queryKey: commentKeys.older(postId, firstCursor),
     queryFn: ({ pageParam }) => getComments(postId, pageParam as string),
     initialPageParam: firstCursor,
     getNextPageParam: (page) => page.nextCursor,
@@ -35,9 +51,5 @@ export function useOlderComments(postId: string, firstCursor: string | null, ena
   });
 }
 
-export const getComment = (id: string) => api<Comment>(`/api/comments/${id}`);
-export const useComment = (id: string) => useQuery({ queryKey: ["comment", id], queryFn: () => getComment(id) });
-
-export const updateComment = ({ id, description }: { id: string; description: string }) =>
-  api<Comment>(`/api/comments/${id}`, { method: "PUT", body: { description } });
-export const useUpdateComment = () => useCommentMutation(updateComment);
+export const getComment = (id: string) => api(`/api/comments/${id}`, commentSchema);
+export const useComment = (id: string) => useQuery({ queryKey: commentKeys.one(id), queryFn: () => getComment(id) });

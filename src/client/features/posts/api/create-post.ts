@@ -1,6 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Post } from "../../../../shared/schemas/posts.ts";
+import { postSchema } from "../../../../shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
+import { postKeys } from "./keys.ts";
 
 export interface PostDraft {
   title: string;
@@ -20,13 +21,13 @@ export function createPost(draft: PostDraft) {
   form.set("isFeatured", draft.isFeatured);
   if (draft.isFeatured === "true" && draft.transectionHash) form.set("transectionHash", draft.transectionHash);
   if (draft.image) form.set("image", draft.image);
-  return api<Post>("/api/posts", { method: "POST", body: form });
+  return api("/api/posts", postSchema, { method: "POST", body: form });
 }
 
 export function useCreatePost() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: createPost,
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["posts"] }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: postKeys.lists() }),
   });
 }

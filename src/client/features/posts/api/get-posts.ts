@@ -1,26 +1,25 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import type { Post } from "../../../../shared/schemas/posts.ts";
+import { pageOf } from "../../../../shared/schemas/pagination.ts";
+import { postSchema } from "../../../../shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
+import { type PostFilter, postKeys } from "./keys.ts";
 
-interface PostPage {
-  items: Post[];
-  nextCursor: string | null;
-}
+const postPageSchema = pageOf(postSchema);
 
-export const getPosts = (filter: { category?: string; author?: string }, cursor: string | null) => {
+export const getPosts = (filter: PostFilter, cursor: string | null) => {
   const params = new URLSearchParams({ limit: "12" });
   if (filter.category) params.set("category", filter.category);
   if (filter.author) params.set("author", filter.author);
   if (cursor) params.set("cursor", cursor);
-  return api<PostPage>(`/api/posts?${params}`);
+  return api(`/api/posts?${params}`, postPageSchema);
 };
 
-export const postsQueryOptions = (filter: { category?: string; author?: string }) =>
+export const postsQueryOptions = (filter: PostFilter) =>
   infiniteQueryOptions({
-    queryKey: ["posts", filter],
+    queryKey: postKeys.list(filter),
     queryFn: ({ pageParam }) => getPosts(filter, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.nextCursor,
   });
 
-export const usePosts = (filter: { category?: string; author?: string }) => useInfiniteQuery(postsQueryOptions(filter));
+export const usePosts = (filter: PostFilter) => useInfiniteQuery(postsQueryOptions(filter));

@@ -1,9 +1,10 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { Post } from "../../../../shared/schemas/posts.ts";
+import { postSchema } from "../../../../shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
+import { postKeys } from "./keys.ts";
 
 export const reactToPost = ({ postId, kind }: { postId: string; kind: "likes" | "dislikes" }) =>
-  api<Post>(`/api/posts/${kind}`, { method: "PUT", body: { postId } });
+  api(`/api/posts/${kind}`, postSchema, { method: "PUT", body: { postId } });
 
 /** The spec reloads the list (and the post) after a like or dislike. */
 export function useReactToPost() {
@@ -11,8 +12,8 @@ export function useReactToPost() {
   return useMutation({
     mutationFn: reactToPost,
     onSuccess: (post) => {
-      void queryClient.invalidateQueries({ queryKey: ["posts"] });
-      void queryClient.invalidateQueries({ queryKey: ["post", post.id] });
+      void queryClient.invalidateQueries({ queryKey: postKeys.lists() });
+      void queryClient.invalidateQueries({ queryKey: postKeys.detail(post.id) });
     },
   });
 }

@@ -10,9 +10,8 @@ import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { ImageDrop } from "../../../components/form/image-drop.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { usePublicConfig } from "../../../lib/config.ts";
-import { useSession } from "../../auth/session.ts";
-import { PayFee } from "../../wallet/lazy.tsx";
-import { unusedPayment } from "../../wallet/unused-payment.ts";
+import { useSession } from "../../../lib/session.ts";
+import { PayFee, unusedPayment } from "../../wallet/public.tsx";
 import { type PostDraft, useCreatePost } from "../api/create-post.ts";
 import { RichTextEditor } from "./rich-text-editor.tsx";
 

@@ -3,7 +3,7 @@ import { Link as RouterLink } from "react-router-dom";
 import type { Post } from "../../../../shared/schemas/posts.ts";
 import { EyeIcon, StarIcon, ThumbDownIcon, ThumbUpIcon } from "../../../components/icons.tsx";
 import { formatDate, fullName } from "../../../lib/format.ts";
-import { useSession } from "../../auth/session.ts";
+import { useSession } from "../../../lib/session.ts";
 import { useReactToPost } from "../api/react-to-post.ts";
 
 export function PostCard({ post }: { post: Post }) {

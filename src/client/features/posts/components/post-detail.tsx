@@ -17,7 +17,7 @@ import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, EyeIcon, StarIcon, TrashIcon } from "../../../components/icons.tsx";
 import { RichText } from "../../../components/rich-text.tsx";
 import { formatDate, fullName } from "../../../lib/format.ts";
-import { useSession } from "../../auth/session.ts";
+import { useSession } from "../../../lib/session.ts";
 import { useDeletePost } from "../api/delete-post.ts";
 import { usePost } from "../api/get-post.ts";
 

@@ -1,11 +1,18 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import type { PrivateUser, Profile, UpdateProfileInput } from "../../../../shared/schemas/users.ts";
+import {
+  followResultSchema,
+  type PrivateUser,
+  privateUserSchema,
+  profileSchema,
+  type UpdateProfileInput,
+} from "../../../../shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
-import { useSession, useSetSession } from "../../auth/session.ts";
+import { useSession, useSetSession } from "../../../lib/session.ts";
+import { userKeys } from "./keys.ts";
 
-export const getProfile = (id: string) => api<Profile>(`/api/users/profile/${id}`);
+export const getProfile = (id: string) => api(`/api/users/profile/${id}`, profileSchema);
 export const profileQueryOptions = (id: string) =>
-  queryOptions({ queryKey: ["profile", id], queryFn: () => getProfile(id) });
+  queryOptions({ queryKey: userKeys.profile(id), queryFn: () => getProfile(id) });
 export const useProfile = (id: string) => useQuery(profileQueryOptions(id));
 
 /** Follow or unfollow; the profile reloads afterwards, as the spec says. */
@@ -13,11 +20,11 @@ export function useFollow(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: (follow: boolean) =>
-      api<{ isFollowing: boolean; followersCount: number }>(follow ? "/api/users/follow" : "/api/users/unfollow", {
+      api(follow ? "/api/users/follow" : "/api/users/unfollow", followResultSchema, {
         method: "PUT",
         body: follow ? { followId: id } : { unFollowId: id },
       }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: ["profile"] }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: userKeys.profiles() }),
   });
 }
 
@@ -41,10 +48,10 @@ export function useUpdateProfile() {
   const queryClient = useQueryClient();
   const refresh = useRefreshSession();
   return useMutation({
-    mutationFn: (input: UpdateProfileInput) => api<PrivateUser>("/api/users", { method: "PUT", body: input }),
+    mutationFn: (input: UpdateProfileInput) => api("/api/users", privateUserSchema, { method: "PUT", body: input }),
     onSuccess: (user) => {
       refresh(user);
-      void queryClient.invalidateQueries({ queryKey: ["profile", user.id] });
+      void queryClient.invalidateQueries({ queryKey: userKeys.profile(user.id) });
     },
   });
 }
@@ -56,11 +63,11 @@ export function useUploadPhoto() {
     mutationFn: (file: File) => {
       const form = new FormData();
       form.set("image", file);
-      return api<PrivateUser>("/api/users/profilephoto-upload", { method: "PUT", body: form });
+      return api("/api/users/profilephoto-upload", privateUserSchema, { method: "PUT", body: form });
     },
     onSuccess: (user) => {
       refresh(user);
-      void queryClient.invalidateQueries({ queryKey: ["profile", user.id] });
+      void queryClient.invalidateQueries({ queryKey: userKeys.profile(user.id) });
     },
   });
 }

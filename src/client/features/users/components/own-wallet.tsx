@@ -1,5 +1,5 @@
 import { Badge, Box, Code, Heading, HStack, Stack, Text } from "@chakra-ui/react";
-import { LinkWalletButton } from "../../wallet/lazy.tsx";
+import { LinkWalletButton } from "../../wallet/public.tsx";
 
 /** Only the owner sees the wallet; signing with it verifies it (or moves the account to another wallet). */
 export function OwnWallet({ address, verified }: { address: string | null; verified: boolean }) {

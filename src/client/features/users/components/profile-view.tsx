@@ -17,7 +17,7 @@ import {
 import { Link as RouterLink } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { formatDate, fullName } from "../../../lib/format.ts";
-import { useSession } from "../../auth/session.ts";
+import { useSession } from "../../../lib/session.ts";
 import { useFollow, useProfile } from "../api/profile.ts";
 import { OwnWallet } from "./own-wallet.tsx";
 

@@ -1,10 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import type { SiweProof } from "../../../../shared/schemas/siwe.ts";
-import type { PrivateUser } from "../../../../shared/schemas/users.ts";
+import { privateUserSchema } from "../../../../shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
-import { useSession, useSetSession } from "../../auth/session.ts";
+import { useSession, useSetSession } from "../../../lib/session.ts";
+import { userKeys } from "../../users/public.ts";
 
-export const linkWallet = (proof: SiweProof) => api<PrivateUser>("/api/users/wallet", { method: "POST", body: proof });
+export const linkWallet = (proof: SiweProof) =>
+  api("/api/users/wallet", privateUserSchema, { method: "POST", body: proof });
 
 /** Verifies (or changes) the signed-in user's wallet; the profile and the session follow. */
 export function useLinkWallet() {
@@ -15,8 +17,8 @@ export function useLinkWallet() {
     mutationFn: linkWallet,
     onSuccess: (user) => {
       if (session) setSession({ ...session, walletAddress: user.walletAddress });
-      void queryClient.invalidateQueries({ queryKey: ["user", user.id] });
-      void queryClient.invalidateQueries({ queryKey: ["profile", user.id] });
+      void queryClient.invalidateQueries({ queryKey: userKeys.user(user.id) });
+      void queryClient.invalidateQueries({ queryKey: userKeys.profile(user.id) });
     },
   });
 }

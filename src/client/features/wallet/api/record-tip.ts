@@ -1,19 +1,21 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { rewardResultSchema } from "../../../../shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
+import { adminKeys } from "../../admin/public.ts";
 
 /** Records a confirmed ETH tip as the admin's reward; the server verifies it on-chain first. */
 export function useRecordTip() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, hash }: { userId: string; hash: string }) =>
-      api<{ isRewarded: boolean; rewardsCount: number }>(`/api/users/${userId}/tip`, {
+      api(`/api/users/${userId}/tip`, rewardResultSchema, {
         method: "POST",
         body: { transectionHash: hash },
       }),
     onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: ["admin-users"] });
-      void queryClient.invalidateQueries({ queryKey: ["payments"] });
-      void queryClient.invalidateQueries({ queryKey: ["rewards"] });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.users() });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.payments() });
+      void queryClient.invalidateQueries({ queryKey: adminKeys.rewards() });
     },
   });
 }

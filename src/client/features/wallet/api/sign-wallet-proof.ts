@@ -1,7 +1,7 @@
 import { createSiweMessage } from "viem/siwe";
 import type { Config } from "wagmi";
 import { signMessage } from "wagmi/actions";
-import type { SiweProof } from "../../../../shared/schemas/siwe.ts";
+import { type SiweProof, siweNonceSchema } from "../../../../shared/schemas/siwe.ts";
 import { api } from "../../../lib/api-client.ts";
 
 const VALID_FOR_MS = 10 * 60 * 1000;
@@ -14,7 +14,7 @@ export async function signWalletProof(
   config: Config,
   { address, chainId, statement }: { address: `0x${string}`; chainId: number; statement: string },
 ): Promise<SiweProof> {
-  const { nonce } = await api<{ nonce: string }>("/api/auth/siwe/nonce");
+  const { nonce } = await api("/api/auth/siwe/nonce", siweNonceSchema);
   const now = new Date();
   const message = createSiweMessage({
     domain: window.location.host,

@@ -8,7 +8,7 @@ import { FEATURED_FEE_LABEL } from "../../../../shared/constants.ts";
 import { featuredFeeAbi } from "../../../../shared/contracts/featured-fee.ts";
 import type { PublicConfig } from "../../../../shared/schemas/system.ts";
 import { usePublicConfig } from "../../../lib/config.ts";
-import { useSession } from "../../auth/session.ts";
+import { useSession } from "../../../lib/session.ts";
 import { parseWalletError } from "../parse-wallet-error.ts";
 import { unusedPayment } from "../unused-payment.ts";
 import { useConnectThen } from "../use-connect-then.ts";

@@ -2,11 +2,12 @@ import { Button, Stack, Text } from "@chakra-ui/react";
 import { createAuthenticationAdapter, useConnectModal } from "@rainbow-me/rainbowkit";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { createSiweMessage } from "viem/siwe";
+import { siweNonceSchema } from "../../../../shared/schemas/siwe.ts";
 import type { PublicConfig } from "../../../../shared/schemas/system.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { api } from "../../../lib/api-client.ts";
 import { usePublicConfig } from "../../../lib/config.ts";
-import { useSetSession } from "../../auth/session.ts";
+import { useSetSession } from "../../../lib/session.ts";
 import { walletLogin } from "../api/wallet-login.ts";
 import { parseWalletError } from "../parse-wallet-error.ts";
 import { WalletProviders } from "./wallet-providers.tsx";
@@ -22,7 +23,7 @@ export default function WalletLogin() {
   const adapter = useMemo(
     () =>
       createAuthenticationAdapter({
-        getNonce: async () => (await api<{ nonce: string }>("/api/auth/siwe/nonce")).nonce,
+        getNonce: async () => (await api("/api/auth/siwe/nonce", siweNonceSchema)).nonce,
         // RainbowKit asks only once a wallet connected, which WalletProviders allows only with the settings loaded.
         createMessage: ({ nonce, address }) => {
           if (!site) throw new Error("The site's chain settings are not loaded yet.");

@@ -1,8 +1,8 @@
 import { useEffect, useRef } from "react";
 import { isAddressEqual } from "viem";
 import { useAccount } from "wagmi";
-import { useSession } from "../../auth/session.ts";
-import { useLogout } from "../../auth/use-logout.ts";
+import { useSession } from "../../../lib/session.ts";
+import { useLogout } from "../../../lib/use-logout.ts";
 import { WalletProviders } from "./wallet-providers.tsx";
 
 /**

@@ -1,7 +1,7 @@
 import { getDefaultStore, useAtomValue, useSetAtom } from "jotai";
 import { atomWithStorage, createJSONStorage, RESET } from "jotai/utils";
-import { SESSION_STORAGE_KEY } from "../../../shared/constants.ts";
-import { type Session, sessionSchema } from "../../../shared/schemas/session.ts";
+import { SESSION_STORAGE_KEY } from "../../shared/constants.ts";
+import { type Session, sessionSchema } from "../../shared/schemas/session.ts";
 
 const jsonStorage = createJSONStorage<Session | null>(() => localStorage);
 

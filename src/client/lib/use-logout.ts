@@ -1,6 +1,7 @@
 import { useEffect } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
-import { api } from "../../lib/api-client.ts";
+import { messageSchema } from "../../shared/schemas/users.ts";
+import { api } from "./api-client.ts";
 import { sessionStore, useClearSession } from "./session.ts";
 
 interface LogoutState {
@@ -16,7 +17,7 @@ export function useLogout() {
   const navigate = useNavigate();
   return () => {
     // The server ends the session (its token stops working); the browser forgets it whatever the answer.
-    if (sessionStore.get()) void api("/api/users/logout", { method: "POST" }).catch(() => {});
+    if (sessionStore.get()) void api("/api/users/logout", messageSchema, { method: "POST" }).catch(() => {});
     navigate("/", { state: { logout: true } satisfies LogoutState });
   };
 }

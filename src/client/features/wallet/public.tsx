@@ -1,7 +1,7 @@
 import { Button, type ButtonProps } from "@chakra-ui/react";
 import { lazy, type ReactNode, Suspense, useState } from "react";
 
-// The only door into the wallet feature: everything behind these imports (wagmi, viem's wallet parts, RainbowKit)
+// The public surface of the wallet feature, and its only door: everything behind these imports (wagmi, viem's wallet parts, RainbowKit)
 // lands in chunks that load when a screen needs a wallet, never for a reader.
 const PayFeeIsland = lazy(() => import("./components/pay-fee.tsx"));
 const RegisterWalletIsland = lazy(() => import("./components/register-wallet.tsx"));
@@ -63,3 +63,6 @@ export const WalletSessionGuard = () => (
     <WalletSessionGuardIsland />
   </Suspense>
 );
+
+/** Create Blog remembers a paid, unused fee without loading wallet code. */
+export { unusedPayment } from "./unused-payment.ts";

@@ -2,7 +2,7 @@ import { Button, Heading, Spinner, Stack, Text } from "@chakra-ui/react";
 import { useEffect, useRef } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
-import { useLogout } from "../../auth/use-logout.ts";
+import { useLogout } from "../../../lib/use-logout.ts";
 import { useVerifyAccount } from "../api/verify-account.ts";
 
 /** Confirms the e-mailed token as soon as the page opens (once: a token works once). */

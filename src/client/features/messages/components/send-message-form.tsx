@@ -3,12 +3,12 @@ import { zodResolver } from "@hookform/resolvers/zod";
 import { useMutation } from "@tanstack/react-query";
 import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
-import { type SendMailInput, sendMailSchema } from "../../../../shared/schemas/users.ts";
+import { messageSchema, type SendMailInput, sendMailSchema } from "../../../../shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { api } from "../../../lib/api-client.ts";
 
-const sendMail = (input: SendMailInput) => api<{ message: string }>("/api/email", { method: "POST", body: input });
+const sendMail = (input: SendMailInput) => api("/api/email", messageSchema, { method: "POST", body: input });
 
 interface Recipient {
   email: string;
@@ -20,7 +20,7 @@ interface Recipient {
  * The recipient comes from the page that opened this one (navigation state) and cannot be edited here. Admins
  * know the address; anyone else writes to the user's id and sees their name.
  */
-export function SendMailForm({ recipient }: { recipient: Recipient }) {
+export function SendMessageForm({ recipient }: { recipient: Recipient }) {
   const navigate = useNavigate();
   const send = useMutation({ mutationFn: sendMail });
   const byAddress = Boolean(recipient.email) || !recipient.id;

@@ -7,7 +7,7 @@ import { RESET_REDIRECT_DELAY_MS } from "../../../../shared/constants.ts";
 import { forgetPasswordSchema, newPasswordSchema } from "../../../../shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
-import { useRequestReset, useResetPassword } from "../api/reset.ts";
+import { useRequestReset, useResetPassword } from "../api/reset-password.ts";
 
 const Success = ({ children }: { children: string }) => (
   <Alert.Root status="success">
@@ -30,7 +30,7 @@ export function PasswordResetRequestForm() {
         <Heading as="h1" size="2xl">
           Password Reset Form
         </Heading>
-        {request.isSuccess && <Success>Email is successfully sent to your email. Verify it within 10 minutes.</Success>}
+        {request.isSuccess && <Success>{request.data.message}</Success>}
         <TextField
           label="Email"
           type="email"

@@ -1,0 +1,2 @@
+/** What other features may use of posts. */
+export { postKeys } from "./api/keys.ts";
