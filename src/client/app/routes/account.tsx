@@ -1,6 +1,7 @@
-import { Box, Container, Spinner } from "@chakra-ui/react";
+import { Spinner } from "@chakra-ui/react";
 import { Navigate, useParams } from "react-router-dom";
 import { ErrorLines } from "../../components/form/error-lines.tsx";
+import { Panel } from "../../components/layout/panel.tsx";
 import { useProfile } from "../../features/users/api/profile.ts";
 import {
   ChangePasswordForm,
@@ -9,14 +10,6 @@ import {
 } from "../../features/users/components/account-forms.tsx";
 import { ProfileView } from "../../features/users/components/profile-view.tsx";
 import { useSession } from "../../lib/session.ts";
-
-const Panel = ({ children }: { children: React.ReactNode }) => (
-  <Container maxW="lg" py={{ base: "8", md: "12" }}>
-    <Box borderWidth="1px" borderRadius="xl" p={{ base: "5", md: "8" }} bg="bg.panel">
-      {children}
-    </Box>
-  </Container>
-);
 
 /** Member routes are guarded, so a session is always there. */
 const useUserId = () => useSession()?.id ?? "";
@@ -27,13 +20,13 @@ export function ProfileRoute() {
 }
 
 export const UploadPhotoRoute = () => (
-  <Panel>
+  <Panel width="lg">
     <UploadPhotoForm userId={useUserId()} />
   </Panel>
 );
 
 export const ChangePasswordRoute = () => (
-  <Panel>
+  <Panel width="lg">
     <ChangePasswordForm userId={useUserId()} />
   </Panel>
 );
@@ -45,7 +38,7 @@ export function UpdateProfileRoute() {
   const profile = useProfile(userId);
   if (id !== userId) return <Navigate to={`/update-profile/${userId}`} replace />;
   return (
-    <Panel>
+    <Panel width="lg">
       {profile.isPending && <Spinner aria-label="Loading profile" />}
       <ErrorLines error={profile.error} />
       {profile.data && <UpdateProfileForm profile={profile.data} />}

@@ -1,19 +1,19 @@
-import { Avatar, Box, Button, Heading, HStack, Input, Link, Spinner, Stack, Table, Text } from "@chakra-ui/react";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
+import { Box, Button, Heading, HStack, Input, Link, Spinner, Stack, Table, Text } from "@chakra-ui/react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
-import { type Category, type CategoryInput, categoryInputSchema } from "../../../../shared/schemas/categories.ts";
+import { type Category, categoryInputSchema } from "../../../../shared/schemas/categories.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
-import { formatDate, fullName } from "../../../lib/format.ts";
+import { useZodForm } from "../../../components/form/use-zod-form.ts";
+import { UserChip } from "../../../components/user-chip.tsx";
+import { formatDate } from "../../../lib/format.ts";
 import { useCategoryMutation } from "../api/categories.ts";
 
 export function AddCategoryForm() {
   const navigate = useNavigate();
   const save = useCategoryMutation();
-  const form = useForm<CategoryInput>({
-    resolver: zodResolver(categoryInputSchema),
-    mode: "onTouched",
+  const form = useZodForm(categoryInputSchema, {
+    serverError: save.error,
     defaultValues: { title: "" },
   });
   const error = form.formState.errors.title;
@@ -39,9 +39,9 @@ export function AddCategoryForm() {
           </Text>
         )}
         <ErrorLines error={save.error} />
-        <Button type="submit" colorPalette="teal" disabled={save.isPending}>
-          {save.isPending ? "Loading please wait..." : "Add new Category"}
-        </Button>
+        <SubmitButton pending={save.isPending} alignSelf="stretch">
+          Add new Category
+        </SubmitButton>
       </form>
     </Stack>
   );
@@ -83,18 +83,7 @@ export function CategoryTable({
               {categories.map((category) => (
                 <Table.Row key={category.id}>
                   <Table.Cell>
-                    <HStack gap="2">
-                      <Avatar.Root size="xs">
-                        <Avatar.Fallback name={fullName(category.user)} />
-                        {category.user.profilePhoto && <Avatar.Image src={category.user.profilePhoto} alt="" />}
-                      </Avatar.Root>
-                      <Box>
-                        <Text fontWeight="medium">{fullName(category.user)}</Text>
-                        <Text fontSize="xs" color="fg.muted">
-                          {category.user.email}
-                        </Text>
-                      </Box>
-                    </HStack>
+                    <UserChip user={category.user} link={false} detail={category.user.email} />
                   </Table.Cell>
                   <Table.Cell>{category.title}</Table.Cell>
                   <Table.Cell>{formatDate(category.createdAt)}</Table.Cell>
@@ -118,9 +107,8 @@ export function CategoryTable({
 export function UpdateCategoryForm({ category }: { category: Category }) {
   const navigate = useNavigate();
   const save = useCategoryMutation();
-  const form = useForm<CategoryInput>({
-    resolver: zodResolver(categoryInputSchema),
-    mode: "onTouched",
+  const form = useZodForm(categoryInputSchema, {
+    serverError: save.error,
     defaultValues: { title: category.title },
   });
   const done = { onSuccess: () => navigate("/category-list") };
@@ -134,9 +122,9 @@ export function UpdateCategoryForm({ category }: { category: Category }) {
         <TextField label="Title" registration={form.register("title")} error={form.formState.errors.title} />
         <ErrorLines error={save.error} />
         <HStack gap="3">
-          <Button type="submit" colorPalette="teal" disabled={save.isPending}>
-            {save.isPending ? "Loading please wait..." : "Update Category"}
-          </Button>
+          <SubmitButton pending={save.isPending} alignSelf="stretch">
+            Update Category
+          </SubmitButton>
           <Button
             colorPalette="red"
             variant="outline"

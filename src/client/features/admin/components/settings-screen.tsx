@@ -1,11 +1,11 @@
-import { Button, Code, DataList, Heading, Spinner, Stack, Text } from "@chakra-ui/react";
-import { zodResolver } from "@hookform/resolvers/zod";
+import { Code, DataList, Heading, Spinner, Stack, Text } from "@chakra-ui/react";
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useForm } from "react-hook-form";
 import { formatEther } from "viem";
 import { type SiteSettings, siteSettingsSchema, systemStatusSchema } from "../../../../shared/schemas/settings.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
+import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { api } from "../../../lib/api-client.ts";
 import { adminKeys } from "../api/keys.ts";
 
@@ -15,9 +15,8 @@ export function SiteSettingsForm({ settings }: { settings: SiteSettings }) {
     mutationFn: (input: SiteSettings) => api("/api/settings", siteSettingsSchema, { method: "PUT", body: input }),
     onSuccess: (saved) => queryClient.setQueryData(["settings"], saved),
   });
-  const form = useForm<SiteSettings>({
-    resolver: zodResolver(siteSettingsSchema),
-    mode: "onTouched",
+  const form = useZodForm(siteSettingsSchema, {
+    serverError: save.error,
     defaultValues: settings,
   });
   const onSubmit = form.handleSubmit((input) => save.mutate(input));
@@ -36,9 +35,7 @@ export function SiteSettingsForm({ settings }: { settings: SiteSettings }) {
         />
         <ErrorLines error={save.error} />
         {save.isSuccess && <Text color="green.fg">Settings saved.</Text>}
-        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={save.isPending}>
-          {save.isPending ? "Loading please wait..." : "Save settings"}
-        </Button>
+        <SubmitButton pending={save.isPending}>Save settings</SubmitButton>
       </form>
     </Stack>
   );

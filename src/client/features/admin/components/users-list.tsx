@@ -1,7 +1,8 @@
-import { Avatar, Badge, Box, Button, HStack, Spinner, Stack, Table, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, HStack, Spinner, Stack, Table, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { LoadMore } from "../../../components/load-more.tsx";
+import { UserChip } from "../../../components/user-chip.tsx";
 import { fullName } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { TipButton } from "../../wallet/public.tsx";
@@ -32,18 +33,7 @@ export function UsersList() {
             {items.map((user) => (
               <Table.Row key={user.id}>
                 <Table.Cell>
-                  <HStack gap="3">
-                    <Avatar.Root size="sm">
-                      <Avatar.Fallback name={fullName(user)} />
-                      {user.profilePhoto && <Avatar.Image src={user.profilePhoto} alt="" />}
-                    </Avatar.Root>
-                    <Box>
-                      <Text fontWeight="medium">{fullName(user)}</Text>
-                      <Text fontSize="sm" color="fg.muted">
-                        {user.email}
-                      </Text>
-                    </Box>
-                  </HStack>
+                  <UserChip user={user} size="sm" link={false} detail={user.email} />
                 </Table.Cell>
                 <Table.Cell>
                   <HStack gap="1" wrap="wrap">

@@ -1,10 +1,10 @@
-import { Button, Heading, HStack, Link, Separator, Stack, Text } from "@chakra-ui/react";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
+import { Heading, HStack, Link, Separator, Stack, Text } from "@chakra-ui/react";
 import { Navigate, Link as RouterLink, useNavigate } from "react-router-dom";
-import { type LoginInput, loginSchema } from "../../../../shared/schemas/users.ts";
+import { loginSchema } from "../../../../shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { BUSY, SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
+import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { useSession } from "../../../lib/session.ts";
 import { WalletLoginButton } from "../../wallet/public.tsx";
 import { useLogin } from "../api/login.ts";
@@ -13,9 +13,8 @@ export function LoginForm() {
   const session = useSession();
   const navigate = useNavigate();
   const login = useLogin();
-  const form = useForm<LoginInput>({
-    resolver: zodResolver(loginSchema),
-    mode: "onTouched",
+  const form = useZodForm(loginSchema, {
+    serverError: login.error,
     defaultValues: { email: "", password: "" },
   });
   const { errors } = form.formState;
@@ -47,9 +46,9 @@ export function LoginForm() {
           registration={form.register("password")}
           error={errors.password}
         />
-        <Button type="submit" colorPalette="teal" disabled={login.isPending}>
-          {login.isPending ? "Loading..." : "Login"}
-        </Button>
+        <SubmitButton pending={login.isPending} alignSelf="stretch" busyText={BUSY.login}>
+          Login
+        </SubmitButton>
         <Link asChild color="teal.fg" alignSelf="flex-start">
           <RouterLink to="/password-reset-token">Forget Password ?</RouterLink>
         </Link>

@@ -1,12 +1,12 @@
-import { Alert, Button, Heading, Stack } from "@chakra-ui/react";
-import { zodResolver } from "@hookform/resolvers/zod";
+import { Alert, Heading, Stack } from "@chakra-ui/react";
 import { useEffect } from "react";
-import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
 import { RESET_REDIRECT_DELAY_MS } from "../../../../shared/constants.ts";
 import { forgetPasswordSchema, newPasswordSchema } from "../../../../shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
+import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { useRequestReset, useResetPassword } from "../api/reset-password.ts";
 
 const Success = ({ children }: { children: string }) => (
@@ -18,9 +18,8 @@ const Success = ({ children }: { children: string }) => (
 
 export function PasswordResetRequestForm() {
   const request = useRequestReset();
-  const form = useForm<{ email: string }>({
-    resolver: zodResolver(forgetPasswordSchema),
-    mode: "onTouched",
+  const form = useZodForm(forgetPasswordSchema, {
+    serverError: request.error,
     defaultValues: { email: "" },
   });
   const onSubmit = form.handleSubmit(({ email }) => request.mutate(email));
@@ -39,9 +38,7 @@ export function PasswordResetRequestForm() {
           error={form.formState.errors.email}
         />
         <ErrorLines error={request.error} />
-        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={request.isPending}>
-          {request.isPending ? "Loading please wait..." : "Reset Password"}
-        </Button>
+        <SubmitButton pending={request.isPending}>Reset Password</SubmitButton>
       </form>
     </Stack>
   );
@@ -50,9 +47,8 @@ export function PasswordResetRequestForm() {
 export function ResetPasswordForm({ token }: { token: string }) {
   const navigate = useNavigate();
   const reset = useResetPassword();
-  const form = useForm<{ password: string }>({
-    resolver: zodResolver(newPasswordSchema),
-    mode: "onTouched",
+  const form = useZodForm(newPasswordSchema, {
+    serverError: reset.error,
     defaultValues: { password: "" },
   });
   const onSubmit = form.handleSubmit(({ password }) => reset.mutate({ token, password }));
@@ -78,9 +74,9 @@ export function ResetPasswordForm({ token }: { token: string }) {
           error={form.formState.errors.password}
         />
         <ErrorLines error={reset.error} />
-        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={reset.isPending || reset.isSuccess}>
-          {reset.isPending ? "Loading please wait..." : "Reset Password"}
-        </Button>
+        <SubmitButton pending={reset.isPending} disabled={reset.isPending || reset.isSuccess}>
+          Reset Password
+        </SubmitButton>
       </form>
     </Stack>
   );

@@ -1,11 +1,11 @@
-import { Button, Heading, Stack, Text } from "@chakra-ui/react";
-import { zodResolver } from "@hookform/resolvers/zod";
+import { Heading, Stack, Text } from "@chakra-ui/react";
 import { useCallback, useRef } from "react";
-import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
 import type { SiweProof } from "../../../../shared/schemas/siwe.ts";
-import { type RegisterInput, registerSchema } from "../../../../shared/schemas/users.ts";
+import { registerSchema } from "../../../../shared/schemas/users.ts";
+import { BUSY, SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
+import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { splitError } from "../../../lib/api-client.ts";
 import { RegisterWalletButton } from "../../wallet/public.tsx";
 import { useRegister } from "../api/register.ts";
@@ -13,9 +13,8 @@ import { useRegister } from "../api/register.ts";
 export function RegisterForm() {
   const navigate = useNavigate();
   const register = useRegister();
-  const form = useForm<RegisterInput>({
-    resolver: zodResolver(registerSchema),
-    mode: "onTouched",
+  const form = useZodForm(registerSchema, {
+    serverError: register.error,
     defaultValues: { firstName: "", lastName: "", email: "", password: "", walletAddress: "" },
   });
   const { errors } = form.formState;
@@ -76,9 +75,9 @@ export function RegisterForm() {
           error={errors.walletAddress}
         />
         <RegisterWalletButton onAddress={fillAddress} onProof={keepProof} />
-        <Button type="submit" colorPalette="teal" disabled={register.isPending}>
-          {register.isPending ? "loading please wait..." : "Register"}
-        </Button>
+        <SubmitButton pending={register.isPending} alignSelf="stretch" busyText={BUSY.register}>
+          Register
+        </SubmitButton>
       </form>
     </Stack>
   );

@@ -1,16 +1,15 @@
-import { Button, Stack } from "@chakra-ui/react";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
+import { Stack } from "@chakra-ui/react";
 import { commentUpdateSchema } from "../../../../shared/schemas/comments.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
+import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { useCreateComment } from "../api/comments.ts";
 
 export function CommentForm({ postId }: { postId: string }) {
   const create = useCreateComment();
-  const form = useForm<{ description: string }>({
-    resolver: zodResolver(commentUpdateSchema),
-    mode: "onTouched",
+  const form = useZodForm(commentUpdateSchema, {
+    serverError: create.error,
     defaultValues: { description: "" },
   });
   const onSubmit = form.handleSubmit(({ description }) =>
@@ -26,9 +25,7 @@ export function CommentForm({ postId }: { postId: string }) {
           error={form.formState.errors.description}
         />
         <ErrorLines error={create.error} />
-        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={create.isPending}>
-          {create.isPending ? "Loading please wait..." : "Submit"}
-        </Button>
+        <SubmitButton pending={create.isPending}>Submit</SubmitButton>
       </form>
     </Stack>
   );

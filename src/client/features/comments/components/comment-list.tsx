@@ -1,11 +1,11 @@
-import { Avatar, Box, Button, Heading, HStack, Stack, Text } from "@chakra-ui/react";
+import { Box, Button, Heading, HStack, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import type { Comment } from "../../../../shared/schemas/comments.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, TrashIcon } from "../../../components/icons.tsx";
 import { TimeAgo } from "../../../components/time-ago.tsx";
-import { fullName } from "../../../lib/format.ts";
+import { UserChip } from "../../../components/user-chip.tsx";
 import { useDeleteComment, useOlderComments } from "../api/comments.ts";
 
 /** Edit and delete show for the comment's author only (compared by user id). */
@@ -33,13 +33,7 @@ export function CommentList({ postId, comments: firstPage, nextCursor, count, vi
         {comments.map((comment) => (
           <Box as="li" key={comment.id} borderWidth="1px" borderRadius="md" p="3">
             <HStack gap="2" mb="1">
-              <Avatar.Root size="xs">
-                <Avatar.Fallback name={fullName(comment.user)} />
-                {comment.user.profilePhoto && <Avatar.Image src={comment.user.profilePhoto} alt="" />}
-              </Avatar.Root>
-              <Text fontWeight="semibold" fontSize="sm">
-                {fullName(comment.user)}
-              </Text>
+              <UserChip user={comment.user} link={false} fontSize="sm" />
               <Text fontSize="xs" color="fg.muted">
                 <TimeAgo iso={comment.createdAt} />
               </Text>

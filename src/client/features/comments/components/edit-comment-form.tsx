@@ -1,19 +1,18 @@
-import { Button, Heading, Stack } from "@chakra-ui/react";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { useForm } from "react-hook-form";
+import { Heading, Stack } from "@chakra-ui/react";
 import { useNavigate } from "react-router-dom";
 import { type Comment, commentUpdateSchema } from "../../../../shared/schemas/comments.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
+import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { useUpdateComment } from "../api/comments.ts";
 
 /** After the update the reader returns to the post. */
 export function EditCommentForm({ comment }: { comment: Comment }) {
   const navigate = useNavigate();
   const update = useUpdateComment();
-  const form = useForm<{ description: string }>({
-    resolver: zodResolver(commentUpdateSchema),
-    mode: "onTouched",
+  const form = useZodForm(commentUpdateSchema, {
+    serverError: update.error,
     defaultValues: { description: comment.description },
   });
   const onSubmit = form.handleSubmit(({ description }) =>
@@ -32,9 +31,7 @@ export function EditCommentForm({ comment }: { comment: Comment }) {
           error={form.formState.errors.description}
         />
         <ErrorLines error={update.error} />
-        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={update.isPending}>
-          {update.isPending ? "Loading please wait..." : "Update"}
-        </Button>
+        <SubmitButton pending={update.isPending}>Update</SubmitButton>
       </form>
     </Stack>
   );

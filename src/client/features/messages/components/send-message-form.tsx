@@ -1,11 +1,11 @@
-import { Button, Heading, Stack, Text } from "@chakra-ui/react";
-import { zodResolver } from "@hookform/resolvers/zod";
+import { Heading, Stack, Text } from "@chakra-ui/react";
 import { useMutation } from "@tanstack/react-query";
-import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
 import { messageSchema, type SendMailInput, sendMailSchema } from "../../../../shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
+import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { api } from "../../../lib/api-client.ts";
 
 const sendMail = (input: SendMailInput) => api("/api/email", messageSchema, { method: "POST", body: input });
@@ -24,9 +24,8 @@ export function SendMessageForm({ recipient }: { recipient: Recipient }) {
   const navigate = useNavigate();
   const send = useMutation({ mutationFn: sendMail });
   const byAddress = Boolean(recipient.email) || !recipient.id;
-  const form = useForm<SendMailInput>({
-    resolver: zodResolver(sendMailSchema),
-    mode: "onTouched",
+  const form = useZodForm(sendMailSchema, {
+    serverError: send.error,
     defaultValues: byAddress
       ? { to: recipient.email, subject: "", message: "" }
       : { toId: recipient.id, subject: "", message: "" },
@@ -51,9 +50,7 @@ export function SendMessageForm({ recipient }: { recipient: Recipient }) {
         <TextField label="Subject" registration={form.register("subject")} error={errors.subject} />
         <TextField label="Message" multiline registration={form.register("message")} error={errors.message} />
         <ErrorLines error={send.error} />
-        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={send.isPending}>
-          {send.isPending ? "Loading please wait..." : "Send"}
-        </Button>
+        <SubmitButton pending={send.isPending}>Send</SubmitButton>
       </form>
     </Stack>
   );

@@ -1,21 +1,20 @@
-import { Box, Button, Code, Field, Heading, NativeSelect, RadioGroup, Stack, Text } from "@chakra-ui/react";
-import { zodResolver } from "@hookform/resolvers/zod";
-import { Controller, useForm } from "react-hook-form";
+import { Box, Code, Field, Heading, RadioGroup, Stack, Text } from "@chakra-ui/react";
+import { useState } from "react";
+import { Controller } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
-import type { z } from "zod";
 import { FEATURED_FEE_LABEL } from "../../../../shared/constants.ts";
 import type { Category } from "../../../../shared/schemas/categories.ts";
 import { postInputSchema } from "../../../../shared/schemas/posts.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { ImageDrop } from "../../../components/form/image-drop.tsx";
+import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
+import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { usePublicConfig } from "../../../lib/config.ts";
 import { useSession } from "../../../lib/session.ts";
 import { PayFee, unusedPayment } from "../../wallet/public.tsx";
 import { type PostDraft, useCreatePost } from "../api/create-post.ts";
-import { RichTextEditor } from "./rich-text-editor.tsx";
-
-type FormValues = z.input<typeof postInputSchema> & { image?: File };
+import { PostFields } from "./post-fields.tsx";
 
 /** Create Blog. Everything typed stays in the form when the server refuses it, so nothing is lost. */
 export function CreatePostForm({ categories }: { categories: Category[] }) {
@@ -23,9 +22,9 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
   const create = useCreatePost();
   const config = usePublicConfig();
   const session = useSession();
-  const form = useForm<FormValues>({
-    resolver: zodResolver(postInputSchema),
-    mode: "onTouched",
+  const [image, setImage] = useState<File>();
+  const form = useZodForm(postInputSchema, {
+    serverError: create.error,
     defaultValues: { title: "", description: "", category: "", isFeatured: "false", transectionHash: "" },
   });
   const { errors } = form.formState;
@@ -39,7 +38,7 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
       category: values.category,
       isFeatured: values.isFeatured === "true" ? "true" : "false",
       transectionHash: values.transectionHash,
-      image: values.image,
+      image,
     };
     create.mutate(draft, {
       onSuccess: () => {
@@ -58,47 +57,10 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
         <Text color="fg.muted">
           Share your ideas with the world. Your post must be free from racism and unhealthy words.
         </Text>
-        <TextField label="Title" registration={form.register("title")} error={errors.title} />
-        <Field.Root invalid={Boolean(errors.category)}>
-          <Field.Label>Category</Field.Label>
-          <NativeSelect.Root>
-            <NativeSelect.Field {...form.register("category")} placeholder="Select a category">
-              {categories.map((category) => (
-                <option key={category.id} value={category.title}>
-                  {category.title}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-          <Field.ErrorText>{errors.category?.message}</Field.ErrorText>
-        </Field.Root>
-        <Field.Root invalid={Boolean(errors.description)}>
-          <Field.Label htmlFor="post-description">Description</Field.Label>
-          <Controller
-            control={form.control}
-            name="description"
-            render={({ field }) => (
-              <RichTextEditor
-                id="post-description"
-                value={field.value}
-                onChange={field.onChange}
-                onBlur={field.onBlur}
-                invalid={Boolean(errors.description)}
-              />
-            )}
-          />
-          <Field.ErrorText>{errors.description?.message}</Field.ErrorText>
-        </Field.Root>
+        <PostFields form={form} categories={categories} />
         <Field.Root>
           <Field.Label>Image</Field.Label>
-          <Controller
-            control={form.control}
-            name="image"
-            render={({ field }) => (
-              <ImageDrop file={field.value} onChange={field.onChange} hint="JPEG or PNG, one image, at most 5 MB" />
-            )}
-          />
+          <ImageDrop file={image} onChange={setImage} hint="JPEG or PNG, one image, at most 5 MB" />
         </Field.Root>
         <Field.Root invalid={Boolean(errors.isFeatured)}>
           <Field.Label>Featured</Field.Label>
@@ -159,9 +121,7 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
           </Box>
         )}
         <ErrorLines error={create.error} />
-        <Button type="submit" colorPalette="teal" disabled={create.isPending} alignSelf="flex-start">
-          {create.isPending ? "Loading please wait..." : "Create"}
-        </Button>
+        <SubmitButton pending={create.isPending}>Create</SubmitButton>
       </form>
     </Stack>
   );

@@ -1,8 +1,9 @@
-import { Avatar, Badge, Box, Button, Card, HStack, Image, Link, Stack, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, Card, HStack, Image, Link, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
 import type { Post } from "../../../../shared/schemas/posts.ts";
 import { EyeIcon, StarIcon, ThumbDownIcon, ThumbUpIcon } from "../../../components/icons.tsx";
-import { formatDate, fullName } from "../../../lib/format.ts";
+import { UserChip } from "../../../components/user-chip.tsx";
+import { formatDate } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { useReactToPost } from "../api/react-to-post.ts";
 
@@ -82,18 +83,11 @@ export function PostCard({ post }: { post: Post }) {
         </Link>
       </Card.Body>
       <Card.Footer>
-        <Stack direction="row" align="center" gap="2">
-          <Avatar.Root size="xs">
-            <Avatar.Fallback name={fullName(post.user)} />
-            {post.user.profilePhoto && <Avatar.Image src={post.user.profilePhoto} alt="" />}
-          </Avatar.Root>
-          <Link asChild fontSize="sm">
-            <RouterLink to={`/profile/${post.user.id}`}>{fullName(post.user)}</RouterLink>
-          </Link>
+        <UserChip user={post.user} fontSize="sm">
           <Text fontSize="sm" color="fg.muted">
             · <time dateTime={post.createdAt}>{formatDate(post.createdAt)}</time>
           </Text>
-        </Stack>
+        </UserChip>
       </Card.Footer>
     </Card.Root>
   );

@@ -1,22 +1,10 @@
-import {
-  Avatar,
-  Badge,
-  Box,
-  Button,
-  Container,
-  Heading,
-  HStack,
-  Image,
-  Link,
-  Spinner,
-  Stack,
-  Text,
-} from "@chakra-ui/react";
+import { Badge, Box, Button, Container, Heading, HStack, Image, Spinner, Stack, Text } from "@chakra-ui/react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, EyeIcon, StarIcon, TrashIcon } from "../../../components/icons.tsx";
 import { RichText } from "../../../components/rich-text.tsx";
-import { formatDate, fullName } from "../../../lib/format.ts";
+import { UserChip } from "../../../components/user-chip.tsx";
+import { formatDate } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { useDeletePost } from "../api/delete-post.ts";
 import { usePost } from "../api/get-post.ts";
@@ -58,14 +46,7 @@ export function PostDetail({
         <Heading as="h1" size="3xl">
           {data.title}
         </Heading>
-        <HStack gap="3" wrap="wrap">
-          <Avatar.Root size="sm">
-            <Avatar.Fallback name={fullName(data.user)} />
-            {data.user.profilePhoto && <Avatar.Image src={data.user.profilePhoto} alt="" />}
-          </Avatar.Root>
-          <Link asChild fontWeight="medium">
-            <RouterLink to={`/profile/${data.user.id}`}>{fullName(data.user)}</RouterLink>
-          </Link>
+        <UserChip user={data.user} size="sm">
           <Text color="fg.muted">
             <time dateTime={data.createdAt}>{formatDate(data.createdAt)}</time> · <EyeIcon /> {data.numViews}
             <Box as="span" srOnly>
@@ -94,7 +75,7 @@ export function PostDetail({
               </Button>
             </HStack>
           )}
-        </HStack>
+        </UserChip>
         <ErrorLines error={remove.error} />
         <Box borderTopWidth="1px" pt="5">
           <RichText html={data.description} />

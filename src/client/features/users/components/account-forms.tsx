@@ -1,22 +1,14 @@
-import { Button, Heading, Stack, Text } from "@chakra-ui/react";
-import { zodResolver } from "@hookform/resolvers/zod";
+import { Heading, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
-import { useForm } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
-import {
-  type ChangePasswordInput,
-  changePasswordSchema,
-  type Profile,
-  type UpdateProfileInput,
-  updateProfileSchema,
-} from "../../../../shared/schemas/users.ts";
+import { changePasswordSchema, type Profile, updateProfileSchema } from "../../../../shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { ImageDrop } from "../../../components/form/image-drop.tsx";
+import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
+import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { useChangePassword } from "../api/change-password.ts";
 import { useUpdateProfile, useUploadPhoto } from "../api/profile.ts";
-
-const busy = (pending: boolean, label: string) => (pending ? "Loading please wait..." : label);
 
 export function UploadPhotoForm({ userId }: { userId: string }) {
   const navigate = useNavigate();
@@ -49,9 +41,7 @@ export function UploadPhotoForm({ userId }: { userId: string }) {
           </Text>
         )}
         <ErrorLines error={upload.error} />
-        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={upload.isPending}>
-          {busy(upload.isPending, "Upload Photo")}
-        </Button>
+        <SubmitButton pending={upload.isPending}>Upload Photo</SubmitButton>
       </form>
     </Stack>
   );
@@ -60,9 +50,8 @@ export function UploadPhotoForm({ userId }: { userId: string }) {
 export function UpdateProfileForm({ profile }: { profile: Profile }) {
   const navigate = useNavigate();
   const update = useUpdateProfile();
-  const form = useForm<UpdateProfileInput>({
-    resolver: zodResolver(updateProfileSchema),
-    mode: "onTouched",
+  const form = useZodForm(updateProfileSchema, {
+    serverError: update.error,
     defaultValues: {
       firstName: profile.firstName,
       lastName: profile.lastName,
@@ -114,9 +103,7 @@ export function UpdateProfileForm({ profile }: { profile: Profile }) {
         )}
         <TextField label="Bio" multiline registration={form.register("bio")} error={errors.bio} />
         <ErrorLines error={update.error} />
-        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={update.isPending}>
-          {busy(update.isPending, "Update")}
-        </Button>
+        <SubmitButton pending={update.isPending}>Update</SubmitButton>
       </form>
     </Stack>
   );
@@ -125,9 +112,8 @@ export function UpdateProfileForm({ profile }: { profile: Profile }) {
 export function ChangePasswordForm({ userId }: { userId: string }) {
   const navigate = useNavigate();
   const change = useChangePassword();
-  const form = useForm<ChangePasswordInput>({
-    resolver: zodResolver(changePasswordSchema),
-    mode: "onTouched",
+  const form = useZodForm(changePasswordSchema, {
+    serverError: change.error,
     defaultValues: { currentPassword: "", password: "" },
   });
   const onSubmit = form.handleSubmit((input) =>
@@ -154,9 +140,7 @@ export function ChangePasswordForm({ userId }: { userId: string }) {
           error={form.formState.errors.password}
         />
         <ErrorLines error={change.error} />
-        <Button type="submit" colorPalette="teal" alignSelf="flex-start" disabled={change.isPending}>
-          {busy(change.isPending, "Update Password")}
-        </Button>
+        <SubmitButton pending={change.isPending}>Update Password</SubmitButton>
       </form>
     </Stack>
   );

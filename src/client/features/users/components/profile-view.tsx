@@ -16,6 +16,7 @@ import {
 } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { UserChip } from "../../../components/user-chip.tsx";
 import { formatDate, fullName } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { useFollow, useProfile } from "../api/profile.ts";
@@ -129,15 +130,9 @@ export function ProfileView({ id }: { id: string }) {
           ) : (
             <Stack as="ul" listStyleType="none" gap="2">
               {user.viewedBy.map((viewer) => (
-                <HStack as="li" key={viewer.id} gap="2">
-                  <Avatar.Root size="xs">
-                    <Avatar.Fallback name={fullName(viewer)} />
-                    {viewer.profilePhoto && <Avatar.Image src={viewer.profilePhoto} alt="" />}
-                  </Avatar.Root>
-                  <Link asChild>
-                    <RouterLink to={`/profile/${viewer.id}`}>{fullName(viewer)}</RouterLink>
-                  </Link>
-                </HStack>
+                <li key={viewer.id}>
+                  <UserChip user={viewer} />
+                </li>
               ))}
             </Stack>
           )}

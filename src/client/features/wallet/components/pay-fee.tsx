@@ -1,20 +1,14 @@
-import { Button, HStack, Spinner, Stack, Text } from "@chakra-ui/react";
+import { Button, HStack, Stack, Text } from "@chakra-ui/react";
 import { ConnectButton } from "@rainbow-me/rainbowkit";
-import { useState } from "react";
 import { type Hash, toHex } from "viem";
 import { useConfig } from "wagmi";
 import { simulateContract, writeContract } from "wagmi/actions";
 import { FEATURED_FEE_LABEL } from "../../../../shared/constants.ts";
 import { featuredFeeAbi } from "../../../../shared/contracts/featured-fee.ts";
-import type { PublicConfig } from "../../../../shared/schemas/system.ts";
-import { usePublicConfig } from "../../../lib/config.ts";
 import { useSession } from "../../../lib/session.ts";
-import { parseWalletError } from "../parse-wallet-error.ts";
 import { unusedPayment } from "../unused-payment.ts";
-import { useConnectThen } from "../use-connect-then.ts";
-import { useTransactor } from "../use-transactor.ts";
-import { useWalletSteps } from "../use-wallet-steps.ts";
-import { TransactionStatus } from "./transaction-status.tsx";
+import { useWalletAction } from "../use-wallet-action.ts";
+import { WalletProgress } from "./wallet-progress.tsx";
 import { walletIsland } from "./wallet-providers.tsx";
 
 interface Props {
@@ -27,29 +21,19 @@ interface Props {
 export default walletIsland(PayFeePanel);
 
 function PayFeePanel({ onHash, currentHash }: Props) {
-  const site = usePublicConfig().data as PublicConfig;
   const session = useSession();
   const config = useConfig();
-  const connect = useConnectThen();
-  const steps = useWalletSteps(site);
-  const tx = useTransactor({ confirmations: site.minConfirmations, chainName: site.chainName });
-  const [busy, setBusy] = useState(false);
+  const action = useWalletAction();
+  const { site, tx } = action;
   const earlier = session ? unusedPayment.get(session.id) : null;
   // One payment per post: once it is confirmed, the button cannot pay again.
   const paid = tx.state.status === "confirmed";
 
-  async function pay() {
-    setBusy(true);
-    try {
-      const account = await steps.prepare();
-      // Every hash the wallet gives goes into the form and the browser's memory at once: nothing paid is lost.
-      let sent: Hash | undefined;
-      const remember = (hash: Hash) => {
-        sent = hash;
-        onHash(hash);
-        if (session) unusedPayment.remember(session.id, hash);
-      };
-      const confirmed = await tx.run(async () => {
+  function pay() {
+    // Every hash the wallet gives goes into the form and the browser's memory at once: nothing paid is lost.
+    let sent: Hash | undefined;
+    action.start(
+      async (account) => {
         const { request } = await simulateContract(config, {
           address: site.feeRecipient as `0x${string}`,
           abi: featuredFeeAbi,
@@ -60,13 +44,18 @@ function PayFeePanel({ onHash, currentHash }: Props) {
           chainId: site.chainId,
         });
         return writeContract(config, request);
-      }, remember);
-      if (!confirmed && session) unusedPayment.forget(session.id, sent);
-    } catch (error) {
-      tx.fail(parseWalletError(error, { chainName: site.chainName }));
-    } finally {
-      setBusy(false);
-    }
+      },
+      {
+        onHash: (hash) => {
+          sent = hash;
+          onHash(hash);
+          if (session) unusedPayment.remember(session.id, hash);
+        },
+        onSettled: (confirmed) => {
+          if (!confirmed && session) unusedPayment.forget(session.id, sent);
+        },
+      },
+    );
   }
 
   return (
@@ -77,24 +66,13 @@ function PayFeePanel({ onHash, currentHash }: Props) {
           type="button"
           colorPalette="teal"
           variant="outline"
-          onClick={() => connect.run(() => void pay())}
-          disabled={busy || paid || !connect.ready}
+          onClick={pay}
+          disabled={action.busy || paid || !action.ready}
         >
-          {busy ? "Paying…" : paid ? "Paid" : `Pay ${FEATURED_FEE_LABEL}`}
+          {action.busy ? "Paying…" : paid ? "Paid" : `Pay ${FEATURED_FEE_LABEL}`}
         </Button>
       </HStack>
-      {steps.step && (
-        <HStack gap="2" aria-live="polite">
-          <Spinner size="xs" />
-          <Text>{steps.step}</Text>
-        </HStack>
-      )}
-      <TransactionStatus
-        state={tx.state}
-        confirmations={tx.confirmations}
-        required={site.minConfirmations}
-        explorerUrl={site.explorerUrl}
-      />
+      <WalletProgress action={action} />
       {earlier && !currentHash && tx.state.status === "idle" && (
         <HStack gap="2" wrap="wrap">
           <Text fontSize="sm">You paid earlier and have not used that payment yet.</Text>

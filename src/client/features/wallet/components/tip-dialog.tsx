@@ -3,15 +3,10 @@ import { useState } from "react";
 import { type Hash, parseEther } from "viem";
 import { useAccount, useConfig } from "wagmi";
 import { sendTransaction } from "wagmi/actions";
-import type { PublicConfig } from "../../../../shared/schemas/system.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
-import { usePublicConfig } from "../../../lib/config.ts";
 import { useRecordTip } from "../api/record-tip.ts";
-import { parseWalletError } from "../parse-wallet-error.ts";
-import { useConnectThen } from "../use-connect-then.ts";
-import { useTransactor } from "../use-transactor.ts";
-import { useWalletSteps } from "../use-wallet-steps.ts";
-import { TransactionStatus } from "./transaction-status.tsx";
+import { useWalletAction } from "../use-wallet-action.ts";
+import { WalletProgress } from "./wallet-progress.tsx";
 import { walletIsland } from "./wallet-providers.tsx";
 
 export interface TipTarget {
@@ -31,38 +26,32 @@ export default walletIsland(TipDialogPanel);
 const amountOk = (amount: string) => /^\d+(\.\d{1,18})?$/.test(amount) && parseEther(amount) > 0n;
 
 function TipDialogPanel({ user, onClose }: Props) {
-  const site = usePublicConfig().data as PublicConfig;
   const config = useConfig();
   const { address } = useAccount();
-  const connect = useConnectThen();
-  const steps = useWalletSteps(site);
-  const tx = useTransactor({ confirmations: site.minConfirmations, chainName: site.chainName });
+  const action = useWalletAction();
+  const { site } = action;
   const record = useRecordTip();
   const [amount, setAmount] = useState("0.01");
-  const [busy, setBusy] = useState(false);
   const [paid, setPaid] = useState<Hash | null>(null);
+  const busy = action.busy;
 
-  async function tip() {
-    setBusy(true);
-    try {
-      const account = await steps.prepare();
-      const hash = await tx.run(() =>
+  function tip() {
+    action.start(
+      (account) =>
         sendTransaction(config, {
           account,
           to: user.walletAddress as `0x${string}`,
           value: parseEther(amount),
           chainId: site.chainId,
         }),
-      );
-      if (hash) {
-        setPaid(hash);
-        record.mutate({ userId: user.id, hash });
-      }
-    } catch (error) {
-      tx.fail(parseWalletError(error, { chainName: site.chainName }));
-    } finally {
-      setBusy(false);
-    }
+      {
+        onSettled: (hash) => {
+          if (!hash) return;
+          setPaid(hash);
+          record.mutate({ userId: user.id, hash });
+        },
+      },
+    );
   }
 
   const invalid = !amountOk(amount);
@@ -100,13 +89,7 @@ function TipDialogPanel({ user, onClose }: Props) {
                     "Sending connects your wallet first."
                   )}
                 </Text>
-                {steps.step && <Text aria-live="polite">{steps.step}</Text>}
-                <TransactionStatus
-                  state={tx.state}
-                  confirmations={tx.confirmations}
-                  required={site.minConfirmations}
-                  explorerUrl={site.explorerUrl}
-                />
+                <WalletProgress action={action} />
                 {record.isPending && <Text role="status">Recording the tip…</Text>}
                 {record.isSuccess && (
                   <Text role="status" color="green.fg" fontWeight="medium">
@@ -125,8 +108,8 @@ function TipDialogPanel({ user, onClose }: Props) {
                 <Button
                   type="button"
                   colorPalette="teal"
-                  disabled={invalid || busy || !connect.ready || Boolean(paid)}
-                  onClick={() => connect.run(() => void tip())}
+                  disabled={invalid || busy || !action.ready || Boolean(paid)}
+                  onClick={tip}
                 >
                   {busy ? "Sending…" : "Send tip"}
                 </Button>
