@@ -1,4 +1,4 @@
-/** Who may open a screen; the server enforces the same rules on its calls. */
+/** Who may open a screen (spec §6 "Roles and permissions"); the server enforces the same rules on its calls. */
 export type Access = "public" | "user" | "admin";
 
 export interface Viewer {

@@ -73,6 +73,22 @@ describe("Update profile", () => {
 });
 
 describe("Change password", () => {
+  it("shows the server's refusal of a field beside that field, once", async () => {
+    const user = await server.signUp();
+    await renderApp("/update-password", user);
+    await userEvent.type(await screen.findByLabelText("Password"), "a new long password");
+    await userEvent.type(screen.getByLabelText("Current Password"), "a wrong guess");
+    await userEvent.click(screen.getByRole("button", { name: "Update Password" }));
+    const current = screen.getByLabelText("Current Password");
+    await waitFor(() => expect(current).toHaveAttribute("aria-invalid", "true"));
+    await waitFor(() => expect(current).toHaveAccessibleErrorMessage("Current Password is incorrect"));
+    expect(screen.getAllByText("Current Password is incorrect")).toHaveLength(1);
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    // Typing clears it: the field's own rules take over again.
+    await userEvent.type(current, "!");
+    await waitFor(() => expect(current).not.toHaveAttribute("aria-invalid", "true"));
+  });
+
   it("requires a password, then replaces the session and goes to the profile", async () => {
     const user = await server.signUp();
     const { router } = await renderApp("/update-password", user);

@@ -4,6 +4,8 @@ import { commentSchema } from "./comments.ts";
 import { uploadSchema } from "./upload.ts";
 import { userSummarySchema } from "./users.ts";
 
+/** Posts. The messages are the spec's (§5 "Validation rules"), word for word. */
+
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
 
 export const TX_HASH_MESSAGE = "Transaction Hash must be exactly 66 characters long and start with '0x'";
@@ -24,7 +26,7 @@ const featuredFields = {
   transectionHash: z.string().trim().optional(),
 };
 
-/** A featured post needs its payment's hash (spec §Create Blog); a hash sent with an unfeatured post is dropped. */
+/** A featured post needs its payment's hash (spec §2 "Create Blog", §5); a hash sent with an unfeatured post is dropped. */
 const withFeeRule = <T extends z.ZodType<{ isFeatured: boolean; transectionHash?: string | undefined }>>(schema: T) =>
   schema
     .superRefine((post, ctx) => {

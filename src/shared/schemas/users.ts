@@ -2,6 +2,8 @@ import { z } from "zod";
 import { WALLET_ADDRESS_REGEX } from "../constants.ts";
 import { siweProofSchema } from "./siwe.ts";
 
+/** Accounts and users. The messages are the spec's (§5 "Validation rules"), word for word. */
+
 const required = (message: string) => z.string({ error: message }).trim().min(1, message);
 
 export const passwordSchema = z
@@ -17,7 +19,7 @@ export const walletAddressSchema = z
   .min(1, "Wallet Address is required")
   .regex(WALLET_ADDRESS_REGEX, "Wallet Address must be exactly 42 characters long");
 
-/** Spec §Forgot password: the answer for every address, known or not. */
+/** Spec §2 "Password reset request": the answer for every address, known or not (PRODUCT.md, decisions). */
 export const RESET_SENT = "Email is successfully sent to your email. Verify it within 10 minutes.";
 
 export const EMAIL_FORMAT_MESSAGE = "Enter one e-mail address, like name@example.com";

@@ -1,8 +1,13 @@
 import { Text } from "@chakra-ui/react";
 import { splitError } from "../../lib/api-client.ts";
+import { isShownAtFields } from "./use-zod-form.ts";
 
-/** The spec's red error line: the server's message (appErr) and the client or network message (serverErr). */
+/**
+ * The spec's red error line: the server's message (appErr) and the client or network message (serverErr). A refusal
+ * shown field by field (see useZodForm) is not repeated here.
+ */
 export function ErrorLines({ error }: { error: unknown }) {
+  if (isShownAtFields(error)) return null;
   const { appErr, serverErr } = splitError(error);
   if (!appErr && !serverErr) return null;
   return (

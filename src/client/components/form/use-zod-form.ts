@@ -1,5 +1,5 @@
 import { zodResolver } from "@hookform/resolvers/zod";
-import { useEffect } from "react";
+import { useLayoutEffect } from "react";
 import { type FieldValues, type Path, type UseFormProps, useForm } from "react-hook-form";
 import type { z } from "zod";
 import { ApiError } from "../../lib/api-client.ts";
@@ -26,12 +26,25 @@ export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
     mode: "onTouched",
     ...options,
   });
-  const { setError } = form;
-  useEffect(() => {
-    if (!(serverError instanceof ApiError)) return;
-    for (const issue of serverError.issues) {
-      if (issue.path) setError(issue.path as Path<z.input<S>>, { type: "server", message: issue.message });
+  const { setError, getValues } = form;
+  // Before paint, so a refusal never shows twice (beside its field and in the form's error line).
+  useLayoutEffect(() => {
+    if (!(serverError instanceof ApiError) || serverError.issues.length === 0) return;
+    const values = getValues() as Record<string, unknown>;
+    const atFields = serverError.issues.filter((issue) => valueAt(values, issue.path) !== undefined);
+    for (const issue of atFields) {
+      setError(issue.path as Path<z.input<S>>, { type: "server", message: issue.message });
     }
-  }, [serverError, setError]);
+    if (atFields.length === serverError.issues.length) shownAtFields.add(serverError);
+  }, [serverError, setError, getValues]);
   return form;
 }
+
+/** Refusals whose every issue is shown beside its field; the form's error line leaves them out. */
+const shownAtFields = new WeakSet<ApiError>();
+export const isShownAtFields = (error: unknown) => error instanceof ApiError && shownAtFields.has(error);
+
+const valueAt = (values: Record<string, unknown>, path: string): unknown =>
+  path === ""
+    ? undefined
+    : path.split(".").reduce<unknown>((value, key) => (value as Record<string, unknown> | undefined)?.[key], values);

@@ -27,7 +27,7 @@ async function verifiedAt(deps: Pick<Deps, "db" | "config">, input: RegisterInpu
   return new Date();
 }
 
-/** Spec §Register. The first account ever registered becomes the admin (PRODUCT.md, decisions). */
+/** Spec §2 "Register". The first account ever registered becomes the admin (PRODUCT.md, decisions). */
 export async function register(deps: Pick<Deps, "db" | "config">, input: RegisterInput) {
   const passwordHash = await hashPassword(input.password);
   try {

@@ -15,7 +15,7 @@ export const WALLET_TAKEN = "This wallet is already verified by another account.
 
 export const normaliseWallet = (address: string) => getAddress(address.toLowerCase());
 
-/** Spec §Login, by wallet: the signer must be a wallet an account has verified. */
+/** Login by wallet (PRODUCT.md, added calls): the signer must be a wallet an account has verified. */
 export async function loginWithWallet(deps: Pick<Deps, "db" | "config" | "tokens">, proof: SiweProof) {
   const address = await verifySiwe(deps, proof);
   const [user] = await deps.db

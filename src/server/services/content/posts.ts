@@ -51,7 +51,7 @@ function cleanDescription(html: string) {
 }
 
 /**
- * Spec §Create Blog. A featured post's payment is verified on-chain first; its hash is claimed in the same
+ * Spec §2 "Create Blog". A featured post's payment is verified on-chain first; its hash is claimed in the same
  * transaction that creates the post, so a hash serves one post only, even under parallel requests.
  */
 export async function createPost(
@@ -128,8 +128,8 @@ export async function deletePost(deps: Pick<Deps, "db" | "log" | "storage">, use
 }
 
 /**
- * Likes and dislikes are exclusive and toggle. A per-(post, user) transaction lock serialises one user's clicks, and
- * counts are always counted from the rows, so they stay exact under any concurrency.
+ * Likes and dislikes are exclusive and toggle (PRODUCT.md, decisions). A per-(post, user) transaction lock
+ * serialises one user's clicks, and counts are always counted from the rows, so they stay exact under any concurrency.
  */
 export async function react(deps: Pick<Deps, "db">, user: AuthUser, postId: string, kind: "like" | "dislike") {
   await deps.db.transaction(async (tx) => {

@@ -12,7 +12,7 @@ import { claimPayment, explorerTxUrl } from "./claim.ts";
 import { verifyPayment } from "./verify-payment.ts";
 
 /**
- * Rewards: an admin marks a user as rewarded (spec §Admin, users list), optionally with an ETH tip to the user's
+ * Rewards: an admin marks a user as rewarded (spec §2 "Users list (admin)"), optionally with an ETH tip to the user's
  * verified wallet, verified on-chain like the featured fee.
  */
 
