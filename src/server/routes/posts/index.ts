@@ -19,6 +19,7 @@ import { personalThrough, readThrough, sendCached, sendJson } from "../../plugin
 import { listComments } from "../../services/content/comments.ts";
 import { listPosts } from "../../services/content/post-queries.ts";
 import * as posts from "../../services/content/posts.ts";
+import * as reactions from "../../services/content/reactions.ts";
 
 const tags = ["posts"];
 
@@ -34,7 +35,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   const ownReactions = (userId: string, key: string, shown: { id: string }[]) =>
     personalThrough(app, `reactions:${userId}:${key}`, async () =>
       Object.fromEntries(
-        await posts.reactionsOf(
+        await reactions.reactionsOf(
           app,
           userId,
           shown.map((post) => post.id),
@@ -124,7 +125,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
-    handler: async (request) => posts.react(app.deps, currentUser(request), request.body.postId, "like"),
+    handler: async (request) => reactions.react(app.deps, currentUser(request), request.body.postId, "like"),
   });
 
   app.put("/dislikes", {
@@ -136,7 +137,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
-    handler: async (request) => posts.react(app.deps, currentUser(request), request.body.postId, "dislike"),
+    handler: async (request) => reactions.react(app.deps, currentUser(request), request.body.postId, "dislike"),
   });
 
   app.put("/:id", {
