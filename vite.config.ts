@@ -6,11 +6,13 @@ const ROOT = import.meta.dirname;
 // In `npm run dev` the API runs beside Vite; scripts/start.ts passes its URL.
 const apiTarget = process.env.PENCHAIN_API_URL ?? "http://localhost:3000";
 
-export default defineConfig({
+// `vite build` builds the browser client into dist/client; `vite build --ssr entry-server.tsx` the server renderer of
+// reader pages into dist/server, which the server loads at run time.
+export default defineConfig(({ isSsrBuild }) => ({
   root: path.join(ROOT, "src/client"),
   plugins: [react()],
   build: {
-    outDir: path.join(ROOT, "dist/client"),
+    outDir: path.join(ROOT, isSsrBuild ? "dist/server" : "dist/client"),
     emptyOutDir: true,
     sourcemap: true,
     // The app shell (React, the router, Chakra) and the lazily loaded wallet chunk are each about 600 kB before
@@ -59,4 +61,4 @@ export default defineConfig({
       },
     ],
   },
-});
+}));

@@ -23,10 +23,13 @@ function newestMtime(target: string): number {
 
 async function buildClientIfNeeded() {
   const built = path.join(ROOT, "dist/client/index.html");
+  const renderer = path.join(ROOT, "dist/server/entry-server.js");
   const sources = ["src/client", "src/shared", "vite.config.ts", "package-lock.json"].map((p) => path.join(ROOT, p));
-  if (fs.existsSync(built) && fs.statSync(built).mtimeMs > Math.max(...sources.map(newestMtime))) return;
+  const newest = Math.max(...sources.map(newestMtime));
+  if ([built, renderer].every((file) => fs.existsSync(file) && fs.statSync(file).mtimeMs > newest)) return;
   console.log("Building the web client…");
   await run(bin("vite"), ["build", "--logLevel", "warn"]);
+  await run(bin("vite"), ["build", "--ssr", "entry-server.tsx", "--logLevel", "warn"]);
 }
 
 function startVite(apiUrl: string): ChildProcess {

@@ -1,16 +1,49 @@
-import { StrictMode } from "react";
-import { createRoot } from "react-dom/client";
+import { hydrate, type QueryClient } from "@tanstack/react-query";
+import { StrictMode, useEffect } from "react";
+import { createRoot, hydrateRoot } from "react-dom/client";
 import { createBrowserRouter, RouterProvider } from "react-router-dom";
-import { AppProvider } from "./app/provider.tsx";
+import { AppProvider, createQueryClient } from "./app/provider.tsx";
 import { routes } from "./app/routes.tsx";
+import { getPost } from "./features/posts/api/get-post.ts";
+import { postKeys } from "./features/posts/api/keys.ts";
+import { sessionStore } from "./lib/session.ts";
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
 
-createRoot(root).render(
+/**
+ * A server-rendered page is the same for everyone; once it is a signed-in reader's, it is fetched again with their
+ * own reactions (a post without counting its view twice).
+ */
+function AddReadersOwn({ queryClient }: { queryClient: QueryClient }) {
+  useEffect(() => {
+    if (!sessionStore.get()) return;
+    for (const query of queryClient.getQueryCache().getAll()) {
+      const [kind, id] = query.queryKey;
+      if (kind === postKeys.detail("")[0] && typeof id === "string" && query.queryKey.length === 2) {
+        void queryClient.prefetchQuery({
+          queryKey: query.queryKey,
+          queryFn: () => getPost(id, { counted: true }),
+          staleTime: 0,
+        });
+      } else void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
+    }
+  }, [queryClient]);
+  return null;
+}
+
+const queryClient = createQueryClient();
+const state = document.getElementById("page-state");
+if (state?.textContent) hydrate(queryClient, JSON.parse(state.textContent));
+
+const app = (
   <StrictMode>
-    <AppProvider>
+    <AppProvider queryClient={queryClient}>
       <RouterProvider router={createBrowserRouter(routes)} />
+      {state && <AddReadersOwn queryClient={queryClient} />}
     </AppProvider>
-  </StrictMode>,
+  </StrictMode>
 );
+// Reader pages arrive rendered (see entry-server.tsx) and are hydrated; every other page is rendered here.
+if (root.hasChildNodes()) hydrateRoot(root, app);
+else createRoot(root).render(app);

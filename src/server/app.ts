@@ -18,6 +18,7 @@ import { authRoutes } from "./routes/auth/index.ts";
 import { categoryRoutes } from "./routes/categories/index.ts";
 import { commentRoutes } from "./routes/comments/index.ts";
 import { messageRoutes } from "./routes/messages/index.ts";
+import { registerPages } from "./routes/pages/index.ts";
 import { paymentRoutes } from "./routes/payments/index.ts";
 import { postRoutes } from "./routes/posts/index.ts";
 import { settingsRoutes } from "./routes/settings/index.ts";
@@ -51,7 +52,7 @@ export interface AppOptions {
   /** Opened (and migrated) by the caller; the app closes it when it closes. */
   database: Database;
   logger?: FastifyServerOptions["logger"];
-  /** The built client; defaults to dist/client. */
+  /** The built client; defaults to dist/client. The server renderer of reader pages is beside it (dist/server). */
   clientDir?: string;
   /** Tests that send many requests from one address raise these; production uses the defaults. */
   rateLimits?: Partial<RateLimits>;
@@ -174,9 +175,11 @@ export async function buildApp(options: AppOptions) {
   await app.register(paymentRoutes, { prefix: "/api" });
   await app.register(settingsRoutes, { prefix: "/api/settings" });
 
-  // 6. Uploaded files and the single-page client, with its fallback for client routes.
+  // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.
+  const clientDir = options.clientDir ?? path.join(ROOT, "dist/client");
+  await registerPages(app, { clientDir, serverDir: path.join(path.dirname(clientDir), "server") });
   await registerClient(app, {
-    clientDir: options.clientDir ?? path.join(ROOT, "dist/client"),
+    clientDir,
     uploadsDir: path.resolve(config.dataDir, "uploads"),
   });
 

@@ -1,15 +1,17 @@
 import { Flex, Spinner } from "@chakra-ui/react";
 import { Suspense } from "react";
-import { Outlet } from "react-router-dom";
+import { Outlet, useLocation } from "react-router-dom";
 import { Footer } from "../components/layout/footer.tsx";
 import { Navbar } from "../components/layout/navbar.tsx";
 import { NoticeLines } from "../components/layout/notice-lines.tsx";
 import { WalletSessionGuard } from "../features/wallet/public.tsx";
 import { useSession } from "../lib/session.ts";
+import { useSiteTitle } from "../lib/site-settings.ts";
 import { useFinishLogout } from "../lib/use-logout.ts";
 
 export function Layout() {
   useFinishLogout();
+  useSiteTitle(useLocation().pathname);
   const session = useSession();
   return (
     <Flex direction="column" minH="100dvh">

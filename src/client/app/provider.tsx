@@ -6,10 +6,12 @@ import { ApiError } from "../lib/api-client.ts";
 // A 4xx answer will not change on a second try; a network or server failure may.
 const retry = (failures: number, error: unknown) => failures < 1 && !(error instanceof ApiError && error.status < 500);
 
-export function AppProvider({ children }: { children: ReactNode }) {
-  const [queryClient] = useState(
-    () => new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry, refetchOnWindowFocus: false } } }),
-  );
+export const createQueryClient = () =>
+  new QueryClient({ defaultOptions: { queries: { staleTime: 30_000, retry, refetchOnWindowFocus: false } } });
+
+/** The providers of every page; a server-rendered page passes the query client its data is in. */
+export function AppProvider({ children, queryClient: given }: { children: ReactNode; queryClient?: QueryClient }) {
+  const [queryClient] = useState(() => given ?? createQueryClient());
   return (
     <ChakraProvider value={defaultSystem}>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>

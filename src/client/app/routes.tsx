@@ -5,12 +5,13 @@ import { RequireAccess } from "../features/auth/components/require-access.tsx";
 import { Layout } from "./layout.tsx";
 import { HomeRoute } from "./routes/home.tsx";
 import { NotFoundRoute } from "./routes/not-found.tsx";
+// The reader pages are rendered on the server and hydrated at once, so they are not split off.
+import { PostRoute } from "./routes/post.tsx";
+import { PostsRoute } from "./routes/posts.tsx";
 
-// Each screen is its own chunk: a reader of the posts list never downloads the editor or the forms.
+// Every other screen is its own chunk: a reader never downloads the editor or the forms.
 const LoginRoute = lazy(() => import("./routes/auth.tsx").then((module) => ({ default: module.LoginRoute })));
 const RegisterRoute = lazy(() => import("./routes/auth.tsx").then((module) => ({ default: module.RegisterRoute })));
-const PostsRoute = lazy(() => import("./routes/posts.tsx").then((module) => ({ default: module.PostsRoute })));
-const PostRoute = lazy(() => import("./routes/post.tsx").then((module) => ({ default: module.PostRoute })));
 const account = () => import("./routes/account.tsx");
 const ProfileRoute = lazy(() => account().then((module) => ({ default: module.ProfileRoute })));
 const UploadPhotoRoute = lazy(() => account().then((module) => ({ default: module.UploadPhotoRoute })));

@@ -3,12 +3,16 @@ import DOMPurify from "dompurify";
 import { useMemo } from "react";
 
 /**
- * Shows post HTML read-only. The server already sanitised it; it is sanitised again here so that the browser never
- * trusts stored HTML on its own.
+ * Shows post HTML read-only. The server already sanitised it; it is sanitised again in the browser so that the
+ * browser never trusts stored HTML on its own. (The server's renderer, which has no DOM, writes what the server
+ * sanitised; the browser keeps that markup while it hydrates.)
  */
 export function RichText({ html }: { html: string }) {
   const clean = useMemo(
-    () => DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_ATTR: ["onerror", "onload"] }),
+    () =>
+      typeof window === "undefined"
+        ? html
+        : DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_ATTR: ["onerror", "onload"] }),
     [html],
   );
   return (

@@ -1,6 +1,7 @@
 import { useAtom } from "jotai";
 import { atomWithStorage } from "jotai/utils";
 import { useEffect, useSyncExternalStore } from "react";
+import { useHydrated } from "./use-hydrated.ts";
 
 export type ColorMode = "light" | "dark";
 
@@ -19,7 +20,8 @@ const systemMode = (): ColorMode => (systemQuery()?.matches ? "dark" : "light");
 export function useColorMode() {
   const [choice, setChoice] = useAtom(colorModeAtom);
   const system = useSyncExternalStore(subscribe, systemMode, () => "light" as ColorMode);
-  const mode = choice ?? system;
+  // A stored choice is the browser's alone: server-rendered HTML is light until it hydrates.
+  const mode = useHydrated() ? (choice ?? system) : "light";
   useEffect(() => {
     const root = document.documentElement;
     root.classList.toggle("dark", mode === "dark");

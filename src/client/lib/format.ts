@@ -1,4 +1,5 @@
-const DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric" });
+// In UTC, so the server's HTML and the reader's browser show the same day.
+const DATE = new Intl.DateTimeFormat("en-GB", { day: "numeric", month: "short", year: "numeric", timeZone: "UTC" });
 
 /** The spec's date format: day, short month, four-digit year (21 Nov 2026). */
 export const formatDate = (iso: string) => DATE.format(new Date(iso));

@@ -2,8 +2,12 @@ import { getDefaultStore, useAtomValue, useSetAtom } from "jotai";
 import { atomWithStorage, createJSONStorage, RESET } from "jotai/utils";
 import { SESSION_STORAGE_KEY } from "../../shared/constants.ts";
 import { type Session, sessionSchema } from "../../shared/schemas/session.ts";
+import { useHydrated } from "./use-hydrated.ts";
 
-const jsonStorage = createJSONStorage<Session | null>(() => localStorage);
+// The server renders reader pages without storage: everyone is signed out there.
+const jsonStorage = createJSONStorage<Session | null>(() =>
+  typeof localStorage === "undefined" ? (undefined as unknown as Storage) : localStorage,
+);
 
 /** The signed-in user (the login response), persisted under `userInfo`; anything unreadable there means signed out. */
 export const sessionAtom = atomWithStorage<Session | null>(
@@ -19,7 +23,11 @@ export const sessionAtom = atomWithStorage<Session | null>(
   { getOnInit: true },
 );
 
-export const useSession = () => useAtomValue(sessionAtom);
+/** The session, once hydrated: server-rendered pages are the same for everyone until then. */
+export function useSession() {
+  const session = useAtomValue(sessionAtom);
+  return useHydrated() ? session : null;
+}
 export const useSetSession = () => useSetAtom(sessionAtom);
 
 /** Logging out removes `userInfo` from storage rather than storing null. */

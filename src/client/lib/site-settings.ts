@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { useEffect } from "react";
+import { useEffect, useLayoutEffect } from "react";
 import { type SiteSettings, siteSettingsSchema } from "../../shared/schemas/settings.ts";
 import { api } from "./api-client.ts";
 
@@ -14,9 +14,24 @@ export const siteSettingsQueryOptions = () =>
 
 /** The admin-chosen name and description, with the defaults until (or if) they load. */
 export function useSiteSettings(): SiteSettings {
-  const settings = useQuery(siteSettingsQueryOptions()).data ?? DEFAULTS;
+  return useQuery(siteSettingsQueryOptions()).data ?? DEFAULTS;
+}
+
+/**
+ * The tab's title, as the server writes it into a rendered page's head: "Page | Site" for a page that names itself
+ * (with this hook), the site's name otherwise (the layout's default, set on every navigation before pages name
+ * themselves: layout effects run before effects).
+ */
+export function usePageTitle(page: string | undefined) {
+  const { siteName } = useSiteSettings();
   useEffect(() => {
-    document.title = settings.siteName;
-  }, [settings.siteName]);
-  return settings;
+    if (page) document.title = `${page} | ${siteName}`;
+  }, [page, siteName]);
+}
+
+export function useSiteTitle(pathname: string) {
+  const { siteName } = useSiteSettings();
+  useLayoutEffect(() => {
+    if (pathname) document.title = siteName;
+  }, [siteName, pathname]);
 }

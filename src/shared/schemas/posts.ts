@@ -56,6 +56,9 @@ export type PostUpdate = z.infer<typeof postUpdateSchema>;
 export const postIdParamsSchema = z.object({ id: z.uuid("Invalid post id") });
 export const reactionInputSchema = z.object({ postId: z.uuid("postId must be a post id") });
 
+/** A signed-in reader's browser refreshing a server-rendered post sends `counted=1`: the page counted the view. */
+export const postReadQuerySchema = z.object({ counted: z.literal("1").optional() });
+
 export const postListQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(100).default(20),
   cursor: z.string().max(300).optional(),

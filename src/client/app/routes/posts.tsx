@@ -2,11 +2,13 @@ import { Box, Button, Container, Flex, Heading } from "@chakra-ui/react";
 import { useSearchParams } from "react-router-dom";
 import { CategorySidebar } from "../../features/categories/components/category-sidebar.tsx";
 import { PostList } from "../../features/posts/components/post-list.tsx";
+import { usePageTitle } from "../../lib/site-settings.ts";
 
 /** The chosen category lives in the URL (?category=), so a filtered list can be shared and survives a reload. */
 export function PostsRoute() {
   const [params, setParams] = useSearchParams();
   const category = params.get("category") ?? "";
+  usePageTitle(category ? `${category} | Latest Blogs` : "Latest Blogs");
   return (
     <Container maxW="7xl" py="8">
       <Flex justify="space-between" align="center" mb="6" gap="4" wrap="wrap">

@@ -7,6 +7,7 @@ import {
   postDetailSchema,
   postIdParamsSchema,
   postListQuerySchema,
+  postReadQuerySchema,
   postSchema,
   postUpdateSchema,
   reactionInputSchema,
@@ -27,7 +28,7 @@ const tags = ["posts"];
  * Who is reading, for view counts: a signed-in reader is themself; an anonymous one is their address (hashed before
  * it is stored). Not their browser's name: a client can send a new one with every request.
  */
-const viewerOf = (request: FastifyRequest) =>
+export const viewerOf = (request: FastifyRequest) =>
   request.user ? { userId: request.user.id } : { address: request.ip, userId: null };
 
 export const postRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -66,15 +67,16 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/:id", {
     schema: {
       tags,
-      summary: "A post with its first page of comments; counts the view",
+      summary: "A post with its first page of comments; counts the view (unless `counted=1`: the page already did)",
       params: postIdParamsSchema,
+      querystring: postReadQuerySchema,
       response: { 200: postDetailSchema },
     },
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
       const { id } = request.params;
       const detail = await readThrough(app, `post:${id}`, () => posts.getPostDetail(app.deps, id));
-      app.views.record({ postId: id, ...viewerOf(request) });
+      if (!request.query.counted) app.views.record({ postId: id, ...viewerOf(request) });
       if (!request.user) return sendCached(request, reply, detail);
       const post = detail.value as Awaited<ReturnType<typeof posts.getPostDetail>>;
       const own = await ownReactions(request.user.id, `post:${id}`, [post]);

@@ -4,16 +4,12 @@ import { FEATURED_FEE_WEI } from "../../../shared/constants.ts";
 import { siteSettingsSchema, systemStatusSchema } from "../../../shared/schemas/settings.ts";
 import { mailOutbox, siteSettings } from "../../db/schema.ts";
 import { security } from "../../plugins/docs.ts";
+import { readSettings } from "../../services/settings.ts";
 
 const tags = ["settings"];
 
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
-  async function read() {
-    // The single row is created with its defaults the first time anyone asks.
-    await app.db.insert(siteSettings).values({ id: 1 }).onConflictDoNothing();
-    const [row] = await app.db.select().from(siteSettings);
-    return { siteName: row?.siteName ?? "Penchain", siteDescription: row?.siteDescription ?? "" };
-  }
+  const read = () => readSettings(app.deps);
 
   app.get("/", {
     schema: { tags, summary: "The site's name and description", response: { 200: siteSettingsSchema } },

@@ -3,7 +3,9 @@ import { postDetailSchema } from "../../../../shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
 import { postKeys } from "./keys.ts";
 
-export const getPost = (id: string) => api(`/api/posts/${id}`, postDetailSchema);
+/** `counted`: the server-rendered page this refreshes has counted the view already. */
+export const getPost = (id: string, { counted = false } = {}) =>
+  api(`/api/posts/${id}${counted ? "?counted=1" : ""}`, postDetailSchema);
 
 export const postQueryOptions = (id: string) =>
   queryOptions({ queryKey: postKeys.detail(id), queryFn: () => getPost(id) });

@@ -1,4 +1,5 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
+import { POSTS_PAGE_SIZE } from "../../../../shared/reader-pages.ts";
 import { pageOf } from "../../../../shared/schemas/pagination.ts";
 import { postSchema } from "../../../../shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
@@ -7,7 +8,7 @@ import { type PostFilter, postKeys } from "./keys.ts";
 const postPageSchema = pageOf(postSchema);
 
 export const getPosts = (filter: PostFilter, cursor: string | null) => {
-  const params = new URLSearchParams({ limit: "12" });
+  const params = new URLSearchParams({ limit: String(POSTS_PAGE_SIZE) });
   if (filter.category) params.set("category", filter.category);
   if (filter.author) params.set("author", filter.author);
   if (cursor) params.set("cursor", cursor);

@@ -6,6 +6,7 @@ import { RichText } from "../../../components/rich-text.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { formatDate } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
+import { usePageTitle } from "../../../lib/site-settings.ts";
 import { useDeletePost } from "../api/delete-post.ts";
 import { usePost } from "../api/get-post.ts";
 
@@ -21,6 +22,7 @@ export function PostDetail({
   const navigate = useNavigate();
   const post = usePost(id);
   const remove = useDeletePost();
+  usePageTitle(post.data?.title);
 
   if (post.isPending) return <Spinner m="10" aria-label="Loading post" />;
   if (!post.data)

@@ -1,0 +1,99 @@
+import type { Post } from "../../../shared/schemas/posts.ts";
+import type { SiteSettings } from "../../../shared/schemas/settings.ts";
+
+export interface PageHead {
+  title: string;
+  description: string;
+  /** The page's own address under PUBLIC_URL: path and the query that changes what it shows. */
+  path: string;
+  /** Feeds that carry what the page lists. */
+  feeds: { title: string; path: string }[];
+  post?: Post;
+  /** Kept out of search engines (a missing post). */
+  noindex?: boolean;
+}
+
+const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char] as string);
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " };
+
+/** The words of a post's (sanitised) HTML, for descriptions and feeds: no tags, entities read, spaces collapsed. */
+export function plainText(html: string) {
+  return html
+    .replace(/<(br|\/p|\/h\d|\/li|\/blockquote)\b[^>]*>/gi, " ")
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_match, name: string) => ENTITIES[name] as string)
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** At most `max` characters, cut at a word. */
+export function excerpt(text: string, max = 160) {
+  if (text.length <= max) return text;
+  const cut = text.slice(0, max - 1);
+  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2))}…`;
+}
+
+/**
+ * The head of a reader page: title, description, canonical address, Open Graph and Twitter cards for link
+ * previews, JSON-LD for search engines, and the feeds. Every value is escaped; JSON-LD cannot close its script.
+ */
+export function renderHead(head: PageHead, site: SiteSettings, publicUrl: string): string {
+  const url = `${publicUrl}${head.path}`;
+  const title = head.title ? `${head.title} | ${site.siteName}` : site.siteName;
+  const image = head.post?.image ? absolute(publicUrl, head.post.image) : null;
+  const tags: string[] = [
+    `<title>${escapeHtml(title)}</title>`,
+    meta("name", "description", head.description),
+    `<link rel="canonical" href="${escapeHtml(url)}" />`,
+    meta("property", "og:site_name", site.siteName),
+    meta("property", "og:title", head.title || site.siteName),
+    meta("property", "og:description", head.description),
+    meta("property", "og:url", url),
+    meta("property", "og:type", head.post ? "article" : "website"),
+    meta("name", "twitter:card", image ? "summary_large_image" : "summary"),
+    meta("name", "twitter:title", head.title || site.siteName),
+    meta("name", "twitter:description", head.description),
+    ...head.feeds.map(
+      (feed) =>
+        `<link rel="alternate" type="application/rss+xml" title="${escapeHtml(feed.title)}" href="${escapeHtml(`${publicUrl}${feed.path}`)}" />`,
+    ),
+  ];
+  if (head.noindex) tags.push(meta("name", "robots", "noindex"));
+  if (image) tags.push(meta("property", "og:image", image), meta("name", "twitter:image", image));
+  if (head.post) {
+    const post = head.post;
+    const author = `${post.user.firstName} ${post.user.lastName}`;
+    tags.push(
+      meta("property", "article:published_time", post.createdAt),
+      meta("property", "article:modified_time", post.updatedAt),
+      meta("property", "article:author", author),
+      meta("property", "article:section", post.category),
+    );
+    const jsonLd = {
+      "@context": "https://schema.org",
+      "@type": "BlogPosting",
+      headline: post.title,
+      description: head.description,
+      datePublished: post.createdAt,
+      dateModified: post.updatedAt,
+      author: { "@type": "Person", name: author, url: `${publicUrl}/profile/${post.user.id}` },
+      publisher: { "@type": "Organization", name: site.siteName, url: publicUrl },
+      mainEntityOfPage: url,
+      articleSection: post.category,
+      ...(image ? { image } : {}),
+    };
+    tags.push(`<script type="application/ld+json">${safeJson(jsonLd)}</script>`);
+  }
+  return tags.join("\n    ");
+}
+
+function meta(attribute: "name" | "property", key: string, content: string) {
+  return `<meta ${attribute}="${key}" content="${escapeHtml(content)}" />`;
+}
+
+const absolute = (publicUrl: string, url: string) => (/^https?:\/\//.test(url) ? url : `${publicUrl}${url}`);
+
+/** JSON inside a script element: `<` written as \u003c, so no text can end the element. */
+export const safeJson = (value: unknown) => JSON.stringify(value).replace(/</g, "\\u003c");

@@ -1,0 +1,146 @@
+import fs from "node:fs";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
+import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { POSTS_PAGE_SIZE, type ReaderLoaders, type RenderedPage } from "../../../shared/reader-pages.ts";
+import type { Post, PostDetail } from "../../../shared/schemas/posts.ts";
+import { postIdParamsSchema, postListQuerySchema } from "../../../shared/schemas/posts.ts";
+import type { SiteSettings } from "../../../shared/schemas/settings.ts";
+import { HttpError } from "../../http-error.ts";
+import { readThrough } from "../../plugins/read-cache.ts";
+import { listCategories } from "../../services/content/categories.ts";
+import { listPosts } from "../../services/content/post-queries.ts";
+import { getPostDetail } from "../../services/content/posts.ts";
+import { readSettings } from "../../services/settings.ts";
+import { excerpt, type PageHead, plainText, renderHead } from "./head.ts";
+
+type Render = (url: string, load: ReaderLoaders) => Promise<RenderedPage>;
+
+/** Each loader answers what its API call would, from the same read cache. */
+function loadersFor(app: FastifyInstance) {
+  const cached = async <T>(key: string, produce: () => Promise<unknown>) =>
+    JSON.parse((await readThrough(app, key, produce)).body.toString()) as T;
+  const found: { post?: PostDetail | null; settings?: SiteSettings } = {};
+  const loaders: ReaderLoaders = {
+    posts: ({ category }) => {
+      const query = postListQuerySchema.parse({ limit: POSTS_PAGE_SIZE, ...(category ? { category } : {}) });
+      return cached(`posts:${JSON.stringify(query)}`, () => listPosts(app.deps, query));
+    },
+    post: async (id) => {
+      found.post = null;
+      if (!postIdParamsSchema.safeParse({ id }).success) return null;
+      found.post = await cached<PostDetail>(`post:${id}`, () => getPostDetail(app.deps, id)).catch((error) => {
+        if (error instanceof HttpError && error.statusCode === 404) return null;
+        throw error;
+      });
+      return found.post;
+    },
+    categories: () => {
+      const query = { limit: 100 };
+      return cached(`categories:${JSON.stringify(query)}`, () => listCategories(app.deps, null, query));
+    },
+    settings: async () => {
+      found.settings = await cached<SiteSettings>("settings", () => readSettings(app.deps));
+      return found.settings;
+    },
+  };
+  return { loaders, found };
+}
+
+/**
+ * The reader pages (`/`, `/posts`, `/posts/{id}`) rendered on the server by the client's own components (built into
+ * dist/server), so a visitor sees the text, and a crawler or a link preview its head, from the first response.
+ */
+export async function registerPages(app: FastifyInstance, options: { clientDir: string; serverDir: string }) {
+  const templateFile = path.join(options.clientDir, "index.html");
+  const rendererFile = path.join(options.serverDir, "entry-server.js");
+  if (!fs.existsSync(templateFile) || !fs.existsSync(rendererFile)) return;
+  const template = fs.readFileSync(templateFile, "utf8").replace(/\s*<title>[^<]*<\/title>/, "");
+  const { render } = (await import(pathToFileURL(rendererFile).href)) as { render: Render };
+  const publicUrl = app.config.publicUrl.replace(/\/$/, "");
+
+  async function page(request: FastifyRequest, reply: FastifyReply, head: (found: FoundData) => PageHead) {
+    const { loaders, found } = loadersFor(app);
+    const rendered = await render(request.url, loaders);
+    const settings = found.settings ?? (await loaders.settings());
+    const html = template
+      .replace(/(<meta name="description"[^>]*>)/, "")
+      .replace("</head>", `    ${renderHead(head({ ...found, settings }), settings, publicUrl)}\n  </head>`)
+      .replace(
+        '<div id="root"></div>',
+        `<div id="root">${rendered.html}</div>\n    <script type="application/json" id="page-state">${rendered.state.replace(/</g, "\\u003c")}</script>`,
+      );
+    return reply.code(rendered.status).type("text/html; charset=utf-8").header("cache-control", "no-cache").send(html);
+  }
+
+  const site = (found: FoundData) => found.settings;
+  const hide = { schema: { hide: true } };
+
+  app.get("/", hide, (request, reply) =>
+    page(request, reply, (found) => ({
+      title: "",
+      description: site(found).siteDescription || `${site(found).siteName}: a multi-user blog.`,
+      path: "/",
+      feeds: [{ title: `${site(found).siteName}: all posts`, path: "/rss.xml" }],
+    })),
+  );
+
+  app.get("/posts", hide, (request, reply) => {
+    const category = new URL(request.url, "http://localhost").searchParams.get("category") ?? "";
+    return page(request, reply, (found) => ({
+      title: category ? `${category} | Latest Blogs` : "Latest Blogs",
+      description: category
+        ? `The latest posts about ${category} on ${site(found).siteName}.`
+        : `The latest posts on ${site(found).siteName}.`,
+      path: category ? `/posts?category=${encodeURIComponent(category)}` : "/posts",
+      feeds: [
+        { title: `${site(found).siteName}: all posts`, path: "/rss.xml" },
+        ...(category
+          ? [
+              {
+                title: `${site(found).siteName}: ${category}`,
+                path: `/rss.xml?category=${encodeURIComponent(category)}`,
+              },
+            ]
+          : []),
+      ],
+    }));
+  });
+
+  app.get("/posts/:id", hide, (request, reply) => {
+    const { id } = request.params as { id: string };
+    return page(request, reply, (found) => {
+      const post = found.post;
+      // Counted like `GET /api/posts/{id}`: a page load carries no session, so the reader is their address.
+      if (post) app.views.record({ postId: post.id, address: request.ip, userId: null });
+      if (!post) {
+        return {
+          title: "Post not found",
+          description: "This post does not exist or was deleted.",
+          path: `/posts/${encodeURIComponent(id)}`,
+          feeds: [],
+          noindex: true,
+        };
+      }
+      return {
+        title: post.title,
+        description: excerpt(plainText(post.description)),
+        path: `/posts/${post.id}`,
+        post: post as Post,
+        feeds: [
+          { title: `${site(found).siteName}: all posts`, path: "/rss.xml" },
+          {
+            title: `${site(found).siteName}: ${post.category}`,
+            path: `/rss.xml?category=${encodeURIComponent(post.category)}`,
+          },
+          {
+            title: `${site(found).siteName}: ${post.user.firstName} ${post.user.lastName}`,
+            path: `/rss.xml?author=${post.user.id}`,
+          },
+        ],
+      };
+    });
+  });
+}
+
+type FoundData = { post?: PostDetail | null; settings: SiteSettings };
