@@ -28,8 +28,8 @@ async function buildClientIfNeeded() {
   const newest = Math.max(...sources.map(newestMtime));
   if ([built, renderer].every((file) => fs.existsSync(file) && fs.statSync(file).mtimeMs > newest)) return;
   console.log("Building the web client…");
-  await run(bin("vite"), ["build", "--logLevel", "warn"]);
-  await run(bin("vite"), ["build", "--ssr", "entry-server.tsx", "--logLevel", "warn"]);
+  // `npm run build`: the browser client, the server renderer of reader pages, compressed assets.
+  await run("npm", ["run", "--silent", "build"]);
 }
 
 function startVite(apiUrl: string): ChildProcess {

@@ -23,15 +23,13 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
     pathname === "/posts" && fillPosts(searchParams.get("category") ?? ""),
   ]);
   queryClient.setQueryData(siteSettingsQueryOptions().queryKey, settings);
-  if (postId) {
-    const post = await load.post(decodeURIComponent(postId));
-    // An unknown post answers 404; the browser renders the page, which says so.
-    if (!post) return { status: 404, html: "", state: JSON.stringify(dehydrate(queryClient)) };
-    queryClient.setQueryData(postKeys.detail(post.id), post);
-  }
+  const post = postId ? await load.post(decodeURIComponent(postId)) : undefined;
+  if (post) queryClient.setQueryData(postKeys.detail(post.id), post);
+  // An unknown post answers 404 with the not-found page (an address no route matches); the browser renders its own.
+  const found = post !== null;
 
   const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(new URL(url, "http://localhost")));
+  const context = await handler.query(new Request(new URL(found ? url : "/not-found/", "http://localhost")));
   if (context instanceof Response) throw new Error(`${url} redirected while rendering`);
   const router = createStaticRouter(handler.dataRoutes, context);
   const { prelude } = await prerenderToNodeStream(
@@ -45,7 +43,7 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
   );
   let html = "";
   for await (const chunk of prelude) html += chunk;
-  return { status: 200, html, state: JSON.stringify(dehydrate(queryClient)) };
+  return { status: found ? 200 : 404, html, hydrate: found, state: JSON.stringify(dehydrate(queryClient)) };
 
   async function fillPosts(category: string) {
     const [posts, categories] = await Promise.all([load.posts(category ? { category } : {}), load.categories()]);

@@ -45,5 +45,5 @@ const app = (
   </StrictMode>
 );
 // Reader pages arrive rendered (see entry-server.tsx) and are hydrated; every other page is rendered here.
-if (root.hasChildNodes()) hydrateRoot(root, app);
+if (root.hasAttribute("data-hydrate")) hydrateRoot(root, app);
 else createRoot(root).render(app);

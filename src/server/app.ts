@@ -6,6 +6,7 @@ import type { Database, Db } from "./db/client.ts";
 import type { AppConfig } from "./env.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerClient } from "./plugins/client.ts";
+import { registerCompression } from "./plugins/compression.ts";
 import { registerDocs } from "./plugins/docs.ts";
 import { registerErrorHandling } from "./plugins/error-handler.ts";
 import { registerInputGuard } from "./plugins/input-guard.ts";
@@ -17,6 +18,7 @@ import { accountRoutes } from "./routes/auth/account.ts";
 import { authRoutes } from "./routes/auth/index.ts";
 import { categoryRoutes } from "./routes/categories/index.ts";
 import { commentRoutes } from "./routes/comments/index.ts";
+import { feedRoutes } from "./routes/feeds/index.ts";
 import { messageRoutes } from "./routes/messages/index.ts";
 import { registerPages } from "./routes/pages/index.ts";
 import { paymentRoutes } from "./routes/payments/index.ts";
@@ -143,8 +145,10 @@ export async function buildApp(options: AppOptions) {
     await database.close();
   });
 
-  // 3. Security headers. Wallets talk to the chain's RPC and to wallet services from the browser.
+  // 3. Security headers (wallets talk to the chain's RPC and to wallet services from the browser), and compression
+  // of every answer worth it: pages, JSON, feeds. Built assets are compressed once, at build time.
   registerSecurityHeaders(app, config.publicRpcUrl);
+  await registerCompression(app);
 
   // 4. Who is calling, how often, and uploads (streamed, capped at 5 MB, one file).
   registerAuth(app, config.jwtSecret);
@@ -178,6 +182,7 @@ export async function buildApp(options: AppOptions) {
   // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.
   const clientDir = options.clientDir ?? path.join(ROOT, "dist/client");
   await registerPages(app, { clientDir, serverDir: path.join(path.dirname(clientDir), "server") });
+  await app.register(feedRoutes);
   await registerClient(app, {
     clientDir,
     uploadsDir: path.resolve(config.dataDir, "uploads"),

@@ -19,8 +19,10 @@ export interface ReaderLoaders {
 
 export interface RenderedPage {
   status: 200 | 404;
-  /** The markup for `#root`, with its styles; empty when the page is left to the client (a 404). */
+  /** The markup for `#root`, with its styles. */
   html: string;
+  /** Whether the browser hydrates the markup (a 404 shows the not-found page until the client renders its own). */
+  hydrate: boolean;
   /** The client's query cache, to hydrate from without fetching again (JSON). */
   state: string;
 }

@@ -4,8 +4,8 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 
 /**
- * Serves uploads and the built client; any other GET that wants HTML gets index.html so client routes survive a
- * reload. Unknown /api paths stay JSON 404s.
+ * Serves uploads and the built client; any other page address gets index.html so client routes survive a reload.
+ * Unknown /api paths and missing files stay 404s.
  */
 export async function registerClient(app: FastifyInstance, options: { clientDir: string; uploadsDir: string }) {
   fs.mkdirSync(options.uploadsDir, { recursive: true });
@@ -23,6 +23,8 @@ export async function registerClient(app: FastifyInstance, options: { clientDir:
       root: options.clientDir,
       wildcard: false,
       index: false,
+      // The build wrote .br and .gz copies (scripts/compress-assets.ts); they are sent to clients that take them.
+      preCompressed: true,
       // Hashed asset names never change content; index.html must always be fresh.
       setHeaders: (res, filePath) =>
         res.header(
@@ -33,13 +35,19 @@ export async function registerClient(app: FastifyInstance, options: { clientDir:
   }
 
   app.setNotFoundHandler((request, reply) => {
-    const wantsPage =
+    const pathname = request.url.split("?")[0] as string;
+    // Page addresses answer HTML whatever the Accept header says (link-preview crawlers send */*); files do not.
+    const isPage =
       (request.method === "GET" || request.method === "HEAD") &&
-      !request.url.startsWith("/api/") &&
-      !request.url.startsWith("/uploads/") &&
-      request.headers.accept?.includes("text/html");
-    if (wantsPage && hasClient) return reply.header("cache-control", "no-cache").sendFile("index.html");
-    if (wantsPage) return reply.code(404).send({ message: "The web client is not built yet: run `npm run build`." });
-    return reply.code(404).send({ message: `Route ${request.method} ${request.url.split("?")[0]} not found` });
+      !pathname.startsWith("/api/") &&
+      !pathname.startsWith("/uploads/") &&
+      !pathname.startsWith("/assets/") &&
+      !/\.[a-z0-9]+$/i.test(pathname);
+    // Screens the client renders (forms, profiles, admin) are not for search engines; reader pages are rendered above.
+    if (isPage && hasClient) {
+      return reply.header("cache-control", "no-cache").header("x-robots-tag", "noindex").sendFile("index.html");
+    }
+    if (isPage) return reply.code(404).send({ message: "The web client is not built yet: run `npm run build`." });
+    return reply.code(404).send({ message: `Route ${request.method} ${pathname} not found` });
   });
 }

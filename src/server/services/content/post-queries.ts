@@ -16,14 +16,17 @@ const OUTER_POST_ID = sql.raw('"posts"."id"');
 export function selectPosts(
   deps: Pick<Deps, "db">,
   viewerId: string | null,
-  { where, limit }: { where?: SQL; limit: number },
+  { where, limit, newestFirst = false }: { where?: SQL; limit: number; newestFirst?: boolean },
 ) {
+  const order = newestFirst
+    ? [desc(posts.createdAt), desc(posts.id)]
+    : [desc(posts.isFeatured), desc(posts.createdAt), desc(posts.id)];
   // Aliased "posts", so the counts' references to the outer post stay what they are.
   const page = deps.db
     .select()
     .from(posts)
     .where(where)
-    .orderBy(desc(posts.isFeatured), desc(posts.createdAt), desc(posts.id))
+    .orderBy(...order)
     .limit(limit)
     .as("posts");
   return deps.db
@@ -55,7 +58,11 @@ export function selectPosts(
     .from(page)
     .innerJoin(users, eq(users.id, page.userId))
     .innerJoin(categories, eq(categories.id, page.categoryId))
-    .orderBy(desc(page.isFeatured), desc(page.createdAt), desc(page.id));
+    .orderBy(
+      ...(newestFirst
+        ? [desc(page.createdAt), desc(page.id)]
+        : [desc(page.isFeatured), desc(page.createdAt), desc(page.id)]),
+    );
 }
 export type PostRow = Awaited<ReturnType<typeof selectPosts>>[number];
 
@@ -85,16 +92,7 @@ export function toPost(row: PostRow): Post {
  * the route adds a signed-in reader's own reactions to the (cached) page.
  */
 export async function listPosts(deps: Pick<Deps, "db">, query: PostListQuery) {
-  const filters: (SQL | undefined)[] = [];
-  if (query.category) {
-    filters.push(
-      eq(
-        posts.categoryId,
-        sql`(select ${categories.id} from ${categories} where lower(${categories.title}) = lower(${query.category}))`,
-      ),
-    );
-  }
-  if (query.author) filters.push(eq(posts.userId, query.author));
+  const filters = postFilters(query);
   if (query.cursor) {
     const [featured, at, id] = decodeCursor(query.cursor, cursorShapes.featuredTimeId);
     filters.push(
@@ -105,3 +103,43 @@ export async function listPosts(deps: Pick<Deps, "db">, query: PostListQuery) {
   const page = toPage(rows, query.limit, (row) => [row.isFeatured, row.cursorAt, row.id]);
   return { items: page.items.map(toPost), nextCursor: page.nextCursor };
 }
+
+/** The filters a reader can choose: a category (by title, any case) and an author. */
+function postFilters(query: { category?: string | undefined; author?: string | undefined }) {
+  const filters: (SQL | undefined)[] = [];
+  if (query.category) {
+    filters.push(
+      eq(
+        posts.categoryId,
+        sql`(select ${categories.id} from ${categories} where lower(${categories.title}) = lower(${query.category}))`,
+      ),
+    );
+  }
+  if (query.author) filters.push(eq(posts.userId, query.author));
+  return filters;
+}
+
+/** The newest posts, whatever is featured: what feeds carry. */
+export async function listNewestPosts(
+  deps: Pick<Deps, "db">,
+  query: { category?: string | undefined; author?: string | undefined; limit: number },
+) {
+  const rows = await selectPosts(deps, null, {
+    where: and(...postFilters(query)),
+    limit: query.limit,
+    newestFirst: true,
+  });
+  return rows.map(toPost);
+}
+
+/** Every post's address and last change, oldest first, a sitemap file at a time. */
+export async function listPostDates(deps: Pick<Deps, "db">, page: { offset: number; limit: number }) {
+  return deps.db
+    .select({ id: posts.id, updatedAt: posts.updatedAt })
+    .from(posts)
+    .orderBy(posts.createdAt, posts.id)
+    .offset(page.offset)
+    .limit(page.limit);
+}
+
+export const countPosts = (deps: Pick<Deps, "db">) => deps.db.$count(posts);
