@@ -1,35 +1,184 @@
-import fs from "node:fs";
 import path from "node:path";
+import zlib from "node:zlib";
+import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { buildTestApp } from "../support/app.ts";
 import { createCategory, createPost } from "../support/content.ts";
 import { pgliteTarget } from "../support/databases.ts";
-import { makeAdmin, signUp } from "../support/users.ts";
+import { bearer, makeAdmin, signUp } from "../support/users.ts";
 
+/** Built by `npm run build` (npm test builds first): the client and its server renderer beside it. */
 const CLIENT_DIR = path.resolve(import.meta.dirname, "../../dist/client");
 type Session = Awaited<ReturnType<typeof signUp>>;
 
-describe("reader pages rendered on the server", () => {
+const html = (body: string) => new JSDOM(body).window.document;
+/** A real XML parser: malformed XML fails the test. */
+function xml(body: string) {
+  const document = new JSDOM(body, { contentType: "application/xml" }).window.document;
+  expect(document.querySelector("parsererror")).toBeNull();
+  return document;
+}
+
+describe("reader pages, feeds and discovery", () => {
   let app: App;
   let author: Session;
   let post: { id: string; title: string };
+  let other: { id: string; title: string };
   beforeAll(async () => {
     app = await buildTestApp(await pgliteTarget.open(), { clientDir: CLIENT_DIR });
     const admin = await signUp(app);
     await makeAdmin(app, admin.id);
     author = await signUp(app, { firstName: "Grace", lastName: "Hopper" });
     await createCategory(app, admin, "Compilers & <Tools>");
+    await createCategory(app, admin, "Rust");
     post = await createPost(app, author, "Compilers & <Tools>", {
       title: 'Nanoseconds "explained"',
       description: "<p>A nanosecond is <strong>30 cm</strong> of wire &amp; more.</p><p>Second paragraph.</p>",
     });
+    other = await createPost(app, admin, "Rust", { title: "Borrowing, briefly", description: "<p>Ownership.</p>" });
   });
   afterAll(() => app.close());
 
-  it("renders a post's text, head and data in the first response", async () => {
-    const response = await app.inject({ method: "GET", url: `/posts/${post.id}` });
-    fs.writeFileSync("/tmp/ssr/post.html", response.body);
+  const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: "GET", url, headers });
+
+  it("renders a post's text, head and data in the first response, whatever the Accept header", async () => {
+    const response = await get(`/posts/${post.id}`, { accept: "*/*" });
     expect(response.statusCode).toBe(200);
+    expect(response.headers["content-type"]).toContain("text/html");
+    const page = html(response.body);
+    expect(page.title).toBe('Nanoseconds "explained" | Penchain');
+    expect(page.querySelector("#root h1")?.textContent).toBe('Nanoseconds "explained"');
+    expect(page.querySelector("#root article")?.textContent).toContain("A nanosecond is 30 cm of wire & more.");
+    expect(page.querySelector("#root")?.hasAttribute("data-hydrate")).toBe(true);
+    const meta = (selector: string) => page.querySelector(selector)?.getAttribute("content");
+    expect(meta('meta[name="description"]')).toBe("A nanosecond is 30 cm of wire & more. Second paragraph.");
+    expect(meta('meta[property="og:type"]')).toBe("article");
+    expect(meta('meta[property="og:title"]')).toBe('Nanoseconds "explained"');
+    expect(meta('meta[property="article:author"]')).toBe("Grace Hopper");
+    expect(meta('meta[name="twitter:card"]')).toBe("summary");
+    expect(page.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(
+      `http://penchain.test/posts/${post.id}`,
+    );
+    const feeds = [...page.querySelectorAll('link[rel="alternate"]')].map((link) => link.getAttribute("href"));
+    expect(feeds).toContain("http://penchain.test/rss.xml?category=Compilers%20%26%20%3CTools%3E");
+    const jsonLd = JSON.parse(page.querySelector('script[type="application/ld+json"]')?.textContent ?? "{}");
+    expect(jsonLd).toMatchObject({ "@type": "BlogPosting", headline: 'Nanoseconds "explained"' });
+    expect(jsonLd.author.name).toBe("Grace Hopper");
+    // The data the client hydrates from: no second fetch, and nothing in it can close its script element.
+    const state = page.getElementById("page-state");
+    expect(state?.getAttribute("type")).toBe("application/json");
+    expect(state?.textContent).not.toContain("</");
+    const queries = JSON.parse(state?.textContent ?? "{}").queries as { queryKey: unknown[] }[];
+    expect(queries.map((query) => query.queryKey)).toContainEqual(["post", post.id]);
+    // Only the page's own scripts: the CSP allows no inline script.
+    const scripts = [...page.querySelectorAll("script")].filter(
+      (script) => !script.getAttribute("type")?.startsWith("application/"),
+    );
+    expect(scripts.every((script) => script.getAttribute("src")?.startsWith("/assets/"))).toBe(true);
+  });
+
+  it("renders the list, filtered by category, and the home page", async () => {
+    const list = html((await get("/posts")).body);
+    expect(list.title).toBe("Latest Blogs | Penchain");
+    const links = [...list.querySelectorAll("#root a")].map((link) => link.textContent);
+    expect(links).toEqual(expect.arrayContaining(['Nanoseconds "explained"', "Borrowing, briefly"]));
+    expect(list.querySelector("#root nav[aria-labelledby=categories-heading]")?.textContent).toContain("Rust");
+    const rust = html((await get("/posts?category=Rust")).body);
+    expect(rust.querySelector("#root")?.textContent).toContain("Borrowing, briefly");
+    expect(rust.querySelector("#root")?.textContent).not.toContain("Nanoseconds");
+    expect(rust.querySelector('link[rel="canonical"]')?.getAttribute("href")).toBe(
+      "http://penchain.test/posts?category=Rust",
+    );
+    const home = await get("/", { accept: "*/*" });
+    expect(home.statusCode).toBe(200);
+    expect(html(home.body).querySelector("#root h1")?.textContent).toBe("Pen down your ideas by creating a blog");
+  });
+
+  it("answers 404 with a not-found page for an unknown or deleted post, kept out of search engines", async () => {
+    for (const id of ["00000000-0000-4000-8000-000000000000", "not-a-uuid"]) {
+      const response = await get(`/posts/${id}`);
+      expect(response.statusCode).toBe(404);
+      const page = html(response.body);
+      expect(page.querySelector("#root h1")?.textContent).toBe("Page not found");
+      expect(page.querySelector('meta[name="robots"]')?.getAttribute("content")).toBe("noindex");
+      expect(page.querySelector("#root")?.hasAttribute("data-hydrate")).toBe(false);
+    }
+    const gone = await createPost(app, author, "Rust", { title: "Short-lived" });
+    await app.inject({ method: "DELETE", url: `/api/posts/${gone.id}`, headers: bearer(author) });
+    expect((await get(`/posts/${gone.id}`)).statusCode).toBe(404);
+  });
+
+  it("counts a page view like the API does, and not again when the reader's browser refreshes it", async () => {
+    const reader = await signUp(app);
+    await get(`/posts/${other.id}`, { "x-forwarded-for": "203.0.113.9" });
+    await app.views.flush();
+    const counted = (await get(`/api/posts/${other.id}?counted=1`)).json().numViews;
+    expect(counted).toBe(1);
+    await app.inject({ method: "GET", url: `/api/posts/${other.id}?counted=1`, headers: bearer(reader) });
+    await app.views.flush();
+    expect((await get(`/api/posts/${other.id}?counted=1`)).json().numViews).toBe(counted);
+  });
+
+  it("keeps client screens out of search engines and serves them whatever the Accept header", async () => {
+    const login = await get("/login", { accept: "*/*" });
+    expect(login.statusCode).toBe(200);
+    expect(login.headers["x-robots-tag"]).toBe("noindex");
+    expect((await get("/assets/missing.js")).statusCode).toBe(404);
+    expect((await get("/api/nothing", { accept: "text/html" })).headers["content-type"]).toContain("json");
+  });
+
+  it("publishes RSS feeds for the site, a category and an author", async () => {
+    const site = xml((await get("/rss.xml")).body);
+    const items = [...site.querySelectorAll("item")];
+    expect(items.map((item) => item.querySelector("title")?.textContent)).toEqual([
+      "Borrowing, briefly",
+      'Nanoseconds "explained"',
+    ]);
+    const first = items[1];
+    expect(first?.querySelector("link")?.textContent).toBe(`http://penchain.test/posts/${post.id}`);
+    expect(first?.querySelector("description")?.textContent).toContain("A nanosecond is 30 cm of wire & more.");
+    expect(first?.getElementsByTagName("content:encoded")[0]?.textContent).toContain("<strong>30 cm</strong>");
+    expect(first?.querySelector("category")?.textContent).toBe("Compilers & <Tools>");
+
+    const category = xml((await get(`/rss.xml?category=${encodeURIComponent("Compilers & <Tools>")}`)).body);
+    expect(category.querySelector("channel > title")?.textContent).toBe("Penchain: Compilers & <Tools>");
+    expect([...category.querySelectorAll("item title")].map((title) => title.textContent)).toEqual([
+      'Nanoseconds "explained"',
+    ]);
+    const byAuthor = xml((await get(`/rss.xml?author=${author.id}`)).body);
+    expect(byAuthor.querySelector("channel > title")?.textContent).toBe("Penchain: Grace Hopper");
+    expect((await get("/rss.xml?author=nobody")).statusCode).toBe(400);
+  });
+
+  it("lists every post with its last change in the sitemap, named by robots.txt", async () => {
+    const sitemap = xml((await get("/sitemap.xml")).body);
+    const urls = [...sitemap.querySelectorAll("url")].map((url) => ({
+      loc: url.querySelector("loc")?.textContent,
+      lastmod: url.querySelector("lastmod")?.textContent,
+    }));
+    expect(urls).toContainEqual({ loc: "http://penchain.test/", lastmod: undefined });
+    const entry = urls.find((url) => url.loc === `http://penchain.test/posts/${post.id}`);
+    expect(new Date(entry?.lastmod ?? "").getTime()).toBeGreaterThan(0);
+    expect(urls).toHaveLength(2 + (await get("/api/posts?limit=100")).json().items.length);
+    const robots = (await get("/robots.txt")).body;
+    expect(robots).toContain("Sitemap: http://penchain.test/sitemap.xml");
+  });
+
+  it("compresses pages, JSON and assets for clients that accept it", async () => {
+    const page = await get(`/posts/${post.id}`, { "accept-encoding": "br, gzip" });
+    expect(page.headers["content-encoding"]).toBe("br");
+    expect(zlib.brotliDecompressSync(page.rawPayload).toString()).toContain("Nanoseconds");
+    const list = await get("/api/posts", { "accept-encoding": "gzip" });
+    expect(list.headers["content-encoding"]).toBe("gzip");
+    expect(JSON.parse(zlib.gunzipSync(list.rawPayload).toString()).items.length).toBeGreaterThan(0);
+    const script = html((await get("/")).body)
+      .querySelector('script[type="module"]')
+      ?.getAttribute("src") as string;
+    const asset = await get(script, { "accept-encoding": "br" });
+    expect(asset.headers["content-encoding"]).toBe("br");
+    expect(asset.headers["cache-control"]).toContain("immutable");
+    expect(asset.rawPayload.length).toBeLessThan(zlib.brotliDecompressSync(asset.rawPayload).length / 3);
+    expect((await get(script)).headers["content-encoding"]).toBeUndefined();
   });
 });
