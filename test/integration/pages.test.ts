@@ -1,11 +1,13 @@
 import path from "node:path";
 import zlib from "node:zlib";
 import { JSDOM } from "jsdom";
+import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
+import { createCategory, createPost, submitPost } from "../support/content.ts";
 import { pgliteTarget } from "../support/databases.ts";
+import { png } from "../support/images.ts";
 import { bearer, makeAdmin, signUp } from "../support/users.ts";
 
 /** Built by `npm run build` (npm test builds first): the client and its server renderer beside it. */
@@ -180,5 +182,40 @@ describe("reader pages, feeds and discovery", () => {
     expect(asset.headers["cache-control"]).toContain("immutable");
     expect(asset.rawPayload.length).toBeLessThan(zlib.brotliDecompressSync(asset.rawPayload).length / 3);
     expect((await get(script)).headers["content-encoding"]).toBeUndefined();
+  });
+
+  it("stores covers at 400, 800 and 1600 px and makes missing widths of older uploads on first request", async () => {
+    const response = await submitPost(
+      app,
+      author,
+      { title: "With a cover", description: "<p>Wide</p>", category: "Rust", isFeatured: "false" },
+      { data: await png(2400, 1200), filename: "cover.png", type: "image/png" },
+    );
+    const image = response.json().image as string;
+    for (const [url, width] of [
+      [image, 1600],
+      [image.replace(/\.webp$/, "-w800.webp"), 800],
+      [image.replace(/\.webp$/, "-w400.webp"), 400],
+    ] as const) {
+      const file = await get(url);
+      expect(file.statusCode).toBe(200);
+      expect(await sharp(file.rawPayload).metadata()).toMatchObject({ format: "webp", width });
+    }
+    const page = html((await get("/posts?category=Rust")).body);
+    const cover = page.querySelector(`#root img[src="${image.replace(/\.webp$/, "-w800.webp")}"]`);
+    expect(cover?.getAttribute("srcset")).toContain(`${image} 1600w`);
+    expect(cover?.getAttribute("width")).toBe("1600");
+    expect(cover?.getAttribute("loading")).toBe("eager");
+
+    // An upload from before widths existed: its smaller width is made once, then served as a file.
+    const old = path.join(app.config.dataDir, "uploads", "0ld-upload.webp");
+    await sharp(await png(1600, 900))
+      .webp()
+      .toFile(old);
+    const made = await get("/uploads/0ld-upload-w400.webp");
+    expect(made.statusCode).toBe(200);
+    expect(await sharp(made.rawPayload).metadata()).toMatchObject({ width: 400 });
+    expect((await get("/uploads/0ld-upload-w401.webp")).statusCode).toBe(404);
+    expect((await get("/uploads/none-w400.webp")).statusCode).toBe(404);
   });
 });

@@ -51,7 +51,8 @@ it("npm start serves the app with a chain and the fee contract, and Ctrl-C stops
   const health = await fetch(`http://localhost:${port}/api/health`);
   expect(await health.json()).toEqual({ status: "ok", database: "ok", chain: "ok" });
   const home = await fetch(`http://localhost:${port}/`, { headers: { accept: "text/html" } });
-  expect(await home.text()).toContain('<div id="root">');
+  // The home page arrives rendered by the server, ready to hydrate.
+  expect(await home.text()).toMatch(/<div id="root" data-hydrate>.*Pen down your ideas by creating a blog/s);
 
   child.kill("SIGINT");
   expect(await exited).toBe(0);

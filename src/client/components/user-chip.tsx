@@ -1,5 +1,6 @@
 import { Avatar, HStack, Link, Stack, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
+import { imageAt } from "../../shared/images.ts";
 import type { UserSummary } from "../../shared/schemas/users.ts";
 import { fullName } from "../lib/format.ts";
 
@@ -21,7 +22,7 @@ export function UserChip({ user, size = "xs", link = true, detail, fontSize, chi
     <HStack gap={size === "xs" ? "2" : "3"} wrap="wrap">
       <Avatar.Root size={size}>
         <Avatar.Fallback name={name} />
-        {user.profilePhoto && <Avatar.Image src={user.profilePhoto} alt="" />}
+        {user.profilePhoto && <Avatar.Image src={imageAt(user.profilePhoto, "photo", 128)} alt="" />}
       </Avatar.Root>
       <Stack gap="0">
         {link ? (

@@ -2,6 +2,24 @@ import fs from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
+import { IMAGE_WIDTHS } from "../../shared/images.ts";
+import { resizeTo } from "../services/images.ts";
+
+const ALL_WIDTHS = new Set<number>([...IMAGE_WIDTHS.cover, ...IMAGE_WIDTHS.photo]);
+
+/**
+ * A smaller width of an upload made before images were stored at several widths: made from the upload on first
+ * request and kept beside it, so the next request is a plain file.
+ */
+async function uploadVariant(uploadsDir: string, pathname: string) {
+  const match = /^\/uploads\/([\w-]+)-w(\d+)\.webp$/.exec(pathname);
+  if (!match || !ALL_WIDTHS.has(Number(match[2]))) return null;
+  const source = path.join(uploadsDir, `${match[1]}.webp`);
+  if (!fs.existsSync(source)) return null;
+  const data = await resizeTo(fs.readFileSync(source), Number(match[2]));
+  fs.writeFileSync(path.join(uploadsDir, path.basename(pathname)), data);
+  return data;
+}
 
 /**
  * Serves uploads and the built client; any other page address gets index.html so client routes survive a reload.
@@ -34,8 +52,12 @@ export async function registerClient(app: FastifyInstance, options: { clientDir:
     });
   }
 
-  app.setNotFoundHandler((request, reply) => {
+  app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split("?")[0] as string;
+    const variant = await uploadVariant(options.uploadsDir, pathname);
+    if (variant) {
+      return reply.type("image/webp").header("cache-control", "public, max-age=604800, immutable").send(variant);
+    }
     // Page addresses answer HTML whatever the Accept header says (link-preview crawlers send */*); files do not.
     const isPage =
       (request.method === "GET" || request.method === "HEAD") &&

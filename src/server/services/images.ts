@@ -1,6 +1,8 @@
 import crypto from "node:crypto";
 import sharp from "sharp";
+import { IMAGE_WIDTHS, type ImageKind, imageAt } from "../../shared/images.ts";
 import { HttpError } from "../http-error.ts";
+import type { Storage } from "./storage.ts";
 
 const PIXEL_LIMIT = 40_000_000;
 
@@ -13,6 +15,22 @@ const KINDS = {
  * Judges the type by content (never the file name), then re-encodes: orientation applied, metadata stripped,
  * size bounded. What comes out is always a fresh WebP under a random name.
  */
+/** A narrower WebP of an image already processed (never wider than it is). */
+export const resizeTo = (webp: Uint8Array, width: number) =>
+  sharp(webp).resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
+
+/** Stores an upload at every width (see src/shared/images.ts); answers the largest one's address. */
+export async function storeImage(storage: Storage, upload: Uint8Array, kind: ImageKind) {
+  const image = await processImage(upload, kind);
+  await Promise.all(image.variants.map((variant) => storage.put(variant.key, variant.data, image.contentType)));
+  return storage.put(image.key, image.data, image.contentType);
+}
+
+/** Removes an image with its smaller widths. */
+export async function removeImage(storage: Storage, url: string, kind: ImageKind) {
+  await Promise.all(IMAGE_WIDTHS[kind].map((width) => storage.remove(imageAt(url, kind, width))));
+}
+
 export async function processImage(input: Uint8Array, kind: keyof typeof KINDS) {
   const rules = KINDS[kind];
   // Reading the header decodes no pixels, so it needs no pixel limit; the size is judged from it.
@@ -31,7 +49,12 @@ export async function processImage(input: Uint8Array, kind: keyof typeof KINDS) 
       .resize({ width: rules.width, height: rules.height, fit: rules.fit, withoutEnlargement: true })
       .webp({ quality: 82 })
       .toBuffer();
-    return { data, contentType: "image/webp", key: `${crypto.randomUUID()}.webp` };
+    const key = `${crypto.randomUUID()}.webp`;
+    const smaller = IMAGE_WIDTHS[kind].slice(0, -1);
+    const variants = await Promise.all(
+      smaller.map(async (width) => ({ key: imageAt(key, kind, width), data: await resizeTo(data, width) })),
+    );
+    return { data, contentType: "image/webp", key, variants };
   } catch {
     throw new HttpError(415, "The image could not be read. Please try another file.");
   }

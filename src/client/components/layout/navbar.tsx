@@ -1,5 +1,6 @@
 import { Avatar, Box, Button, Container, Flex, HStack, Link, Menu, Portal } from "@chakra-ui/react";
 import { Link as RouterLink, NavLink as RouterNavLink } from "react-router-dom";
+import { imageAt } from "../../../shared/images.ts";
 import { useColorMode } from "../../lib/color-mode.ts";
 import { useSession } from "../../lib/session.ts";
 import { useSiteSettings } from "../../lib/site-settings.ts";
@@ -92,7 +93,9 @@ export function Navbar() {
                     <Button variant="plain" size="sm" p="0" aria-label="Account menu">
                       <Avatar.Root size="sm">
                         <Avatar.Fallback name={`${session.firstName} ${session.lastName}`} />
-                        {session.profilePhoto && <Avatar.Image src={session.profilePhoto} alt="" />}
+                        {session.profilePhoto && (
+                          <Avatar.Image src={imageAt(session.profilePhoto, "photo", 128)} alt="" />
+                        )}
                       </Avatar.Root>
                     </Button>
                   </Menu.Trigger>

@@ -5,7 +5,7 @@ import { categories, posts } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
-import { processImage } from "../images.ts";
+import { removeImage, storeImage } from "../images.ts";
 import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
 import { hasContent, sanitizePostHtml } from "../sanitize.ts";
@@ -60,8 +60,7 @@ export async function createPost(
         what: "the featured-post fee",
       })
     : null;
-  const image = input.image ? await processImage(input.image, "cover") : null;
-  const imageUrl = image ? await deps.storage.put(image.key, image.data, image.contentType) : null;
+  const imageUrl = input.image ? await storeImage(deps.storage, input.image, "cover") : null;
   try {
     const id = await deps.db.transaction(async (tx) => {
       const [post] = await tx
@@ -81,7 +80,7 @@ export async function createPost(
     });
     return getPost(deps, id, author.id);
   } catch (error) {
-    if (imageUrl) await deps.storage.remove(imageUrl).catch(() => {});
+    if (imageUrl) await removeImage(deps.storage, imageUrl, "cover").catch(() => {});
     throw error;
   }
 }
@@ -113,6 +112,8 @@ export async function deletePost(deps: Pick<Deps, "db" | "log" | "storage">, use
   const deleted = await getPost(deps, id, user.id);
   await deps.db.delete(posts).where(eq(posts.id, id));
   if (post.image)
-    await deps.storage.remove(post.image).catch((error) => deps.log.warn({ err: error }, "cover not removed"));
+    await removeImage(deps.storage, post.image, "cover").catch((error) =>
+      deps.log.warn({ err: error }, "cover not removed"),
+    );
   return deleted;
 }

@@ -7,7 +7,7 @@ import type { AuthUser } from "../auth/auth-user.ts";
 import { checkCurrentPassword } from "../auth/passwords.ts";
 import { EMAIL_TAKEN } from "../auth/registration.ts";
 import type { Deps } from "../deps.ts";
-import { processImage } from "../images.ts";
+import { removeImage, storeImage } from "../images.ts";
 import { emailChangedMail } from "../mail-templates.ts";
 import { findUser } from "./find-user.ts";
 import {
@@ -140,12 +140,11 @@ export async function setFollowing(deps: Pick<Deps, "db">, follower: AuthUser, t
 }
 
 export async function replacePhoto(deps: Pick<Deps, "db" | "log" | "storage">, user: AuthUser, upload: Uint8Array) {
-  const image = await processImage(upload, "photo");
-  const url = await deps.storage.put(image.key, image.data, image.contentType);
+  const url = await storeImage(deps.storage, upload, "photo");
   await deps.db.update(users).set({ profilePhoto: url, updatedAt: new Date() }).where(eq(users.id, user.id));
   if (user.profilePhoto)
-    await deps.storage
-      .remove(user.profilePhoto)
-      .catch((error) => deps.log.warn({ err: error }, "old photo not removed"));
+    await removeImage(deps.storage, user.profilePhoto, "photo").catch((error) =>
+      deps.log.warn({ err: error }, "old photo not removed"),
+    );
   return toPrivateUser(await findUser(deps, user.id));
 }

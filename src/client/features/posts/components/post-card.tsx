@@ -1,5 +1,6 @@
 import { Badge, Box, Button, Card, HStack, Image, Link, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
+import { imageAt, imageSrcSet } from "../../../../shared/images.ts";
 import type { Post } from "../../../../shared/schemas/posts.ts";
 import { EyeIcon, StarIcon, ThumbDownIcon, ThumbUpIcon } from "../../../components/icons.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
@@ -7,7 +8,8 @@ import { formatDate } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { useReactToPost } from "../api/react-to-post.ts";
 
-export function PostCard({ post }: { post: Post }) {
+/** `priority`: the first card's cover is the page's largest paint, so it loads first; the others when scrolled to. */
+export function PostCard({ post, priority = false }: { post: Post; priority?: boolean }) {
   const session = useSession();
   const react = useReactToPost();
   const counts = (
@@ -23,7 +25,19 @@ export function PostCard({ post }: { post: Post }) {
   return (
     <Card.Root as="article" overflow="hidden" size="sm" aria-labelledby={`post-${post.id}`}>
       {post.image ? (
-        <Image src={post.image} alt="" aspectRatio={16 / 9} objectFit="cover" loading="lazy" />
+        <Image
+          src={imageAt(post.image, "cover", 800)}
+          srcSet={imageSrcSet(post.image, "cover")}
+          // One column on phones, two from md (48em), three from xl (80em) beside the 16rem sidebar.
+          sizes="(min-width: 80em) 24vw, (min-width: 62em) 36vw, (min-width: 48em) 48vw, 100vw"
+          htmlWidth={1600}
+          htmlHeight={900}
+          alt=""
+          aspectRatio={16 / 9}
+          objectFit="cover"
+          loading={priority ? "eager" : "lazy"}
+          fetchPriority={priority ? "high" : "auto"}
+        />
       ) : (
         <Box aspectRatio={16 / 9} bgGradient="to-br" gradientFrom="teal.500" gradientTo="blue.600" />
       )}

@@ -1,5 +1,6 @@
 import { Badge, Box, Button, Container, Heading, HStack, Image, Spinner, Stack, Text } from "@chakra-ui/react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { imageAt, imageSrcSet } from "../../../../shared/images.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, EyeIcon, StarIcon, TrashIcon } from "../../../components/icons.tsx";
 import { RichText } from "../../../components/rich-text.tsx";
@@ -36,7 +37,20 @@ export function PostDetail({
   return (
     <Container as="article" maxW="3xl" py="8">
       <Stack gap="5">
-        {data.image && <Image src={data.image} alt="" borderRadius="xl" maxH="96" objectFit="cover" />}
+        {data.image && (
+          <Image
+            src={imageAt(data.image, "cover", 800)}
+            srcSet={imageSrcSet(data.image, "cover")}
+            sizes="(min-width: 48rem) 48rem, 100vw"
+            htmlWidth={1600}
+            htmlHeight={900}
+            alt=""
+            borderRadius="xl"
+            aspectRatio={16 / 9}
+            objectFit="cover"
+            fetchPriority="high"
+          />
+        )}
         <HStack gap="2">
           <Badge colorPalette="teal">{data.category}</Badge>
           {data.isFeatured && (

@@ -31,8 +31,8 @@ export function PostList({ category = "", author }: { category?: string; author?
       <ErrorLines error={posts.error} />
       {posts.isSuccess && items.length === 0 && <Text color="fg.muted">No Blog Found</Text>}
       <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="5">
-        {items.map((post) => (
-          <PostCard key={post.id} post={post} />
+        {items.map((post, index) => (
+          <PostCard key={post.id} post={post} priority={index === 0} />
         ))}
       </SimpleGrid>
       <div ref={sentinel} />

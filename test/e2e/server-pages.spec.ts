@@ -1,0 +1,103 @@
+import crypto from "node:crypto";
+import { expect, type Page, test } from "@playwright/test";
+import { adminSession } from "./fixtures/admin.ts";
+
+/** Console errors and warnings, hydration mismatches included, and uncaught errors. */
+function watchConsole(page: Page) {
+  const problems: string[] = [];
+  page.on("console", (message) => {
+    if (["error", "warning"].includes(message.type())) problems.push(`${message.type()}: ${message.text()}`);
+  });
+  page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
+  return problems;
+}
+
+test("reader pages arrive rendered: text, head and list without JavaScript, then hydrate quietly", async ({
+  browser,
+  request,
+}) => {
+  const tag = crypto.randomBytes(3).toString("hex");
+  const admin = await adminSession(request);
+  const auth = { authorization: `Bearer ${admin.token}` };
+  await request.post("/api/category", { data: { title: `Ledgers ${tag}` }, headers: auth });
+  const post = await (
+    await request.post("/api/posts", {
+      data: {
+        title: `Server rendered ${tag}`,
+        description: "<p>Readable <strong>before</strong> any script runs.</p>",
+        category: `Ledgers ${tag}`,
+        isFeatured: "false",
+      },
+      headers: auth,
+    })
+  ).json();
+
+  // Without JavaScript: what a crawler, a link preview or a slow phone gets first.
+  const plain = await browser.newContext({ javaScriptEnabled: false });
+  const noScript = await plain.newPage();
+  await noScript.goto(`/posts/${post.id}`);
+  await expect(noScript).toHaveTitle(`Server rendered ${tag} | Penchain`);
+  await expect(noScript.getByRole("heading", { level: 1, name: `Server rendered ${tag}` })).toBeVisible();
+  await expect(noScript.getByText("Readable before any script runs.")).toBeVisible();
+  await expect(noScript.locator('meta[property="og:title"]')).toHaveAttribute("content", `Server rendered ${tag}`);
+  await expect(noScript.locator('meta[name="description"]')).toHaveAttribute(
+    "content",
+    "Readable before any script runs.",
+  );
+  await noScript.goto(`/posts?category=Ledgers%20${tag}`);
+  await expect(noScript.getByRole("link", { name: `Server rendered ${tag}` })).toBeVisible();
+  await plain.close();
+
+  // With JavaScript: the same page hydrates without a warning, and a visitor's page needs no second fetch.
+  const visitor = await browser.newContext();
+  const page = await visitor.newPage();
+  const problems = watchConsole(page);
+  const apiCalls: string[] = [];
+  page.on("request", (call) => {
+    if (new URL(call.url()).pathname.startsWith("/api/posts")) apiCalls.push(call.url());
+  });
+  await page.goto(`/posts/${post.id}`, { waitUntil: "networkidle" });
+  await expect(page.getByRole("heading", { level: 1, name: `Server rendered ${tag}` })).toBeVisible();
+  await page.goto("/posts", { waitUntil: "networkidle" });
+  await expect(page.getByRole("link", { name: `Server rendered ${tag}` })).toBeVisible();
+  expect(apiCalls).toEqual([]);
+  expect(problems).toEqual([]);
+  await visitor.close();
+});
+
+test("a signed-in reader's hydrated pages show their own reaction, and likes and comments work", async ({
+  browser,
+  request,
+}) => {
+  const tag = crypto.randomBytes(3).toString("hex");
+  const admin = await adminSession(request);
+  const auth = { authorization: `Bearer ${admin.token}` };
+  await request.post("/api/category", { data: { title: `Hydrate ${tag}` }, headers: auth });
+  const post = await (
+    await request.post("/api/posts", {
+      data: { title: `Likeable ${tag}`, description: "<p>Body</p>", category: `Hydrate ${tag}`, isFeatured: "false" },
+      headers: auth,
+    })
+  ).json();
+  await request.put("/api/posts/likes", { data: { postId: post.id }, headers: auth });
+
+  const context = await browser.newContext();
+  const session = await (
+    await request.post("/api/users/login", { data: { email: "admin@penchain.example", password: "admin password 1" } })
+  ).json();
+  await context.addInitScript((value) => localStorage.setItem("userInfo", value), JSON.stringify(session));
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  await page.goto(`/posts?category=Hydrate%20${tag}`);
+  // The server's HTML is everyone's; the reader's own like arrives once the page is theirs.
+  const card = page.getByRole("article").filter({ hasText: `Likeable ${tag}` });
+  await expect(card.getByRole("button", { name: "1 likes, like this post" })).toHaveAttribute("aria-pressed", "true");
+  await card.getByRole("button", { name: "1 likes, like this post" }).click();
+  await expect(card.getByRole("button", { name: "0 likes, like this post" })).toHaveAttribute("aria-pressed", "false");
+  await page.goto(`/posts/${post.id}`);
+  await page.getByLabel("Add a comment").fill(`Hydrated comment ${tag}`);
+  await page.getByRole("button", { name: "Submit" }).click();
+  await expect(page.getByText(`Hydrated comment ${tag}`)).toBeVisible();
+  expect(problems).toEqual([]);
+  await context.close();
+});
