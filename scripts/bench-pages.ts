@@ -32,7 +32,7 @@ const PARAGRAPH =
 
 /** A photo-like 1600×900 JPEG (noise over a gradient compresses like a real photo, unlike a flat colour). */
 async function cover(seed: number) {
-  const noise = await sharp({
+  return sharp({
     create: {
       width: 1600,
       height: 900,
@@ -42,8 +42,6 @@ async function cover(seed: number) {
     },
   })
     .blur(1.2)
-    .toBuffer();
-  return sharp(noise)
     .composite([
       {
         input: Buffer.from(
