@@ -1,9 +1,14 @@
 import { Box } from "@chakra-ui/react";
+import { lazy, Suspense } from "react";
 import { useParams } from "react-router-dom";
-import { CommentForm } from "../../features/comments/components/comment-form.tsx";
 import { CommentList } from "../../features/comments/components/comment-list.tsx";
 import { PostDetail } from "../../features/posts/components/post-detail.tsx";
 import { useSession } from "../../lib/session.ts";
+
+// Only signed-in readers write comments: the form (and its form library) loads for them alone.
+const CommentForm = lazy(() =>
+  import("../../features/comments/components/comment-form.tsx").then((module) => ({ default: module.CommentForm })),
+);
 
 export function PostRoute() {
   const { id = "" } = useParams();
@@ -20,7 +25,11 @@ export function PostRoute() {
           flexDirection="column"
           gap="6"
         >
-          {session && <CommentForm postId={post.id} />}
+          {session && (
+            <Suspense fallback={null}>
+              <CommentForm postId={post.id} />
+            </Suspense>
+          )}
           <CommentList
             postId={post.id}
             comments={post.comments}

@@ -1,6 +1,6 @@
 import { Text } from "@chakra-ui/react";
 import { splitError } from "../../lib/api-client.ts";
-import { isShownAtFields } from "./use-zod-form.ts";
+import { isShownAtFields } from "./shown-at-fields.ts";
 
 /**
  * The spec's red error line: the server's message (appErr) and the client or network message (serverErr). A refusal

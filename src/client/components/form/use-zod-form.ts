@@ -3,6 +3,7 @@ import { useLayoutEffect } from "react";
 import { type FieldValues, type Path, type UseFormProps, useForm } from "react-hook-form";
 import type { z } from "zod";
 import { ApiError } from "../../lib/api-client.ts";
+import { markShownAtFields } from "./shown-at-fields.ts";
 
 type Options<S extends z.ZodType<FieldValues, FieldValues>> = Omit<
   UseFormProps<z.input<S>, unknown, z.output<S>>,
@@ -35,14 +36,10 @@ export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
     for (const issue of atFields) {
       setError(issue.path as Path<z.input<S>>, { type: "server", message: issue.message });
     }
-    if (atFields.length === serverError.issues.length) shownAtFields.add(serverError);
+    if (atFields.length === serverError.issues.length) markShownAtFields(serverError);
   }, [serverError, setError, getValues]);
   return form;
 }
-
-/** Refusals whose every issue is shown beside its field; the form's error line leaves them out. */
-const shownAtFields = new WeakSet<ApiError>();
-export const isShownAtFields = (error: unknown) => error instanceof ApiError && shownAtFields.has(error);
 
 const valueAt = (values: Record<string, unknown>, path: string): unknown =>
   path === ""
