@@ -3,6 +3,7 @@
 // covers uploaded through the API (so every width is made) and several paragraphs each. Prints the scores and the
 // numbers behind them beside Ghost 5.130 (Casper) measured the same way on this machine, and the targets.
 // Lighthouse 12.8.2 comes from the npm registry through npx; Chromium is Debian's (CHROME_PATH, /usr/bin/chromium).
+// `npm run bench:pages -- --serve` only seeds and serves, to look at the pages.
 import { execFile } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
@@ -120,6 +121,13 @@ async function lighthouse(url: string) {
 }
 
 const server = await startScratchServer("pages", undefined, { LOG_LEVEL: "warn", RATE_LIMIT_FACTOR: "100" });
+if (process.argv.includes("--serve")) {
+  // `-- --serve`: the seeded server stays up to be looked at (Ctrl-C stops it).
+  const postId = await seed(server.url);
+  console.log(JSON.stringify({ url: server.url, postId }));
+  process.once("SIGINT", () => void server.app.close().then(() => process.exit(0)));
+  await new Promise(() => {});
+}
 try {
   const postId = await seed(server.url);
   const rows: [string, Record<string, number | string>][] = [];

@@ -1,49 +1,52 @@
-import { hydrate, type QueryClient } from "@tanstack/react-query";
-import { StrictMode, useEffect } from "react";
-import { createRoot, hydrateRoot } from "react-dom/client";
-import { createBrowserRouter, RouterProvider } from "react-router-dom";
-import { AppProvider, createQueryClient } from "./app/provider.tsx";
-import { routes } from "./app/routes.tsx";
-import { getPost } from "./features/posts/api/get-post.ts";
-import { postKeys } from "./features/posts/api/keys.ts";
-import { sessionStore } from "./lib/session.ts";
+import { SESSION_STORAGE_KEY } from "../shared/constants.ts";
+
+// The entry, kept tiny. Screens the browser renders start the app at once. A reader page the server rendered is
+// already whole for a reader who is not signed in: its script (React, the router, Chakra UI) loads at the first sign
+// they want more than reading — a press, a key, a touch, a scroll towards the end of the list — and a button pressed
+// before it is there is pressed again once it is. Links work meanwhile as plain links. A signed-in reader's page
+// starts at once, to show what is theirs.
 
 const root = document.getElementById("root");
 if (!root) throw new Error("index.html has no #root element");
+const hydrate = root.hasAttribute("data-hydrate");
 
-/**
- * A server-rendered page is the same for everyone; once it is a signed-in reader's, it is fetched again with their
- * own reactions (a post without counting its view twice).
- */
-function AddReadersOwn({ queryClient }: { queryClient: QueryClient }) {
-  useEffect(() => {
-    if (!sessionStore.get()) return;
-    for (const query of queryClient.getQueryCache().getAll()) {
-      const [kind, id] = query.queryKey;
-      if (kind === postKeys.detail("")[0] && typeof id === "string" && query.queryKey.length === 2) {
-        void queryClient.prefetchQuery({
-          queryKey: query.queryKey,
-          queryFn: () => getPost(id, { counted: true }),
-          staleTime: 0,
-        });
-      } else void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
-    }
-  }, [queryClient]);
-  return null;
+// The colour mode, before anything else paints: a stored choice, or the system's (see lib/color-mode.ts).
+const stored = localStorage.getItem("colorMode");
+const mode = stored === '"dark"' || (stored !== '"light"' && matchMedia("(prefers-color-scheme: dark)").matches);
+document.documentElement.classList.add(mode ? "dark" : "light");
+document.documentElement.style.colorScheme = mode ? "dark" : "light";
+
+const held = new Set<HTMLElement>();
+/** A button pressed before the app is there: held, and pressed again once it is. */
+function hold(event: MouseEvent) {
+  const button = (event.target as Element | null)?.closest<HTMLElement>("button, [role=button]");
+  if (!button || !root?.contains(button)) return;
+  event.preventDefault();
+  event.stopPropagation();
+  held.add(button);
+  void start();
+}
+function onScroll() {
+  if (window.innerHeight + window.scrollY > document.documentElement.scrollHeight - 1200) void start();
 }
 
-const queryClient = createQueryClient();
-const state = document.getElementById("page-state");
-if (state?.textContent) hydrate(queryClient, JSON.parse(state.textContent));
+let started: Promise<void> | undefined;
+function start() {
+  started ??= import("./start.tsx")
+    .then((app) => app.start(root as HTMLElement, hydrate))
+    .then(() => {
+      removeEventListener("click", hold, true);
+      removeEventListener("scroll", onScroll);
+      for (const button of held) if (button.isConnected) button.click();
+    });
+  return started;
+}
 
-const app = (
-  <StrictMode>
-    <AppProvider queryClient={queryClient}>
-      <RouterProvider router={createBrowserRouter(routes)} />
-      {state && <AddReadersOwn queryClient={queryClient} />}
-    </AppProvider>
-  </StrictMode>
-);
-// Reader pages arrive rendered (see entry-server.tsx) and are hydrated; every other page is rendered here.
-if (root.hasAttribute("data-hydrate")) hydrateRoot(root, app);
-else createRoot(root).render(app);
+if (!hydrate || localStorage.getItem(SESSION_STORAGE_KEY)) void start();
+else {
+  for (const type of ["pointerdown", "keydown", "touchstart"]) {
+    addEventListener(type, () => void start(), { capture: true, passive: true, once: true });
+  }
+  addEventListener("scroll", onScroll, { passive: true });
+  addEventListener("click", hold, true);
+}
