@@ -1,5 +1,7 @@
+import fs from "node:fs";
 import path from "node:path";
 import zlib from "node:zlib";
+import { sql } from "drizzle-orm";
 import { JSDOM } from "jsdom";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -14,6 +16,7 @@ import { bearer, makeAdmin, signUp } from "../support/users.ts";
 const CLIENT_DIR = path.resolve(import.meta.dirname, "../../dist/client");
 type Session = Awaited<ReturnType<typeof signUp>>;
 
+const fileSize = (name: string) => fs.statSync(path.join(CLIENT_DIR, "assets", name)).size;
 const html = (body: string) => new JSDOM(body).window.document;
 /** A real XML parser: malformed XML fails the test. */
 function xml(body: string) {
@@ -174,9 +177,10 @@ describe("reader pages, feeds and discovery", () => {
     const list = await get("/api/posts", { "accept-encoding": "gzip" });
     expect(list.headers["content-encoding"]).toBe("gzip");
     expect(JSON.parse(zlib.gunzipSync(list.rawPayload).toString()).items.length).toBeGreaterThan(0);
-    const script = html((await get("/")).body)
-      .querySelector('script[type="module"]')
-      ?.getAttribute("src") as string;
+    // The largest script the build made (the app), as a browser would ask for it.
+    const assets = fs.readdirSync(path.join(CLIENT_DIR, "assets")).filter((name) => name.endsWith(".js"));
+    const largest = assets.sort((a, b) => fileSize(b) - fileSize(a))[0];
+    const script = `/assets/${largest}`;
     const asset = await get(script, { "accept-encoding": "br" });
     expect(asset.headers["content-encoding"]).toBe("br");
     expect(asset.headers["cache-control"]).toContain("immutable");
@@ -217,5 +221,23 @@ describe("reader pages, feeds and discovery", () => {
     expect(await sharp(made.rawPayload).metadata()).toMatchObject({ width: 400 });
     expect((await get("/uploads/0ld-upload-w401.webp")).statusCode).toBe(404);
     expect((await get("/uploads/none-w400.webp")).statusCode).toBe(404);
+  });
+
+  it("turns the sitemap into an index of files once it outgrows one", async () => {
+    const before = (await get("/api/posts?limit=100")).json().items.length as number;
+    await app.db.execute(sql`
+      insert into posts (title, description, category_id, user_id, created_at)
+      select 'Filler ' || g, '<p>Filler</p>', (select id from categories limit 1), ${author.id}::uuid,
+             now() - interval '1 year' + (g || ' seconds')::interval
+      from generate_series(1, 49000) g`);
+    app.readCache.invalidate();
+    const index = xml((await get("/sitemap.xml")).body);
+    const files = [...index.querySelectorAll("sitemapindex > sitemap > loc")].map((loc) => loc.textContent);
+    expect(files).toEqual(["http://penchain.test/sitemap-1.xml", "http://penchain.test/sitemap-2.xml"]);
+    const first = xml((await get("/sitemap-1.xml")).body).querySelectorAll("url");
+    const second = xml((await get("/sitemap-2.xml")).body).querySelectorAll("url");
+    expect(first.length).toBe(2 + 49_000);
+    expect(second.length).toBe(before);
+    expect((await get("/sitemap-3.xml")).statusCode).toBe(404);
   });
 });
