@@ -36,13 +36,21 @@ export function Navbar() {
           </HStack>
 
           <HStack ms="auto" gap={{ base: "1", sm: "2" }}>
-            <Button
-              variant="ghost"
-              size="sm"
-              aria-label={colorMode.mode === "dark" ? "Switch to light mode" : "Switch to dark mode"}
-              onClick={colorMode.toggle}
-            >
-              {colorMode.mode === "dark" ? <SunIcon /> : <MoonIcon />}
+            {/* Both states are in the markup and the <html> class picks one, so a page rendered on the server, which
+                cannot know the mode, shows the right one before its script runs. */}
+            <Button variant="ghost" size="sm" onClick={colorMode.toggle}>
+              <Box as="span" display="contents" _dark={{ display: "none" }}>
+                <MoonIcon />
+                <Box as="span" srOnly>
+                  Switch to dark mode
+                </Box>
+              </Box>
+              <Box as="span" display="none" _dark={{ display: "contents" }}>
+                <SunIcon />
+                <Box as="span" srOnly>
+                  Switch to light mode
+                </Box>
+              </Box>
             </Button>
             <Menu.Root>
               <Menu.Trigger asChild>
