@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { adminSession } from "./fixtures/admin.ts";
 
 /** Console errors and warnings, hydration mismatches included, and uncaught errors. */
@@ -12,25 +12,29 @@ function watchConsole(page: Page) {
   return problems;
 }
 
+/** A post by the admin in a category of its own; answers the post and the admin's session. */
+async function publish(request: APIRequestContext, category: string, title: string, description: string) {
+  const admin = await adminSession(request);
+  const auth = { authorization: `Bearer ${admin.token}` };
+  await request.post("/api/category", { data: { title: category }, headers: auth });
+  const response = await request.post("/api/posts", {
+    data: { title, description, category, isFeatured: "false" },
+    headers: auth,
+  });
+  return { post: (await response.json()) as { id: string }, auth };
+}
+
 test("reader pages arrive rendered: text, head and list without JavaScript, then hydrate quietly", async ({
   browser,
   request,
 }) => {
   const tag = crypto.randomBytes(3).toString("hex");
-  const admin = await adminSession(request);
-  const auth = { authorization: `Bearer ${admin.token}` };
-  await request.post("/api/category", { data: { title: `Ledgers ${tag}` }, headers: auth });
-  const post = await (
-    await request.post("/api/posts", {
-      data: {
-        title: `Server rendered ${tag}`,
-        description: "<p>Readable <strong>before</strong> any script runs.</p>",
-        category: `Ledgers ${tag}`,
-        isFeatured: "false",
-      },
-      headers: auth,
-    })
-  ).json();
+  const { post } = await publish(
+    request,
+    `Ledgers ${tag}`,
+    `Server rendered ${tag}`,
+    "<p>Readable <strong>before</strong> any script runs.</p>",
+  );
 
   // Without JavaScript: what a crawler, a link preview or a slow phone gets first.
   const plain = await browser.newContext({ javaScriptEnabled: false });
@@ -82,15 +86,7 @@ test("a signed-in reader's hydrated pages show their own reaction, and likes and
   request,
 }) => {
   const tag = crypto.randomBytes(3).toString("hex");
-  const admin = await adminSession(request);
-  const auth = { authorization: `Bearer ${admin.token}` };
-  await request.post("/api/category", { data: { title: `Hydrate ${tag}` }, headers: auth });
-  const post = await (
-    await request.post("/api/posts", {
-      data: { title: `Likeable ${tag}`, description: "<p>Body</p>", category: `Hydrate ${tag}`, isFeatured: "false" },
-      headers: auth,
-    })
-  ).json();
+  const { post, auth } = await publish(request, `Hydrate ${tag}`, `Likeable ${tag}`, "<p>Body</p>");
   await request.put("/api/posts/likes", { data: { postId: post.id }, headers: auth });
 
   const context = await browser.newContext();

@@ -1,12 +1,12 @@
-import { Badge, Box, Button, Card, HStack, Image, Link, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, Card, HStack, Link, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
-import { imageAt, imageSrcSet } from "../../../../shared/images.ts";
 import type { Post } from "../../../../shared/schemas/posts.ts";
 import { EyeIcon, StarIcon, ThumbDownIcon, ThumbUpIcon } from "../../../components/icons.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { formatDate } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { useReactToPost } from "../api/react-to-post.ts";
+import { CoverImage } from "./cover-image.tsx";
 
 /** `priority`: the first card's cover is the page's largest paint, so it loads first; the others when scrolled to. */
 export function PostCard({ post, priority = false }: { post: Post; priority?: boolean }) {
@@ -25,18 +25,11 @@ export function PostCard({ post, priority = false }: { post: Post; priority?: bo
   return (
     <Card.Root as="article" overflow="hidden" size="sm" aria-labelledby={`post-${post.id}`}>
       {post.image ? (
-        <Image
-          src={imageAt(post.image, "cover", 800)}
-          srcSet={imageSrcSet(post.image, "cover")}
+        <CoverImage
+          url={post.image}
           // One column on phones, two from md (48em), three from xl (80em) beside the 16rem sidebar.
           sizes="(min-width: 80em) 24vw, (min-width: 62em) 36vw, (min-width: 48em) 48vw, 100vw"
-          htmlWidth={1600}
-          htmlHeight={900}
-          alt=""
-          aspectRatio={16 / 9}
-          objectFit="cover"
-          loading={priority ? "eager" : "lazy"}
-          fetchPriority={priority ? "high" : "auto"}
+          priority={priority}
         />
       ) : (
         <Box aspectRatio={16 / 9} bgGradient="to-br" gradientFrom="teal.500" gradientTo="blue.600" />

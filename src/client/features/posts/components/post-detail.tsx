@@ -1,6 +1,5 @@
-import { Badge, Box, Button, Container, Heading, HStack, Image, Spinner, Stack, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, Container, Heading, HStack, Spinner, Stack, Text } from "@chakra-ui/react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
-import { imageAt, imageSrcSet } from "../../../../shared/images.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, EyeIcon, StarIcon, TrashIcon } from "../../../components/icons.tsx";
 import { RichText } from "../../../components/rich-text.tsx";
@@ -10,6 +9,7 @@ import { useSession } from "../../../lib/session.ts";
 import { usePageTitle } from "../../../lib/site-settings.ts";
 import { useDeletePost } from "../api/delete-post.ts";
 import { usePost } from "../api/get-post.ts";
+import { CoverImage } from "./cover-image.tsx";
 
 /** The post itself; the route page adds the comments below it. */
 export function PostDetail({
@@ -38,18 +38,7 @@ export function PostDetail({
     <Container as="article" maxW="3xl" py="8">
       <Stack gap="5">
         {data.image && (
-          <Image
-            src={imageAt(data.image, "cover", 800)}
-            srcSet={imageSrcSet(data.image, "cover")}
-            sizes="(min-width: 48rem) 48rem, 100vw"
-            htmlWidth={1600}
-            htmlHeight={900}
-            alt=""
-            borderRadius="xl"
-            aspectRatio={16 / 9}
-            objectFit="cover"
-            fetchPriority="high"
-          />
+          <CoverImage url={data.image} sizes="(min-width: 48rem) 48rem, 100vw" priority borderRadius="xl" />
         )}
         <HStack gap="2">
           <Badge colorPalette="teal">{data.category}</Badge>
