@@ -1,9 +1,9 @@
 import { dehydrate } from "@tanstack/react-query";
-import { StrictMode } from "react";
 import { prerenderToNodeStream } from "react-dom/static";
-import { createStaticHandler, createStaticRouter, StaticRouterProvider } from "react-router-dom";
+import { createMemoryRouter } from "react-router-dom";
 import type { ReaderLoaders, RenderedPage } from "../shared/reader-pages.ts";
-import { AppProvider, createQueryClient } from "./app/provider.tsx";
+import { createQueryClient } from "./app/provider.tsx";
+import { Root } from "./app/root.tsx";
 import { routes } from "./app/routes.tsx";
 import { categoriesQueryOptions } from "./features/categories/api/get-categories.ts";
 import { postKeys } from "./features/posts/api/keys.ts";
@@ -28,16 +28,10 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
   // An unknown post answers 404 with the not-found page (an address no route matches); the browser renders its own.
   const found = post !== null;
 
-  const handler = createStaticHandler(routes);
-  const context = await handler.query(new Request(new URL(found ? url : "/not-found/", "http://localhost")));
-  if (context instanceof Response) throw new Error(`${url} redirected while rendering`);
-  const router = createStaticRouter(handler.dataRoutes, context);
+  // A memory router, so the tree is the browser's own (see app/root.tsx); the reader pages load no route data.
+  const router = createMemoryRouter(routes, { initialEntries: [found ? url : "/not-found/"] });
   const { prelude } = await prerenderToNodeStream(
-    <StrictMode>
-      <AppProvider queryClient={queryClient}>
-        <StaticRouterProvider router={router} context={context} hydrate={false} />
-      </AppProvider>
-    </StrictMode>,
+    <Root queryClient={queryClient} router={router} />,
     // One piece of HTML: React would otherwise move large parts behind a script, which the CSP does not run.
     { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );

@@ -109,3 +109,25 @@ test("a signed-in reader's hydrated pages show their own reaction, and likes and
   expect(problems).toEqual([]);
   await context.close();
 });
+
+test.describe("on a phone", () => {
+  test.use({ viewport: { width: 390, height: 844 } });
+
+  test("a hydrated page's menu is tied to its button and opens under it", async ({ page }) => {
+    await page.goto("/posts");
+    const button = page.getByRole("button", { name: "Open navigation" });
+    // The first press starts the app; the menu opens once it is there.
+    await button.click();
+    const menu = page.getByRole("menu");
+    await expect(menu).toBeVisible();
+    // The ids the server wrote are the ones the browser's components use (same tree, same useId).
+    expect(await menu.getAttribute("aria-labelledby")).toBe(await button.getAttribute("id"));
+    const below = async () => {
+      const [trigger, content] = [await button.boundingBox(), await menu.boundingBox()];
+      return Boolean(
+        trigger && content && content.y >= trigger.y + trigger.height - 1 && content.x + content.width > trigger.x,
+      );
+    };
+    await expect.poll(below).toBe(true);
+  });
+});
