@@ -65,10 +65,12 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
     const settings = found.settings ?? (await loaders.settings());
     const html = template
       .replace(/(<meta name="description"[^>]*>)/, "")
-      .replace("</head>", `    ${renderHead(head({ ...found, settings }), settings, publicUrl)}\n  </head>`)
+      // Replaced by functions: a replacement string would read "$'" or "$&" in a post as patterns.
+      .replace("</head>", () => `    ${renderHead(head({ ...found, settings }), settings, publicUrl)}\n  </head>`)
       .replace(
         '<div id="root"></div>',
-        `<div id="root"${rendered.hydrate ? " data-hydrate" : ""}>${rendered.html}</div>\n    <script type="application/json" id="page-state">${rendered.state.replace(/</g, "\\u003c")}</script>`,
+        () =>
+          `<div id="root"${rendered.hydrate ? " data-hydrate" : ""}>${rendered.html}</div>\n    <script type="application/json" id="page-state">${rendered.state.replace(/</g, "\\u003c")}</script>`,
       );
     return reply.code(rendered.status).type("text/html; charset=utf-8").header("cache-control", "no-cache").send(html);
   }
