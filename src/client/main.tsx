@@ -1,4 +1,4 @@
-import { SESSION_STORAGE_KEY } from "../shared/constants.ts";
+import { COLOR_MODE_STORAGE_KEY, SESSION_STORAGE_KEY } from "../shared/constants.ts";
 
 // The entry, kept tiny. Screens the browser renders start the app at once. A reader page the server rendered is
 // already whole for a reader who is not signed in: its script (React, the router, Chakra UI) loads at the first sign
@@ -11,7 +11,7 @@ if (!root) throw new Error("index.html has no #root element");
 const hydrate = root.hasAttribute("data-hydrate");
 
 // The colour mode, before anything else paints: a stored choice, or the system's (see lib/color-mode.ts).
-const stored = localStorage.getItem("colorMode");
+const stored = localStorage.getItem(COLOR_MODE_STORAGE_KEY);
 const mode = stored === '"dark"' || (stored !== '"light"' && matchMedia("(prefers-color-scheme: dark)").matches);
 document.documentElement.classList.add(mode ? "dark" : "light");
 document.documentElement.style.colorScheme = mode ? "dark" : "light";

@@ -5,6 +5,9 @@ export const FEATURED_FEE_LABEL = "0.01 ETH";
 export const WALLET_ADDRESS_REGEX = /^0x[0-9a-fA-F]{40}$/;
 export const TX_HASH_REGEX = /^0x[0-9a-fA-F]{64}$/;
 
+/** The reader's own colour mode, as JSON ("dark" or "light"); absent: the system's. */
+export const COLOR_MODE_STORAGE_KEY = "colorMode";
+
 export const SESSION_STORAGE_KEY = "userInfo";
 
 export const PAGE_SIZE_DEFAULT = 20;

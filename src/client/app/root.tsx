@@ -2,7 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { StrictMode, useEffect } from "react";
 import { type createBrowserRouter, RouterProvider } from "react-router-dom";
 import { getPost } from "../features/posts/api/get-post.ts";
-import { postKeys } from "../features/posts/api/keys.ts";
+import { postDetailId, postKeys } from "../features/posts/api/keys.ts";
 import { sessionStore } from "../lib/session.ts";
 import { AppProvider } from "./provider.tsx";
 
@@ -14,15 +14,15 @@ function AddReadersOwn({ queryClient }: { queryClient: QueryClient }) {
   useEffect(() => {
     if (!sessionStore.get()) return;
     for (const query of queryClient.getQueryCache().getAll()) {
-      const [kind, id] = query.queryKey;
-      if (kind === postKeys.detail("")[0] && typeof id === "string" && query.queryKey.length === 2) {
+      const id = postDetailId(query.queryKey);
+      if (id)
         void queryClient.prefetchQuery({
-          queryKey: query.queryKey,
+          queryKey: postKeys.detail(id),
           queryFn: () => getPost(id, { counted: true }),
           staleTime: 0,
         });
-      } else void queryClient.invalidateQueries({ queryKey: query.queryKey, exact: true });
     }
+    void queryClient.invalidateQueries({ predicate: (query) => !postDetailId(query.queryKey) });
   }, [queryClient]);
   return null;
 }

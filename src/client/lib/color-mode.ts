@@ -1,12 +1,13 @@
 import { useAtom } from "jotai";
 import { atomWithStorage } from "jotai/utils";
 import { useEffect, useSyncExternalStore } from "react";
+import { COLOR_MODE_STORAGE_KEY } from "../../shared/constants.ts";
 import { useHydrated } from "./use-hydrated.ts";
 
 export type ColorMode = "light" | "dark";
 
 /** The reader's own choice; null follows the system. */
-const colorModeAtom = atomWithStorage<ColorMode | null>("colorMode", null, undefined, { getOnInit: true });
+const colorModeAtom = atomWithStorage<ColorMode | null>(COLOR_MODE_STORAGE_KEY, null, undefined, { getOnInit: true });
 
 const systemQuery = () => window.matchMedia?.("(prefers-color-scheme: dark)");
 const subscribe = (onChange: () => void) => {

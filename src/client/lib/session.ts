@@ -4,10 +4,8 @@ import { SESSION_STORAGE_KEY } from "../../shared/constants.ts";
 import { type Session, sessionSchema } from "../../shared/schemas/session.ts";
 import { useHydrated } from "./use-hydrated.ts";
 
-// The server renders reader pages without storage: everyone is signed out there.
-const jsonStorage = createJSONStorage<Session | null>(() =>
-  typeof localStorage === "undefined" ? (undefined as unknown as Storage) : localStorage,
-);
+// localStorage; where there is none (the server rendering reader pages) it answers nothing: signed out.
+const jsonStorage = createJSONStorage<Session | null>();
 
 /** The signed-in user (the login response), persisted under `userInfo`; anything unreadable there means signed out. */
 export const sessionAtom = atomWithStorage<Session | null>(

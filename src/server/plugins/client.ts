@@ -14,10 +14,10 @@ const ALL_WIDTHS = new Set<number>([...IMAGE_WIDTHS.cover, ...IMAGE_WIDTHS.photo
 async function uploadVariant(uploadsDir: string, pathname: string) {
   const match = /^\/uploads\/([\w-]+)-w(\d+)\.webp$/.exec(pathname);
   if (!match || !ALL_WIDTHS.has(Number(match[2]))) return null;
-  const source = path.join(uploadsDir, `${match[1]}.webp`);
-  if (!fs.existsSync(source)) return null;
-  const data = await resizeTo(fs.readFileSync(source), Number(match[2]));
-  fs.writeFileSync(path.join(uploadsDir, path.basename(pathname)), data);
+  const source = await fs.promises.readFile(path.join(uploadsDir, `${match[1]}.webp`)).catch(() => null);
+  if (!source) return null;
+  const data = await resizeTo(source, Number(match[2]));
+  await fs.promises.writeFile(path.join(uploadsDir, path.basename(pathname)), data);
   return data;
 }
 

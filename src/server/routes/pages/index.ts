@@ -16,10 +16,13 @@ import { excerpt, type PageHead, plainText, renderHead } from "./head.ts";
 
 type Render = (url: string, load: ReaderLoaders) => Promise<RenderedPage>;
 
-/** Each loader answers what its API call would, from the same read cache. */
+/**
+ * Each loader answers what its API call would, from the same read cache: the cached value is the answer's JSON
+ * shape (services return plain strings and numbers), so it is used as it is, not parsed again from its bytes.
+ */
 function loadersFor(app: FastifyInstance) {
   const cached = async <T>(key: string, produce: () => Promise<unknown>) =>
-    JSON.parse((await readThrough(app, key, produce)).body.toString()) as T;
+    (await readThrough(app, key, produce)).value as T;
   const found: { post?: PostDetail | null; settings?: SiteSettings } = {};
   const loaders: ReaderLoaders = {
     posts: ({ category }) => {
@@ -55,7 +58,11 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
   const templateFile = path.join(options.clientDir, "index.html");
   const rendererFile = path.join(options.serverDir, "entry-server.js");
   if (!fs.existsSync(templateFile) || !fs.existsSync(rendererFile)) return;
-  const template = fs.readFileSync(templateFile, "utf8").replace(/\s*<title>[^<]*<\/title>/, "");
+  // The built index.html without its own title and description: each page writes its head.
+  const template = fs
+    .readFileSync(templateFile, "utf8")
+    .replace(/\s*<title>[^<]*<\/title>/, "")
+    .replace(/\s*<meta name="description"[^>]*>/, "");
   const { render } = (await import(pathToFileURL(rendererFile).href)) as { render: Render };
   const publicUrl = app.config.publicUrl.replace(/\/$/, "");
 
@@ -64,7 +71,6 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
     const rendered = await render(request.url, loaders);
     const settings = found.settings ?? (await loaders.settings());
     const html = template
-      .replace(/(<meta name="description"[^>]*>)/, "")
       // Replaced by functions: a replacement string would read "$'" or "$&" in a post as patterns.
       .replace("</head>", () => `    ${renderHead(head({ ...found, settings }), settings, publicUrl)}\n  </head>`)
       .replace(
@@ -75,15 +81,14 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
     return reply.code(rendered.status).type("text/html; charset=utf-8").header("cache-control", "no-cache").send(html);
   }
 
-  const site = (found: FoundData) => found.settings;
   const hide = { schema: { hide: true } };
 
   app.get("/", hide, (request, reply) =>
     page(request, reply, (found) => ({
       title: "",
-      description: site(found).siteDescription || `${site(found).siteName}: a multi-user blog.`,
+      description: found.settings.siteDescription || `${found.settings.siteName}: a multi-user blog.`,
       path: "/",
-      feeds: [{ title: `${site(found).siteName}: all posts`, path: "/rss.xml" }],
+      feeds: [{ title: `${found.settings.siteName}: all posts`, path: "/rss.xml" }],
     })),
   );
 
@@ -92,15 +97,15 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
     return page(request, reply, (found) => ({
       title: category ? `${category} | Latest Blogs` : "Latest Blogs",
       description: category
-        ? `The latest posts about ${category} on ${site(found).siteName}.`
-        : `The latest posts on ${site(found).siteName}.`,
+        ? `The latest posts about ${category} on ${found.settings.siteName}.`
+        : `The latest posts on ${found.settings.siteName}.`,
       path: category ? `/posts?category=${encodeURIComponent(category)}` : "/posts",
       feeds: [
-        { title: `${site(found).siteName}: all posts`, path: "/rss.xml" },
+        { title: `${found.settings.siteName}: all posts`, path: "/rss.xml" },
         ...(category
           ? [
               {
-                title: `${site(found).siteName}: ${category}`,
+                title: `${found.settings.siteName}: ${category}`,
                 path: `/rss.xml?category=${encodeURIComponent(category)}`,
               },
             ]
@@ -130,13 +135,13 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
         path: `/posts/${post.id}`,
         post: post as Post,
         feeds: [
-          { title: `${site(found).siteName}: all posts`, path: "/rss.xml" },
+          { title: `${found.settings.siteName}: all posts`, path: "/rss.xml" },
           {
-            title: `${site(found).siteName}: ${post.category}`,
+            title: `${found.settings.siteName}: ${post.category}`,
             path: `/rss.xml?category=${encodeURIComponent(post.category)}`,
           },
           {
-            title: `${site(found).siteName}: ${post.user.firstName} ${post.user.lastName}`,
+            title: `${found.settings.siteName}: ${post.user.firstName} ${post.user.lastName}`,
             path: `/rss.xml?author=${post.user.id}`,
           },
         ],

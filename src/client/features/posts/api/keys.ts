@@ -6,3 +6,7 @@ export const postKeys = {
   list: (filter: PostFilter) => ["posts", filter] as const,
   detail: (id: string) => ["post", id] as const,
 };
+
+/** The id of a post detail's key (`["post", id]`), or null for any other key (older comments sit under it). */
+export const postDetailId = (key: readonly unknown[]) =>
+  key[0] === "post" && key.length === 2 && typeof key[1] === "string" ? key[1] : null;
