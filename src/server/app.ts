@@ -28,6 +28,7 @@ import { systemRoutes } from "./routes/system/index.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
 import { createChainClient } from "./services/chain.ts";
+import { createPublisher, type Publisher } from "./services/content/publisher.ts";
 import { createViewBuffer, type ViewBuffer } from "./services/content/view-buffer.ts";
 import type { Deps } from "./services/deps.ts";
 import { createMailer, type Mailer } from "./services/mailer.ts";
@@ -42,6 +43,7 @@ declare module "fastify" {
     chain: PublicClient;
     mailer: Mailer;
     paymentWatcher: PaymentWatcher;
+    publisher: Publisher;
     views: ViewBuffer;
     storage: Storage;
     /** What services are handed: `service(app.deps, ...)`. */
@@ -138,7 +140,15 @@ export async function buildApp(options: AppOptions) {
   });
   app.decorate("paymentWatcher", paymentWatcher);
   paymentWatcher.start();
+  // Scheduled posts go out at their time; what a publish changes is public, so cached reads are dropped.
+  const publisher = createPublisher(
+    { db: database.db, log: app.log },
+    { everyMs: config.publishCheckMs, onPublished: () => app.readCache.invalidate() },
+  );
+  app.decorate("publisher", publisher);
+  publisher.start();
   app.addHook("onClose", async () => {
+    await publisher.close();
     await paymentWatcher.close();
     await views.close();
     await mailer.close();

@@ -71,6 +71,8 @@ const envSchema = z
     MIN_CONFIRMATIONS: z.coerce.number().int().min(1).max(1000).default(1),
     /** Confirmations after which a reorg is not expected; accepted payments are re-checked until then. */
     FINALITY_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).default(12),
+    /** How often each instance looks for scheduled posts that are due. */
+    PUBLISH_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
     EXPLORER_URL: optionalUrl(/^https?:$/, "http(s)"),
     S3_ENDPOINT: optionalUrl(/^https?:$/, "http(s)"),
     S3_BUCKET: z.string().optional(),
@@ -137,6 +139,7 @@ export interface AppConfig {
   feeRecipient: `0x${string}`;
   minConfirmations: number;
   finalityConfirmations: number;
+  publishCheckMs: number;
   explorerUrl: string | null;
   s3: {
     endpoint: string | undefined;
@@ -193,6 +196,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     feeRecipient: getAddress(recipient as string),
     minConfirmations: env.MIN_CONFIRMATIONS,
     finalityConfirmations: Math.max(env.FINALITY_CONFIRMATIONS, env.MIN_CONFIRMATIONS),
+    publishCheckMs: env.PUBLISH_CHECK_MS,
     explorerUrl: env.EXPLORER_URL ?? chain.blockExplorers?.default.url ?? null,
     s3: env.S3_BUCKET
       ? {

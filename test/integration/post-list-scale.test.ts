@@ -27,14 +27,18 @@ describe("the post list over 10,000 posts", () => {
     const author = await insertUser(database.db);
     const category = await insertCategory(database.db, author.id, "Scale");
     await database.db.execute(sql`
-      insert into posts (title, description, category_id, user_id, is_featured, created_at)
-      select 'Post ' || g, '<p>body</p>', ${category.id}, ${author.id}, g % 500 = 0, now() - (g || ' seconds')::interval
-      from generate_series(1, 10000) g`);
+      insert into posts (title, description, category_id, user_id, is_featured, created_at, published_at)
+      select 'Post ' || g, '<p>' || repeat('A paragraph of words, number ' || g || '. ', 20) || '</p>', ${category.id},
+             ${author.id}, g % 500 = 0, t, t
+      from generate_series(1, 10000) g cross join lateral (select now() - (g || ' seconds')::interval as t) at`);
     await database.db.execute(sql`
       insert into comments (post_id, user_id, description) select id, ${author.id}, 'c' from posts where title like 'Post 1%'`);
+    // A word in 1 post of 100, for search.
+    await database.db.execute(sql`
+      update posts set description = '<p>A blockchain note</p>' where title like '%00'`);
     const { rows } = (await database.db.execute(sql`
-        select is_featured, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id from posts
-        order by is_featured desc, created_at desc, id desc offset 9000 limit 1`)) as unknown as {
+        select is_featured, to_char(published_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"') as at, id from posts
+        order by is_featured desc, published_at desc, id desc offset 9000 limit 1`)) as unknown as {
       rows: { is_featured: boolean; at: string; id: string }[];
     };
     const row = rows[0];
@@ -93,18 +97,38 @@ describe("the post list over 10,000 posts", () => {
       ["/api/posts?limit=20&category=Scale", /Index Scan using posts_(category_)?list_idx/],
     ] as const) {
       await countQueries(url);
-      const list = logged.find(({ query }) => query.includes('"posts"."is_featured" desc'));
-      if (!list) throw new Error(`no post list query for ${url}`);
-      // EXPLAIN takes no parameters, so the logged ones go in as literals.
-      const literal = (value: unknown) =>
-        typeof value === "string" ? `'${value.replaceAll("'", "''")}'` : String(value);
-      const inlined = list.query.replace(/\$(\d+)/g, (_, n) => literal(list.params[Number(n) - 1]));
-      const { rows } = (await app.db.execute(sql.raw(`explain ${inlined}`))) as unknown as {
-        rows: { "QUERY PLAN": string }[];
-      };
-      const plan = rows.map((row) => row["QUERY PLAN"]).join("\n");
+      const plan = await planOf(url, '"posts"."is_featured" desc');
       expect(plan, url).toMatch(index);
       expect(plan, url).not.toMatch(/Seq Scan on posts/);
     }
   });
+
+  it("finds search matches through the full-text index, and pages them with it", async () => {
+    await app.db.execute(sql`analyze`);
+    const first = await countQueries("/api/posts?q=bloc&limit=20");
+    expect(first.body.items).toHaveLength(20);
+    expect(first.count).toBe(1);
+    const deep = await countQueries(`/api/posts?q=bloc&limit=20&cursor=${first.body.nextCursor}`);
+    expect(deep.body.items).toHaveLength(20);
+    for (const url of ["/api/posts?q=bloc&limit=20", `/api/posts?q=blockchain&cursor=${first.body.nextCursor}`]) {
+      const plan = await planOf(url, "ts_rank");
+      expect(plan, url).toMatch(/Bitmap Index Scan on posts_search_idx/);
+      expect(plan, url).not.toMatch(/Seq Scan on posts/);
+    }
+  });
+
+  /** The plan of the query a request sent that contains `marker`. */
+  async function planOf(url: string, marker: string) {
+    await countQueries(url);
+    const list = logged.find(({ query }) => query.includes(marker));
+    if (!list) throw new Error(`no matching query for ${url}`);
+    // EXPLAIN takes no parameters, so the logged ones go in as literals.
+    const literal = (value: unknown) =>
+      typeof value === "string" ? `'${value.replaceAll("'", "''")}'` : String(value);
+    const inlined = list.query.replace(/\$(\d+)/g, (_, n) => literal(list.params[Number(n) - 1]));
+    const { rows } = (await app.db.execute(sql.raw(`explain ${inlined}`))) as unknown as {
+      rows: { "QUERY PLAN": string }[];
+    };
+    return rows.map((row) => row["QUERY PLAN"]).join("\n");
+  }
 });

@@ -3,6 +3,7 @@ import {
   bigint,
   boolean,
   check,
+  customType,
   index,
   integer,
   numeric,
@@ -21,6 +22,9 @@ const createdAt = () => timestamp("created_at", { withTimezone: true }).notNull(
 const updatedAt = () => timestamp("updated_at", { withTimezone: true }).notNull().defaultNow();
 const id = () => uuid("id").primaryKey().defaultRandom();
 const userRef = (name: string) => uuid(name).references(() => users.id, { onDelete: "cascade" });
+
+/** PostgreSQL's full-text document type; written only by the database (migration 0005's triggers). */
+const tsvector = customType<{ data: string }>({ dataType: () => "tsvector" });
 
 export const users = pgTable(
   "users",
@@ -94,6 +98,12 @@ export const categories = pgTable(
   ],
 );
 
+/** Drafts and scheduled posts are their author's alone until published (PRODUCT.md, "Drafts and scheduled posts"). */
+export const postStatus = pgEnum("post_status", ["draft", "scheduled", "published"]);
+
+// Everything public reads published posts only: the list indexes are partial, so a draft cannot slow a list either.
+const published = sql`status = 'published'`;
+
 export const posts = pgTable(
   "posts",
   {
@@ -107,6 +117,9 @@ export const posts = pgTable(
     image: text("image"),
     isFeatured: boolean("is_featured").notNull().default(false),
     userId: userRef("user_id").notNull(),
+    status: postStatus("status").notNull().default("published"),
+    /** When it was published, or (scheduled) will be; null for a draft. Lists order by it. */
+    publishedAt: timestamp("published_at", { withTimezone: true }).defaultNow(),
     numViews: integer("num_views").notNull().default(0),
     /**
      * Kept by triggers on reactions and comments (migration 0004), in the transaction that changes them: exact
@@ -115,28 +128,32 @@ export const posts = pgTable(
     likesCount: integer("likes_count").notNull().default(0),
     disLikesCount: integer("dis_likes_count").notNull().default(0),
     commentsCount: integer("comments_count").notNull().default(0),
+    /** Title, body text, category and author's name, weighted; kept by triggers (migration 0005). */
+    searchVector: tsvector("search_vector"),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     // The list order is featured first, then newest first; each filter has an index in that order for keyset paging.
-    index("posts_list_idx").on(
-      t.isFeatured.desc().nullsFirst(),
-      t.createdAt.desc().nullsFirst(),
-      t.id.desc().nullsFirst(),
-    ),
-    index("posts_category_list_idx").on(
-      t.categoryId,
-      t.isFeatured.desc().nullsFirst(),
-      t.createdAt.desc().nullsFirst(),
-      t.id.desc().nullsFirst(),
-    ),
-    index("posts_author_list_idx").on(
-      t.userId,
-      t.isFeatured.desc().nullsFirst(),
-      t.createdAt.desc().nullsFirst(),
-      t.id.desc().nullsFirst(),
-    ),
+    index("posts_list_idx")
+      .on(t.isFeatured.desc().nullsFirst(), t.publishedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(published),
+    index("posts_category_list_idx")
+      .on(t.categoryId, t.isFeatured.desc().nullsFirst(), t.publishedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(published),
+    index("posts_author_list_idx")
+      .on(t.userId, t.isFeatured.desc().nullsFirst(), t.publishedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(published),
+    // Feeds and the sitemap: newest (or oldest) first, whatever is featured.
+    index("posts_published_idx").on(t.publishedAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(published),
+    index("posts_search_idx").using("gin", t.searchVector).where(published),
+    // The publisher's one question: which scheduled posts are due.
+    index("posts_scheduled_idx").on(t.publishedAt).where(sql`status = 'scheduled'`),
+    // An author's drafts and scheduled posts, last edited first.
+    index("posts_unpublished_idx")
+      .on(t.userId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(sql`status <> 'published'`),
+    check("posts_published_at", sql`${t.status} = 'draft' or ${t.publishedAt} is not null`),
   ],
 );
 

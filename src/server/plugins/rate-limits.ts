@@ -31,6 +31,7 @@ export const DEFAULT_RATE_LIMITS = {
   reactions: { max: 10, timeWindow: 30 * SECOND }, // per user
   uploads: { max: 9, timeWindow: 30 * SECOND }, // profile photos, per user
   paymentChecks: { max: 10, timeWindow: MINUTE }, // on-chain verifications (featured posts, tips), per user
+  search: { max: 60, timeWindow: MINUTE }, // searches the read cache had no answer for, per address
 } satisfies Record<string, Limit>;
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 export type LimitName = keyof RateLimits;

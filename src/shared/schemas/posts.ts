@@ -18,8 +18,39 @@ const postFields = {
   category: required("Category is required"),
 };
 
+export const POST_STATUSES = ["published", "draft", "scheduled"] as const;
+export type PostStatus = (typeof POST_STATUSES)[number];
+export const PUBLISH_AT_MESSAGE = "Choose a date and time in the future";
+
+/**
+ * What the author's button asks for: publish now (the spec's button; the default), keep as a draft, or publish at
+ * `publishAt` (an ISO instant; the form turns the author's local time into one).
+ */
+const publishingFields = {
+  status: z.enum(POST_STATUSES, { error: "Status must be published, draft or scheduled" }).optional(),
+  publishAt: z.string().trim().optional(),
+};
+
+/** A schedule needs a time to come; a time sent with another status is dropped. */
+const withScheduleRule = <T extends z.ZodType<{ status?: PostStatus | undefined; publishAt?: string | undefined }>>(
+  schema: T,
+) =>
+  schema
+    .superRefine((post, ctx) => {
+      if (post.status !== "scheduled") return;
+      const at = Date.parse(post.publishAt ?? "");
+      if (Number.isNaN(at) || at <= Date.now()) {
+        ctx.addIssue({ code: "custom", path: ["publishAt"], message: PUBLISH_AT_MESSAGE });
+      }
+    })
+    .transform(({ publishAt, ...post }) => ({
+      ...post,
+      publishAt: post.status === "scheduled" && publishAt ? new Date(publishAt).toISOString() : undefined,
+    }));
+
 const featuredFields = {
   ...postFields,
+  ...publishingFields,
   isFeatured: z
     .union([z.boolean(), z.enum(["true", "false"])], { error: "Featured is required" })
     .transform((value) => value === true || value === "true"),
@@ -40,18 +71,18 @@ const withFeeRule = <T extends z.ZodType<{ isFeatured: boolean; transectionHash?
     }));
 
 /** Create Blog; multipart sends every field as text, so isFeatured arrives as "true"/"false". */
-export const postInputSchema = withFeeRule(z.object(featuredFields));
+export const postInputSchema = withScheduleRule(withFeeRule(z.object(featuredFields)));
 
 /** The body of `POST /api/posts`: the form's fields and an optional cover image (multipart), or JSON without one. */
-export const createPostBodySchema = withFeeRule(
-  z.object({ ...featuredFields, image: uploadSchema("The cover must be an image file").optional() }),
+export const createPostBodySchema = withScheduleRule(
+  withFeeRule(z.object({ ...featuredFields, image: uploadSchema("The cover must be an image file").optional() })),
 );
 export type CreatePostBody = z.output<typeof createPostBodySchema>;
 export type PostInput = z.input<typeof postInputSchema>;
 
-/** Edit post: the whole form object may be sent; only these fields change. */
-export const postUpdateSchema = z.object(postFields);
-export type PostUpdate = z.infer<typeof postUpdateSchema>;
+/** Edit post: the whole form object may be sent; only these fields change (no status: it stays as it is). */
+export const postUpdateSchema = withScheduleRule(z.object({ ...postFields, ...publishingFields }));
+export type PostUpdate = z.output<typeof postUpdateSchema>;
 
 export const postIdParamsSchema = z.object({ id: z.uuid("Invalid post id") });
 export const reactionInputSchema = z.object({ postId: z.uuid("postId must be a post id") });
@@ -64,6 +95,8 @@ export const postListQuerySchema = z.object({
   cursor: z.string().max(300).optional(),
   category: z.string().trim().max(60).optional(),
   author: z.uuid("author must be a user id").optional(),
+  /** Full-text search (PRODUCT.md, "Search"): words, "quoted phrases", -excluded words; ranked by relevance. */
+  q: z.string().trim().max(200, "Search for at most 200 characters").optional(),
 });
 export type PostListQuery = z.infer<typeof postListQuerySchema>;
 
@@ -82,10 +115,17 @@ export const postSchema = z.object({
   viewerReaction: z.enum(["like", "dislike"]).nullable(),
   numViews: z.number().int(),
   commentsCount: z.number().int(),
+  /** Only ever "published" for anyone but the author. */
+  status: z.enum(POST_STATUSES),
+  /** When it was published, or (scheduled) will be; null for a draft. */
+  publishedAt: z.string().nullable(),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Search results only: a short piece of the text, its matching words marked. Text, never HTML. */
+  excerpt: z.array(z.object({ text: z.string(), match: z.boolean() })).optional(),
 });
 export type Post = z.infer<typeof postSchema>;
+export type ExcerptPart = NonNullable<Post["excerpt"]>[number];
 
 export const postDetailSchema = postSchema.extend({
   comments: z.array(commentSchema),

@@ -12,13 +12,14 @@ import {
   postUpdateSchema,
   reactionInputSchema,
 } from "../../../shared/schemas/posts.ts";
+import { HttpError } from "../../http-error.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { multipartBody } from "../../plugins/multipart.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { personalThrough, readThrough, sendCached, sendJson } from "../../plugins/read-cache.ts";
 import { listComments } from "../../services/content/comments.ts";
-import { listPosts } from "../../services/content/post-queries.ts";
+import { listPosts, listUnpublishedPosts, requirePublished } from "../../services/content/post-queries.ts";
 import * as posts from "../../services/content/posts.ts";
 import * as reactions from "../../services/content/reactions.ts";
 
@@ -47,14 +48,19 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {
     schema: {
       tags,
-      summary: "Posts: featured first, then newest (paged; filter by category title or author)",
+      summary:
+        "Published posts: featured first, then newest; with `q`, those matching it, most relevant first (paged; filter by category title or author)",
       querystring: postListQuerySchema,
       response: { 200: pageOf(postSchema) },
     },
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
       const key = `posts:${JSON.stringify(request.query)}`;
-      const page = await readThrough(app, key, () => listPosts(app.deps, request.query));
+      const page = await readThrough(app, key, async () => {
+        // Only a search the cache cannot answer costs anything, so only those count.
+        if (request.query.q !== undefined) await app.limiter.hit("search", request.ip);
+        return listPosts(app.deps, request.query);
+      });
       if (!request.user) return sendCached(request, reply, page);
       // A signed-in reader gets the same page with their own reactions added.
       const { items, nextCursor } = page.value as Awaited<ReturnType<typeof listPosts>>;
@@ -64,10 +70,23 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     },
   });
 
+  app.get("/drafts", {
+    schema: {
+      tags,
+      security,
+      summary: "The signed-in author's drafts and scheduled posts, last edited first (paged)",
+      querystring: pageQuerySchema,
+      response: { 200: pageOf(postSchema) },
+    },
+    preHandler: app.requireUser,
+    handler: async (request) => listUnpublishedPosts(app.deps, currentUser(request).id, request.query),
+  });
+
   app.get("/:id", {
     schema: {
       tags,
-      summary: "A post with its first page of comments; counts the view (unless `counted=1`: the page already did)",
+      summary:
+        "A post with its first page of comments (a draft or scheduled post: its author only); counts the view (unless `counted=1`: the page already did)",
       params: postIdParamsSchema,
       querystring: postReadQuerySchema,
       response: { 200: postDetailSchema },
@@ -75,7 +94,12 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
       const { id } = request.params;
-      const detail = await readThrough(app, `post:${id}`, () => posts.getPostDetail(app.deps, id));
+      const detail = await readThrough(app, `post:${id}`, () => posts.getPostDetail(app.deps, id)).catch((error) => {
+        // Not published: its author sees it, straight from the database (the cache holds public answers only).
+        if (request.user && error instanceof HttpError && error.statusCode === 404) return null;
+        throw error;
+      });
+      if (!detail) return posts.getPostDetail(app.deps, id, currentUser(request).id);
       if (!request.query.counted) app.views.record({ postId: id, ...viewerOf(request) });
       if (!request.user) return sendCached(request, reply, detail);
       const post = detail.value as Awaited<ReturnType<typeof posts.getPostDetail>>;
@@ -95,7 +119,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const { id } = request.params;
       const page = await readThrough(app, `comments:${id}:${JSON.stringify(request.query)}`, async () => {
-        await posts.getPost(app.deps, id, null);
+        await requirePublished(app.deps, id);
         return listComments(app.deps, id, request.query);
       });
       return sendCached(request, reply, page);
@@ -106,7 +130,8 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: "Create a post (multipart with an optional cover `image`, or JSON without one)",
+      summary:
+        "Create a post (multipart with an optional cover `image`, or JSON without one): published at once, or a `draft`, or `scheduled` at `publishAt`",
       consumes: ["multipart/form-data", "application/json"],
       body: createPostBodySchema,
       response: { 201: postSchema },
@@ -146,7 +171,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: "Edit the author's own post",
+      summary: "Edit the author's own post; `status` publishes it, keeps it as a draft or schedules it",
       params: postIdParamsSchema,
       body: postUpdateSchema,
       response: { 200: postSchema },

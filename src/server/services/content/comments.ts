@@ -1,11 +1,12 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Comment } from "../../../shared/schemas/comments.ts";
-import { comments, posts, users } from "../../db/schema.ts";
+import { comments, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import { afterCursor, cursorKey, toPage } from "../cursor.ts";
 import type { Deps } from "../deps.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
+import { requirePublished } from "./post-queries.ts";
 
 const select = (deps: Pick<Deps, "db">) =>
   deps.db
@@ -53,8 +54,7 @@ export async function getComment(deps: Pick<Deps, "db">, id: string) {
 }
 
 export async function createComment(deps: Pick<Deps, "db">, user: AuthUser, postId: string, description: string) {
-  const [post] = await deps.db.select({ id: posts.id }).from(posts).where(eq(posts.id, postId));
-  if (!post) throw new HttpError(404, "Post not found");
+  await requirePublished(deps, postId);
   const [row] = await deps.db
     .insert(comments)
     .values({ postId, userId: user.id, description })

@@ -1,6 +1,6 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, lte, or, sql } from "drizzle-orm";
 import { FEATURED_FEE_WEI } from "../../../shared/constants.ts";
-import type { CreatePostBody, PostUpdate } from "../../../shared/schemas/posts.ts";
+import type { CreatePostBody, PostStatus, PostUpdate } from "../../../shared/schemas/posts.ts";
 import { categories, posts } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
@@ -10,19 +10,63 @@ import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
 import { hasContent, sanitizePostHtml } from "../sanitize.ts";
 import { listComments } from "./comments.ts";
-import { selectPosts, toPost } from "./post-queries.ts";
+import { isPublished, selectPosts, toPost } from "./post-queries.ts";
 
+const NOT_FOUND = "Post not found";
+
+/** A post whatever its status: for its author's own answers (create, edit, delete). */
 export async function getPost(deps: Pick<Deps, "db">, id: string, viewerId: string | null) {
   const [row] = await selectPosts(deps, viewerId, { where: eq(posts.id, id), limit: 1 });
-  if (!row) throw new HttpError(404, "Post not found");
+  if (!row) throw new HttpError(404, NOT_FOUND);
   return toPost(row);
 }
 
-/** A post as anyone sees it (no reader's own reaction), with its first page of comments. */
-export async function getPostDetail(deps: Pick<Deps, "db">, id: string) {
-  const post = await getPost(deps, id, null);
+/**
+ * A post with its first page of comments as anyone sees it (no reader's own reaction): published only, unless
+ * `authorId` names its author, who also sees it as a draft or scheduled. A draft is never told apart from a
+ * missing post.
+ */
+export async function getPostDetail(deps: Pick<Deps, "db">, id: string, authorId?: string) {
+  const visible = authorId ? or(isPublished, eq(posts.userId, authorId)) : isPublished;
+  const [row] = await selectPosts(deps, null, { where: and(eq(posts.id, id), visible), limit: 1 });
+  if (!row) throw new HttpError(404, NOT_FOUND);
   const page = await listComments(deps, id, { limit: 20 });
-  return { ...post, comments: page.items, commentsNextCursor: page.nextCursor };
+  return { ...toPost(row), comments: page.items, commentsNextCursor: page.nextCursor };
+}
+
+/**
+ * The columns an author's button sets: publish now (a post published before keeps its date), keep as a draft, or
+ * publish at a time to come. No status: as it is.
+ */
+function publishing(input: { status?: PostStatus | undefined; publishAt?: string | undefined }, isNew = false) {
+  switch (input.status) {
+    case "draft":
+      return { status: "draft" as const, publishedAt: null };
+    case "scheduled":
+      return { status: "scheduled" as const, publishedAt: new Date(input.publishAt as string) };
+    case "published":
+      return {
+        status: "published" as const,
+        publishedAt: isNew
+          ? new Date()
+          : sql`case when ${posts.status} = 'published' then ${posts.publishedAt} else now() end`,
+      };
+    default:
+      return {};
+  }
+}
+
+/**
+ * Publishes the scheduled posts whose time has come, and answers their ids. One UPDATE: when several instances run
+ * it at once, PostgreSQL re-checks the loser's WHERE against the winner's row, so each post is published once.
+ */
+export async function publishDuePosts(deps: Pick<Deps, "db">) {
+  const rows = await deps.db
+    .update(posts)
+    .set({ status: "published", updatedAt: new Date() })
+    .where(and(eq(posts.status, "scheduled"), lte(posts.publishedAt, sql`now()`)))
+    .returning({ id: posts.id });
+  return rows.map((row) => row.id);
 }
 
 async function categoryId(deps: Pick<Deps, "db">, title: string) {
@@ -72,6 +116,7 @@ export async function createPost(
           image: imageUrl,
           isFeatured: input.isFeatured,
           userId: author.id,
+          ...publishing({ status: input.status ?? "published", publishAt: input.publishAt }, true),
         })
         .returning({ id: posts.id });
       if (!post) throw new Error("post was not created");
@@ -87,7 +132,7 @@ export async function createPost(
 
 async function ownPost(deps: Pick<Deps, "db">, user: AuthUser, id: string, action: string) {
   const [post] = await deps.db.select({ userId: posts.userId, image: posts.image }).from(posts).where(eq(posts.id, id));
-  if (!post) throw new HttpError(404, "Post not found");
+  if (!post) throw new HttpError(404, NOT_FOUND);
   if (post.userId !== user.id) throw new HttpError(403, `You can only ${action} your own posts`);
   return post;
 }
@@ -100,6 +145,7 @@ export async function updatePost(deps: Pick<Deps, "db">, user: AuthUser, id: str
       title: input.title,
       description: cleanDescription(input.description),
       categoryId: await categoryId(deps, input.category),
+      ...publishing(input),
       updatedAt: new Date(),
     })
     .where(eq(posts.id, id));

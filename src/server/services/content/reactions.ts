@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { posts, reactions } from "../../db/schema.ts";
-import { HttpError } from "../../http-error.ts";
+import { reactions } from "../../db/schema.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
+import { requirePublished } from "./post-queries.ts";
 import { getPost } from "./posts.ts";
 
 /** A reader's own reactions to some posts, in one query on the reactions key. */
@@ -22,8 +22,7 @@ export async function reactionsOf(deps: Pick<Deps, "db">, userId: string, postId
 export async function react(deps: Pick<Deps, "db">, user: AuthUser, postId: string, kind: "like" | "dislike") {
   await deps.db.transaction(async (tx) => {
     await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${postId}:${user.id}`}, 0))`);
-    const [post] = await tx.select({ id: posts.id }).from(posts).where(eq(posts.id, postId));
-    if (!post) throw new HttpError(404, "Post not found");
+    await requirePublished({ db: tx }, postId);
     const where = and(eq(reactions.postId, postId), eq(reactions.userId, user.id));
     const [current] = await tx.select({ kind: reactions.kind }).from(reactions).where(where);
     if (current?.kind === kind) await tx.delete(reactions).where(where);

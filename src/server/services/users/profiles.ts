@@ -6,6 +6,7 @@ import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import { checkCurrentPassword } from "../auth/passwords.ts";
 import { EMAIL_TAKEN } from "../auth/registration.ts";
+import { isPublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { removeImage, storeImage } from "../images.ts";
 import { emailChangedMail } from "../mail-templates.ts";
@@ -70,8 +71,8 @@ export async function getProfile(deps: Pick<Deps, "db">, viewer: AuthUser, profi
       })
       .from(posts)
       .innerJoin(categories, eq(categories.id, posts.categoryId))
-      .where(eq(posts.userId, profileId))
-      .orderBy(desc(posts.createdAt), desc(posts.id))
+      .where(and(eq(posts.userId, profileId), isPublished))
+      .orderBy(desc(posts.publishedAt), desc(posts.id))
       .limit(FIRST_PAGE),
   ]);
 

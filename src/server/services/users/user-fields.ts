@@ -8,13 +8,13 @@ type UserRow = typeof users.$inferSelect;
 // the subquery's own table; the outer user is therefore always named in full.
 export const OUTER_USER_ID = sql.raw('"users"."id"');
 
-/** 'Pro Account' once the user has a featured post. */
+/** 'Pro Account' once the user has a featured post out (a featured draft is not shown to anyone yet). */
 export const accountTypeSql = sql<"Starter Account" | "Pro Account">`case when exists (
-  select 1 from ${posts} where ${posts.userId} = ${OUTER_USER_ID} and ${posts.isFeatured}
+  select 1 from ${posts} where ${posts.userId} = ${OUTER_USER_ID} and ${posts.isFeatured} and ${posts.status} = 'published'
 ) then 'Pro Account' else 'Starter Account' end`;
 
 export const followersCountSql = sql<number>`(select count(*)::int from ${follows} where ${follows.followeeId} = ${OUTER_USER_ID})`;
-export const postCountSql = sql<number>`(select count(*)::int from ${posts} where ${posts.userId} = ${OUTER_USER_ID})`;
+export const postCountSql = sql<number>`(select count(*)::int from ${posts} where ${posts.userId} = ${OUTER_USER_ID} and ${posts.status} = 'published')`;
 export const rewardsCountSql = sql<number>`(select count(*)::int from ${rewards} where ${rewards.userId} = ${OUTER_USER_ID})`;
 
 /** The few columns a user is shown by beside a post, comment, payment or reward. */

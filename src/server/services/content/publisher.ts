@@ -1,0 +1,42 @@
+import type { Deps } from "../deps.ts";
+import { publishDuePosts } from "./posts.ts";
+
+/**
+ * Publishes scheduled posts when their time comes: at start (so a post due while no server ran goes out at once)
+ * and every few seconds after, on every instance. The UPDATE itself decides who publishes a post, so with several
+ * instances each post is published exactly once; a failed check (database away) is tried again at the next.
+ */
+export function createPublisher(
+  deps: Pick<Deps, "db" | "log">,
+  /** `everyMs`: how late a scheduled post may go out at most (PUBLISH_CHECK_MS), plus the time one check takes. */
+  options: { everyMs: number; onPublished: (ids: string[]) => void },
+) {
+  let timer: NodeJS.Timeout | undefined;
+  let running: Promise<unknown> = Promise.resolve();
+
+  const publisher = {
+    /** Publishes what is due; answers the ids this instance published. */
+    async publishDue() {
+      const ids = await publishDuePosts(deps);
+      for (const id of ids) deps.log.info({ postId: id }, "scheduled post published");
+      if (ids.length > 0) options.onPublished(ids);
+      return ids;
+    },
+    start() {
+      const tick = () => {
+        running = publisher
+          .publishDue()
+          .catch((error) => deps.log.warn({ err: error }, "publishing scheduled posts failed"));
+      };
+      tick();
+      timer = setInterval(tick, options.everyMs);
+      timer.unref();
+    },
+    async close() {
+      clearInterval(timer);
+      await running;
+    },
+  };
+  return publisher;
+}
+export type Publisher = ReturnType<typeof createPublisher>;
