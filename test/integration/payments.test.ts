@@ -162,6 +162,38 @@ describe.each(databaseTargets)("featured posts paid on-chain, on $name", (target
     );
   });
 
+  it("keeps a featured draft's verified payment claimed, and features the post once it is published", async () => {
+    const hash = await payFeature();
+    const draft = await submitPost(app, author, {
+      title: "Featured draft",
+      description: "<p>Paid, not out yet</p>",
+      category: topic,
+      isFeatured: "true",
+      transectionHash: hash,
+      status: "draft",
+    });
+    expect(draft.statusCode).toBe(201);
+    expect(draft.json()).toMatchObject({ status: "draft", isFeatured: true, transectionHash: hash });
+    const listed = async () =>
+      ((await app.inject({ method: "GET", url: "/api/posts?limit=100" })).json().items as { id: string }[]).map(
+        (post) => post.id,
+      );
+    expect(await listed()).not.toContain(draft.json().id);
+    await expectRefusal(
+      await featured(author, hash),
+      409,
+      "This transaction hash was already used for a featured post.",
+    );
+    const published = await app.inject({
+      method: "PUT",
+      url: `/api/posts/${draft.json().id}`,
+      headers: bearer(author),
+      payload: { title: "Featured draft", description: "<p>Out now</p>", category: topic, status: "published" },
+    });
+    expect(published.json()).toMatchObject({ status: "published", isFeatured: true, transectionHash: hash });
+    expect((await listed())[0]).toBe(draft.json().id);
+  });
+
   it("refuses an unknown hash", async () => {
     await expectRefusal(
       await featured(author, keccak256("0x1234")),
