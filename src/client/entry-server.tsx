@@ -1,7 +1,7 @@
 import { dehydrate } from "@tanstack/react-query";
 import { prerenderToNodeStream } from "react-dom/static";
 import { createMemoryRouter } from "react-router-dom";
-import type { ReaderLoaders, RenderedPage } from "../shared/reader-pages.ts";
+import { type PostFilter, postFilterOf, type ReaderLoaders, type RenderedPage } from "../shared/reader-pages.ts";
 import { createQueryClient } from "./app/provider.tsx";
 import { Root } from "./app/root.tsx";
 import { routes } from "./app/routes.tsx";
@@ -10,7 +10,7 @@ import { postKeys } from "./features/posts/api/keys.ts";
 import { siteSettingsQueryOptions } from "./lib/site-settings.ts";
 
 /**
- * Renders a reader page (`/`, `/posts`, `/posts/{id}`) to HTML on the server, from the same components the browser
+ * Renders a reader page (`/`, `/posts`, `/posts/{id}`, `/search`) to HTML on the server, from the same components the browser
  * hydrates. The server loads this module from the build (dist/server) and hands it loaders backed by its services;
  * the page's data goes into a query cache that is sent along, so the browser fetches nothing again.
  */
@@ -20,7 +20,9 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
   const postId = /^\/posts\/([^/]+)$/.exec(pathname)?.[1];
   const [settings] = await Promise.all([
     load.settings(),
-    pathname === "/posts" && fillPosts(searchParams.get("category") ?? ""),
+    pathname === "/posts" && fillPosts(postFilterOf(searchParams)),
+    // An empty search lists nothing: the page only asks for words.
+    pathname === "/search" && searchParams.get("q")?.trim() && fillPosts(postFilterOf(searchParams, true)),
   ]);
   queryClient.setQueryData(siteSettingsQueryOptions().queryKey, settings);
   const post = postId ? await load.post(decodeURIComponent(postId)) : undefined;
@@ -39,9 +41,8 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
   for await (const chunk of prelude) html += chunk;
   return { status: found ? 200 : 404, html, hydrate: found, state: JSON.stringify(dehydrate(queryClient)) };
 
-  async function fillPosts(category: string) {
-    const [posts, categories] = await Promise.all([load.posts(category ? { category } : {}), load.categories()]);
-    const filter = category ? { category } : {};
+  async function fillPosts(filter: PostFilter) {
+    const [posts, categories] = await Promise.all([load.posts(filter), load.categories()]);
     queryClient.setQueryData(postKeys.list(filter), { pages: [posts], pageParams: [null] });
     queryClient.setQueryData(categoriesQueryOptions().queryKey, categories);
   }

@@ -157,7 +157,7 @@ describe.each(databaseTargets)("search on $name", (target) => {
   });
 
   it("follows a post's edits, and its category's and author's renames", async () => {
-    const id = ids["Sourdough"] as string;
+    const id = ids.Sourdough as string;
     await app.inject({
       method: "PUT",
       url: `/api/posts/${id}`,

@@ -64,5 +64,11 @@ export async function createPost(
     ...overrides,
   });
   if (response.statusCode !== 201) throw new Error(`post failed: ${response.body}`);
-  return response.json() as { id: string; title: string; image: string | null };
+  return response.json() as {
+    id: string;
+    title: string;
+    image: string | null;
+    status: string;
+    publishedAt: string | null;
+  };
 }

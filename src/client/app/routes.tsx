@@ -8,6 +8,7 @@ import { NotFoundRoute } from "./routes/not-found.tsx";
 // The reader pages are rendered on the server and hydrated at once, so they are not split off.
 import { PostRoute } from "./routes/post.tsx";
 import { PostsRoute } from "./routes/posts.tsx";
+import { SearchRoute } from "./routes/search.tsx";
 
 // Every other screen is its own chunk: a reader never downloads the editor or the forms.
 const LoginRoute = lazy(() => import("./routes/auth.tsx").then((module) => ({ default: module.LoginRoute })));
@@ -51,6 +52,8 @@ export const screens: ScreenRoute[] = [
   { path: "/login", access: "public", element: <LoginRoute /> },
   { path: "/posts", access: "public", element: <PostsRoute /> },
   { path: "/posts/:id", access: "public", element: <PostRoute /> },
+  // Not in the spec: full-text search (PRODUCT.md, "Search"), rendered on the server like the lists.
+  { path: "/search", access: "public", element: <SearchRoute /> },
   { path: "/password-reset-token", access: "public", element: <PasswordResetRequestRoute /> },
   { path: "/reset-password/:token", access: "public", element: <ResetPasswordRoute /> },
   { path: "/create-post", access: "user", element: <CreatePostRoute /> },

@@ -87,3 +87,5 @@ export const SunIcon = make(
   ],
   "SunIcon",
 );
+
+export const SearchIcon = make(["M11 19a8 8 0 1 0 0-16 8 8 0 0 0 0 16z", "M21 21l-4.35-4.35"], "SearchIcon");

@@ -15,30 +15,33 @@ export function PostRoute() {
   const session = useSession();
   return (
     <PostDetail id={id}>
-      {(post) => (
-        <Box
-          as="section"
-          aria-label="Comments"
-          borderTopWidth="1px"
-          pt="6"
-          display="flex"
-          flexDirection="column"
-          gap="6"
-        >
-          {session && (
-            <Suspense fallback={null}>
-              <CommentForm postId={post.id} />
-            </Suspense>
-          )}
-          <CommentList
-            postId={post.id}
-            comments={post.comments}
-            nextCursor={post.commentsNextCursor}
-            count={post.commentsCount}
-            viewerId={session?.id ?? null}
-          />
-        </Box>
-      )}
+      {/* A draft or scheduled post, which only its author sees, takes no comments. */}
+      {(post) =>
+        post.status === "published" && (
+          <Box
+            as="section"
+            aria-label="Comments"
+            borderTopWidth="1px"
+            pt="6"
+            display="flex"
+            flexDirection="column"
+            gap="6"
+          >
+            {session && (
+              <Suspense fallback={null}>
+                <CommentForm postId={post.id} />
+              </Suspense>
+            )}
+            <CommentList
+              postId={post.id}
+              comments={post.comments}
+              nextCursor={post.commentsNextCursor}
+              count={post.commentsCount}
+              viewerId={session?.id ?? null}
+            />
+          </Box>
+        )
+      }
     </PostDetail>
   );
 }

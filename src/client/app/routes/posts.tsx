@@ -1,5 +1,6 @@
 import { Box, Button, Container, Flex, Heading } from "@chakra-ui/react";
 import { useSearchParams } from "react-router-dom";
+import { postFilterOf } from "../../../shared/reader-pages.ts";
 import { CategorySidebar } from "../../features/categories/components/category-sidebar.tsx";
 import { PostList } from "../../features/posts/components/post-list.tsx";
 import { usePageTitle } from "../../lib/site-settings.ts";
@@ -7,7 +8,8 @@ import { usePageTitle } from "../../lib/site-settings.ts";
 /** The chosen category lives in the URL (?category=), so a filtered list can be shared and survives a reload. */
 export function PostsRoute() {
   const [params, setParams] = useSearchParams();
-  const category = params.get("category") ?? "";
+  const filter = postFilterOf(params);
+  const category = filter.category ?? "";
   usePageTitle(category ? `${category} | Latest Blogs` : "Latest Blogs");
   return (
     <Container maxW="7xl" py="8">
@@ -24,7 +26,7 @@ export function PostsRoute() {
           <CategorySidebar selected={category} onSelect={(title) => setParams({ category: title })} />
         </Box>
         <Box flex="1" minW="0" width="full">
-          <PostList category={category} />
+          <PostList filter={filter} />
         </Box>
       </Flex>
     </Container>

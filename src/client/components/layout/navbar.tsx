@@ -5,7 +5,8 @@ import { useColorMode } from "../../lib/color-mode.ts";
 import { useSession } from "../../lib/session.ts";
 import { useSiteSettings } from "../../lib/site-settings.ts";
 import { useLogout } from "../../lib/use-logout.ts";
-import { MenuIcon, MoonIcon, SunIcon } from "../icons.tsx";
+import { MenuIcon, MoonIcon, SearchIcon, SunIcon } from "../icons.tsx";
+import { SearchForm } from "../search-form.tsx";
 import { avatarMenuFor, navLinksFor } from "./nav-links.ts";
 
 export function Navbar() {
@@ -36,6 +37,15 @@ export function Navbar() {
           </HStack>
 
           <HStack ms="auto" gap={{ base: "1", sm: "2" }}>
+            {/* The search box from lg; narrower bars (phones) have a search button and a menu item. */}
+            <Box display={{ base: "none", lg: "block" }}>
+              <SearchForm compact />
+            </Box>
+            <Button asChild variant="ghost" size="sm" display={{ base: "inline-flex", lg: "none" }}>
+              <RouterLink to="/search" aria-label="Search">
+                <SearchIcon />
+              </RouterLink>
+            </Button>
             {/* Both states are in the markup and the <html> class picks one, so a page rendered on the server, which
                 cannot know the mode, shows the right one before its script runs. */}
             <Button variant="ghost" size="sm" onClick={colorMode.toggle}>
@@ -71,6 +81,9 @@ export function Navbar() {
                         <RouterLink to={link.to}>{link.label}</RouterLink>
                       </Menu.Item>
                     ))}
+                    <Menu.Item value="/search" asChild>
+                      <RouterLink to="/search">Search</RouterLink>
+                    </Menu.Item>
                     {/* On a phone, Logout is here rather than in the bar. */}
                     {session && (
                       <Menu.Item value="logout" onSelect={logout}>

@@ -20,14 +20,20 @@ type Render = (url: string, load: ReaderLoaders) => Promise<RenderedPage>;
  * Each loader answers what its API call would, from the same read cache: the cached value is the answer's JSON
  * shape (services return plain strings and numbers), so it is used as it is, not parsed again from its bytes.
  */
-function loadersFor(app: FastifyInstance) {
+function loadersFor(app: FastifyInstance, request: FastifyRequest) {
   const cached = async <T>(key: string, produce: () => Promise<unknown>) =>
     (await readThrough(app, key, produce)).value as T;
   const found: { post?: PostDetail | null; settings?: SiteSettings } = {};
   const loaders: ReaderLoaders = {
-    posts: ({ category }) => {
-      const query = postListQuerySchema.parse({ limit: POSTS_PAGE_SIZE, ...(category ? { category } : {}) });
-      return cached(`posts:${JSON.stringify(query)}`, () => listPosts(app.deps, query));
+    posts: async (filter) => {
+      // The same query, and so the same cache entry, as the browser's `GET /api/posts` for this list.
+      const parsed = postListQuerySchema.safeParse({ limit: POSTS_PAGE_SIZE, ...filter });
+      if (!parsed.success) return { items: [], nextCursor: null };
+      const query = parsed.data;
+      return cached(`posts:${JSON.stringify(query)}`, async () => {
+        if (query.q !== undefined) await app.limiter.hit("search", request.ip);
+        return listPosts(app.deps, query);
+      });
     },
     post: async (id) => {
       found.post = null;
@@ -51,7 +57,7 @@ function loadersFor(app: FastifyInstance) {
 }
 
 /**
- * The reader pages (`/`, `/posts`, `/posts/{id}`) rendered on the server by the client's own components (built into
+ * The reader pages (`/`, `/posts`, `/posts/{id}`, `/search`) rendered on the server by the client's own components (built into
  * dist/server), so a visitor sees the text, and a crawler or a link preview its head, from the first response.
  */
 export async function registerPages(app: FastifyInstance, options: { clientDir: string; serverDir: string }) {
@@ -67,7 +73,7 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
   const publicUrl = app.config.publicUrl.replace(/\/$/, "");
 
   async function page(request: FastifyRequest, reply: FastifyReply, head: (found: FoundData) => PageHead) {
-    const { loaders, found } = loadersFor(app);
+    const { loaders, found } = loadersFor(app, request);
     const rendered = await render(request.url, loaders);
     const settings = found.settings ?? (await loaders.settings());
     const html = template
@@ -111,6 +117,18 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
             ]
           : []),
       ],
+    }));
+  });
+
+  // Search results: rendered like the lists, kept out of search engines (what a reader typed is not a page).
+  app.get("/search", hide, (request, reply) => {
+    const q = new URL(request.url, "http://localhost").searchParams.get("q")?.trim() ?? "";
+    return page(request, reply, (found) => ({
+      title: q ? `Search: ${q}` : "Search",
+      description: `Search the posts on ${found.settings.siteName}.`,
+      path: "/search",
+      feeds: [{ title: `${found.settings.siteName}: all posts`, path: "/rss.xml" }],
+      noindex: true,
     }));
   });
 

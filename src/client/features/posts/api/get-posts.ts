@@ -11,6 +11,7 @@ export const getPosts = (filter: PostFilter, cursor: string | null) => {
   const params = new URLSearchParams({ limit: String(POSTS_PAGE_SIZE) });
   if (filter.category) params.set("category", filter.category);
   if (filter.author) params.set("author", filter.author);
+  if (filter.q) params.set("q", filter.q);
   if (cursor) params.set("cursor", cursor);
   return api(`/api/posts?${params}`, postPageSchema);
 };

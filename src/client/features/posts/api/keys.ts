@@ -1,10 +1,15 @@
+import type { PostFilter } from "../../../../shared/reader-pages.ts";
+
+export type { PostFilter };
+
 /** Every cache key of posts; other features invalidate through these, never with literals. */
-export type PostFilter = { category?: string; author?: string };
 
 export const postKeys = {
   lists: () => ["posts"] as const,
   list: (filter: PostFilter) => ["posts", filter] as const,
   detail: (id: string) => ["post", id] as const,
+  /** The signed-in author's drafts and scheduled posts. */
+  drafts: () => ["posts", "drafts"] as const,
 };
 
 /** The id of a post detail's key (`["post", id]`), or null for any other key (older comments sit under it). */

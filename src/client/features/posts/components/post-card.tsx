@@ -3,10 +3,10 @@ import { Link as RouterLink } from "react-router-dom";
 import type { Post } from "../../../../shared/schemas/posts.ts";
 import { EyeIcon, StarIcon, ThumbDownIcon, ThumbUpIcon } from "../../../components/icons.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
-import { formatDate } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { useReactToPost } from "../api/react-to-post.ts";
 import { CoverImage } from "./cover-image.tsx";
+import { PublishedDate } from "./published-date.tsx";
 
 /** `priority`: the first card's cover is the page's largest paint, so it loads first; the others when scrolled to. */
 export function PostCard({ post, priority = false }: { post: Post; priority?: boolean }) {
@@ -50,6 +50,20 @@ export function PostCard({ post, priority = false }: { post: Post; priority?: bo
             <RouterLink to={`/posts/${post.id}`}>{post.title}</RouterLink>
           </Link>
         </Card.Title>
+        {post.excerpt && (
+          <Text fontSize="sm" color="fg.muted" lineClamp={4}>
+            {post.excerpt.map((part, index) =>
+              part.match ? (
+                // biome-ignore lint/suspicious/noArrayIndexKey: the parts of one excerpt never move
+                <Box as="mark" key={index} bg="yellow.subtle" color="fg" px="0.5" borderRadius="sm">
+                  {part.text}
+                </Box>
+              ) : (
+                part.text
+              ),
+            )}
+          </Text>
+        )}
         <HStack gap="3" color="fg.muted" fontSize="sm" wrap="wrap">
           {session ? (
             <>
@@ -92,7 +106,7 @@ export function PostCard({ post, priority = false }: { post: Post; priority?: bo
       <Card.Footer>
         <UserChip user={post.user} fontSize="sm">
           <Text fontSize="sm" color="fg.muted">
-            · <time dateTime={post.createdAt}>{formatDate(post.createdAt)}</time>
+            · <PublishedDate post={post} />
           </Text>
         </UserChip>
       </Card.Footer>

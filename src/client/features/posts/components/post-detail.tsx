@@ -4,12 +4,13 @@ import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, EyeIcon, StarIcon, TrashIcon } from "../../../components/icons.tsx";
 import { RichText } from "../../../components/rich-text.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
-import { formatDate } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { usePageTitle } from "../../../lib/site-settings.ts";
 import { useDeletePost } from "../api/delete-post.ts";
 import { usePost } from "../api/get-post.ts";
 import { CoverImage } from "./cover-image.tsx";
+import { PublishedDate } from "./published-date.tsx";
+import { UnpublishedNotice } from "./unpublished-notice.tsx";
 
 /** The post itself; the route page adds the comments below it. */
 export function PostDetail({
@@ -51,9 +52,10 @@ export function PostDetail({
         <Heading as="h1" size="3xl">
           {data.title}
         </Heading>
+        {data.status !== "published" && <UnpublishedNotice post={data} />}
         <UserChip user={data.user} size="sm">
           <Text color="fg.muted">
-            <time dateTime={data.createdAt}>{formatDate(data.createdAt)}</time> · <EyeIcon /> {data.numViews}
+            <PublishedDate post={data} /> · <EyeIcon /> {data.numViews}
             <Box as="span" srOnly>
               views
             </Box>

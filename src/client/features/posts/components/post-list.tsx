@@ -3,11 +3,15 @@ import { useEffect, useRef } from "react";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { LoadMore } from "../../../components/load-more.tsx";
 import { usePosts } from "../api/get-posts.ts";
+import type { PostFilter } from "../api/keys.ts";
 import { PostCard } from "./post-card.tsx";
 
-/** Posts as cards; the next page loads when the reader scrolls near the end (or presses the button). */
-export function PostList({ category = "", author }: { category?: string; author?: string }) {
-  const posts = usePosts({ ...(category ? { category } : {}), ...(author ? { author } : {}) });
+/**
+ * Posts as cards (with `q`: search results, most relevant first); the next page loads when the reader scrolls near
+ * the end (or presses the button).
+ */
+export function PostList({ filter }: { filter: PostFilter }) {
+  const posts = usePosts(filter);
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = posts;
 
