@@ -1,5 +1,5 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { postSchema } from "../../../../shared/schemas/posts.ts";
+import { type PostStatus, postSchema } from "../../../../shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
 import { postKeys } from "./keys.ts";
 
@@ -10,6 +10,9 @@ export interface PostDraft {
   isFeatured: "true" | "false";
   transectionHash?: string | undefined;
   image?: File | undefined;
+  /** Publish now (the default), keep as a draft, or publish at `publishAt` (an ISO instant). */
+  status?: PostStatus | undefined;
+  publishAt?: string | undefined;
 }
 
 /** Multipart, as the spec's Create Blog sends it. */
@@ -21,6 +24,8 @@ export function createPost(draft: PostDraft) {
   form.set("isFeatured", draft.isFeatured);
   if (draft.isFeatured === "true" && draft.transectionHash) form.set("transectionHash", draft.transectionHash);
   if (draft.image) form.set("image", draft.image);
+  if (draft.status) form.set("status", draft.status);
+  if (draft.status === "scheduled" && draft.publishAt) form.set("publishAt", draft.publishAt);
   return api("/api/posts", postSchema, { method: "POST", body: form });
 }
 

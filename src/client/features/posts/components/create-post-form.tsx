@@ -5,18 +5,23 @@ import { useNavigate } from "react-router-dom";
 import { FEATURED_FEE_LABEL } from "../../../../shared/constants.ts";
 import type { Category } from "../../../../shared/schemas/categories.ts";
 import { postInputSchema } from "../../../../shared/schemas/posts.ts";
+import { AutosaveNotice } from "../../../components/form/autosave-notice.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { ImageDrop } from "../../../components/form/image-drop.tsx";
-import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
+import { useAutosave } from "../../../components/form/use-autosave.ts";
 import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { usePublicConfig } from "../../../lib/config.ts";
 import { useSession } from "../../../lib/session.ts";
 import { PayFee, unusedPayment } from "../../wallet/public.tsx";
 import { type PostDraft, useCreatePost } from "../api/create-post.ts";
 import { PostFields } from "./post-fields.tsx";
+import { PublishControls } from "./publish-controls.tsx";
 
-/** Create Blog. Everything typed stays in the form when the server refuses it, so nothing is lost. */
+/**
+ * Create Blog. Everything typed stays in the form when the server refuses it, and in this browser (autosave) if the
+ * tab closes, so nothing is lost.
+ */
 export function CreatePostForm({ categories }: { categories: Category[] }) {
   const navigate = useNavigate();
   const create = useCreatePost();
@@ -25,12 +30,21 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
   const [image, setImage] = useState<File>();
   const form = useZodForm(postInputSchema, {
     serverError: create.error,
-    defaultValues: { title: "", description: "", category: "", isFeatured: "false", transectionHash: "" },
+    defaultValues: {
+      title: "",
+      description: "",
+      category: "",
+      isFeatured: "false",
+      transectionHash: "",
+      status: "published",
+      publishAt: "",
+    },
   });
+  const autosave = useAutosave(`create:${session?.id ?? "anyone"}`, form);
   const { errors } = form.formState;
   const featured = form.watch("isFeatured") === "true";
 
-  const onSubmit = form.handleSubmit(() => {
+  const onSubmit = form.handleSubmit((parsed) => {
     const values = form.getValues();
     const draft: PostDraft = {
       title: values.title,
@@ -39,11 +53,15 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
       isFeatured: values.isFeatured === "true" ? "true" : "false",
       transectionHash: values.transectionHash,
       image,
+      status: parsed.status,
+      publishAt: parsed.publishAt,
     };
     create.mutate(draft, {
-      onSuccess: () => {
+      onSuccess: (post) => {
+        autosave.clear();
         if (session) unusedPayment.forget(session.id, draft.transectionHash);
-        navigate("/posts");
+        // Published: the list, as the spec says; a draft or scheduled post: its own page, which only the author sees.
+        navigate(post.status === "published" ? "/posts" : `/posts/${post.id}`);
       },
     });
   });
@@ -57,7 +75,8 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
         <Text color="fg.muted">
           Share your ideas with the world. Your post must be free from racism and unhealthy words.
         </Text>
-        <PostFields form={form} categories={categories} />
+        <AutosaveNotice autosave={autosave} />
+        <PostFields key={autosave.version} form={form} categories={categories} />
         <Field.Root>
           <Field.Label>Image</Field.Label>
           <ImageDrop file={image} onChange={setImage} hint="JPEG or PNG, one image, at most 5 MB" />
@@ -121,7 +140,7 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
           </Box>
         )}
         <ErrorLines error={create.error} />
-        <SubmitButton pending={create.isPending}>Create</SubmitButton>
+        <PublishControls form={form} pending={create.isPending} submitLabel="Create" />
       </form>
     </Stack>
   );

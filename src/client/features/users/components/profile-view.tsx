@@ -12,6 +12,7 @@ import {
   Spinner,
   Stack,
   Stat,
+  Tabs,
   Text,
 } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
@@ -19,6 +20,7 @@ import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { formatDate, fullName } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
+import { DraftList } from "../../posts/public.ts";
 import { useFollow, useProfile } from "../api/profile.ts";
 import { OwnWallet } from "./own-wallet.tsx";
 
@@ -41,6 +43,24 @@ export function ProfileView({ id }: { id: string }) {
     ["Following", user.followingCount],
     ["Viewers", user.viewersCount],
   ];
+
+  const publishedPosts =
+    user.posts.length === 0 ? (
+      <Text color="fg.muted">No Post Found</Text>
+    ) : (
+      <Stack as="ul" listStyleType="none" gap="3">
+        {user.posts.map((post) => (
+          <HStack as="li" key={post.id} justify="space-between" gap="3" borderBottomWidth="1px" pb="2">
+            <Link asChild fontWeight="medium">
+              <RouterLink to={`/posts/${post.id}`}>{post.title}</RouterLink>
+            </Link>
+            <Text fontSize="sm" color="fg.muted" flexShrink={0}>
+              {post.category} · {formatDate(post.createdAt)}
+            </Text>
+          </HStack>
+        ))}
+      </Stack>
+    );
 
   return (
     <Container maxW="5xl" py="8">
@@ -148,21 +168,20 @@ export function ProfileView({ id }: { id: string }) {
           <Heading as="h2" id="posts-heading" size="md" mb="3">
             Posts
           </Heading>
-          {user.posts.length === 0 ? (
-            <Text color="fg.muted">No Post Found</Text>
+          {isOwn ? (
+            // Drafts and scheduled posts are the author's alone, so only their own profile has the tab.
+            <Tabs.Root defaultValue="posts" variant="line" lazyMount>
+              <Tabs.List mb="3">
+                <Tabs.Trigger value="posts">Published</Tabs.Trigger>
+                <Tabs.Trigger value="drafts">Drafts</Tabs.Trigger>
+              </Tabs.List>
+              <Tabs.Content value="posts">{publishedPosts}</Tabs.Content>
+              <Tabs.Content value="drafts">
+                <DraftList />
+              </Tabs.Content>
+            </Tabs.Root>
           ) : (
-            <Stack as="ul" listStyleType="none" gap="3">
-              {user.posts.map((post) => (
-                <HStack as="li" key={post.id} justify="space-between" gap="3" borderBottomWidth="1px" pb="2">
-                  <Link asChild fontWeight="medium">
-                    <RouterLink to={`/posts/${post.id}`}>{post.title}</RouterLink>
-                  </Link>
-                  <Text fontSize="sm" color="fg.muted" flexShrink={0}>
-                    {post.category} · {formatDate(post.createdAt)}
-                  </Text>
-                </HStack>
-              ))}
-            </Stack>
+            publishedPosts
           )}
         </Box>
       </SimpleGrid>
