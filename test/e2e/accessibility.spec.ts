@@ -53,6 +53,7 @@ test("every screen passes axe-core with no serious or critical violations", asyn
     "/register",
     "/password-reset-token",
     "/nowhere",
+    `/search?q=accessible`,
   ];
   const memberScreens = [
     "/posts",
@@ -63,6 +64,7 @@ test("every screen passes axe-core with no serious or critical violations", asyn
     "/upload-profile-photo",
     "/update-password",
     `/update-post/${post.id}`,
+    `/search?q=accessible&category=${encodeURIComponent(`Axe ${tag}`)}`,
     "/users",
     "/add-category",
     "/category-list",

@@ -371,6 +371,7 @@ test.describe("on a 360 px phone", () => {
     await page.getByRole("button", { name: "Open navigation" }).click();
     await page.getByRole("menuitem", { name: "Logout" }).click();
     await expect(page).toHaveURL(/\/$/);
-    expect(await page.evaluate(() => localStorage.getItem("userInfo"))).toBeNull();
+    // The session ends once the navigation home has landed (lib/use-logout.ts), a moment after the address changes.
+    await expect.poll(() => page.evaluate(() => localStorage.getItem("userInfo"))).toBeNull();
   });
 });

@@ -25,7 +25,7 @@ export function AutosaveNotice({ autosave }: { autosave: Autosave }) {
     );
   }
   return (
-    <Text role="status" fontSize="sm" color="fg.muted" minH="5">
+    <Text aria-live="polite" fontSize="sm" color="fg.muted" minH="5">
       {autosave.savedAt ? `Saved in this browser at ${time(autosave.savedAt)}` : ""}
     </Text>
   );

@@ -18,9 +18,15 @@ export function Navbar() {
 
   return (
     <Box as="header" borderBottomWidth="1px" bg="bg.panel" position="sticky" top="0" zIndex="sticky">
-      <Container maxW="6xl" py="3">
+      <Container maxW="6xl" py="3" px={{ base: "3", sm: "4", md: "6" }}>
         <Flex as="nav" aria-label="Main" align="center" gap="4">
-          <Link asChild fontWeight="bold" fontSize="xl" color="teal.fg" _hover={{ textDecoration: "none" }}>
+          <Link
+            asChild
+            fontWeight="bold"
+            fontSize={{ base: "lg", sm: "xl" }}
+            color="teal.fg"
+            _hover={{ textDecoration: "none" }}
+          >
             <RouterLink to="/">{siteName}</RouterLink>
           </Link>
 
@@ -41,14 +47,14 @@ export function Navbar() {
             <Box display={{ base: "none", lg: "block" }}>
               <SearchForm compact />
             </Box>
-            <Button asChild variant="ghost" size="sm" display={{ base: "inline-flex", lg: "none" }}>
+            <Button asChild variant="ghost" size="sm" minW="8" px="2" display={{ base: "inline-flex", lg: "none" }}>
               <RouterLink to="/search" aria-label="Search">
                 <SearchIcon />
               </RouterLink>
             </Button>
             {/* Both states are in the markup and the <html> class picks one, so a page rendered on the server, which
                 cannot know the mode, shows the right one before its script runs. */}
-            <Button variant="ghost" size="sm" onClick={colorMode.toggle}>
+            <Button variant="ghost" size="sm" minW="8" px="2" onClick={colorMode.toggle}>
               <Box as="span" display="contents" _dark={{ display: "none" }}>
                 <MoonIcon />
                 <Box as="span" srOnly>
@@ -101,7 +107,7 @@ export function Navbar() {
                 <RouterLink to="/login">Login</RouterLink>
               </Button>
             )}
-            <Button asChild colorPalette="teal" size="sm">
+            <Button asChild colorPalette="teal" size={{ base: "xs", sm: "sm" }}>
               <RouterLink to="/create-post">New Blog</RouterLink>
             </Button>
             {session && (

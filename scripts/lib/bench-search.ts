@@ -1,0 +1,78 @@
+// Search for `npm run bench`: post bodies written from a vocabulary whose words are as unevenly common as a real
+// blog's (a few words in most posts, most words in few), and the time uncached searches take through the whole
+// request path, over a mix of what readers type.
+import { sql } from "drizzle-orm";
+import type { App } from "../../src/server/app.ts";
+
+const VOCABULARY = `blockchain wallet ledger contract token chain block network node validator protocol consensus
+  gas fee transaction address signature hash merkle rollup bridge oracle liquidity market price trading exchange
+  stake reward governance proposal vote community developer library compiler language rust solidity typescript
+  react server client database index query cache latency throughput benchmark memory thread kernel storage disk
+  cloud container cluster deploy pipeline release version upgrade security audit exploit vulnerability privacy
+  identity key encryption zero knowledge proof scaling sharding layer mainnet testnet faucet explorer metamask
+  writer reader story essay article draft editor publish newsletter audience podcast video interview review
+  coffee bread garden travel mountain river ocean forest city village music guitar piano painting photography
+  design typography colour layout interface keyboard screen phone laptop battery charger camera lens light
+  morning evening winter summer autumn spring weather rain snow wind cloud sunrise sunset history future
+  economy policy regulation law court report research science physics biology chemistry mathematics theorem
+  algorithm graph tree sorting search ranking relevance recall precision dataset model training inference
+  quokka pangolin axolotl narwhal okapi platypus capybara tardigrade`
+  .split(/\s+/)
+  .filter(Boolean);
+
+/**
+ * Rewrites every post's body: 80 words each, word k drawn with probability falling like a power of its rank, so
+ * "blockchain" is in most posts and "tardigrade" in very few. The search triggers index them as they change.
+ */
+export async function writeBodies(db: App["db"]) {
+  await db.execute(sql`
+    update posts p set description = '<p>' || b.body || '</p>'
+    from (
+      select id, (select string_agg((${VOCABULARY}::text[])[1 + floor(power(random(), 2.5) * ${VOCABULARY.length})::int], ' ')
+                  from generate_series(1, 80) w where posts.id is not null) as body
+      from posts
+    ) b
+    where p.id = b.id`);
+}
+
+/** What readers type: common, rare and prefix words, a phrase, an exclusion, a filter, a second page. */
+const QUERIES = [
+  "blockchain",
+  "wallet signature",
+  "tardigrade",
+  "capyb",
+  "consen",
+  '"smart contract"',
+  '"zero knowledge" proof',
+  "ledger -blockchain",
+  "mountain river",
+  "security audit exploit",
+];
+
+/** Milliseconds per uncached search through `app.inject` (routing, validation, query, serialising): p50, p99. */
+export async function measureSearch(app: App, rounds = 12) {
+  const get = async (url: string) => {
+    app.readCache.invalidate();
+    const start = performance.now();
+    const response = await app.inject({ method: "GET", url });
+    const ms = performance.now() - start;
+    if (response.statusCode !== 200) throw new Error(`search ${url}: ${response.statusCode} ${response.body}`);
+    return { ms, body: response.json() as { items: unknown[]; nextCursor: string | null } };
+  };
+  const urls = QUERIES.flatMap((q) => {
+    const query = new URLSearchParams({ q, limit: "20" });
+    return [`/api/posts?${query}`, `/api/posts?${query}&category=${encodeURIComponent("Category 3")}`];
+  });
+  // Second pages, from the first pages' cursors.
+  for (const q of QUERIES.slice(0, 3)) {
+    const { body } = await get(`/api/posts?${new URLSearchParams({ q, limit: "20" })}`);
+    if (body.nextCursor) urls.push(`/api/posts?${new URLSearchParams({ q, limit: "20", cursor: body.nextCursor })}`);
+  }
+  for (const url of urls) await get(url); // warm-up
+  const times: number[] = [];
+  for (let round = 0; round < rounds; round++) for (const url of urls) times.push((await get(url)).ms);
+  times.sort((a, b) => a - b);
+  const at = (share: number) =>
+    Number((times[Math.min(times.length - 1, Math.floor(share * times.length))] ?? 0).toFixed(1));
+  return { p50: at(0.5), p99: at(0.99), samples: times.length };
+}
