@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { type SQL, sql } from "drizzle-orm";
 import { listPosts } from "../src/server/services/content/post-queries.ts";
 import { encodeCursor } from "../src/server/services/cursor.ts";
-import { measureSearch, writeBodies } from "./lib/bench-search.ts";
+import { measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
 import { bin, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
 
@@ -213,6 +213,7 @@ async function benchAt(posts: number) {
     console.log(
       `uncached search, ${search.samples} requests one at a time: p50 ${search.p50} ms, p99 ${search.p99} ms`,
     );
+    console.log(`uncached search for "${WORST_QUERY}" (every candidate rechecked): median ${search.worst} ms`);
     if (search.p99 > P99_TARGET_MS) misses.push(`uncached search: p99 ${search.p99} ms is over ${P99_TARGET_MS} ms`);
   } finally {
     child.kill("SIGTERM");

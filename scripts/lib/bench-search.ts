@@ -20,34 +20,45 @@ const VOCABULARY = `blockchain wallet ledger contract token chain block network 
   .split(/\s+/)
   .filter(Boolean);
 
+/** Words beyond the vocabulary: a long tail of rare ones ("w1000"), as real text has. */
+const WORDS = 20_000;
+
 /**
- * Rewrites every post's body: 80 words each, word k drawn with probability falling like a power of its rank, so
- * "blockchain" is in most posts and "tardigrade" in very few. The search triggers index them as they change.
+ * Rewrites every post's body: 80 words, word k of WORDS drawn with a chance falling as 1/k (Zipf's law, as in real
+ * text), the topical vocabulary first, so "blockchain" is in nearly every post and "w15000" in a handful. The search
+ * triggers index them as they change.
  */
 export async function writeBodies(db: App["db"]) {
   await db.execute(sql`
     update posts p set description = '<p>' || b.body || '</p>'
     from (
-      select id, (select string_agg((${VOCABULARY}::text[])[1 + floor(power(random(), 2.5) * ${VOCABULARY.length})::int], ' ')
-                  from generate_series(1, 80) w where posts.id is not null) as body
+      select id, (select string_agg(coalesce(v.words[k], 'w' || k), ' ')
+                  from generate_series(1, 80) w,
+                       (select string_to_array(${VOCABULARY.join(" ")}, ' ') as words) v,
+                       lateral (select floor(exp(random() * ln(${WORDS})))::int as k) pick
+                  -- A reference to the outer row, so the body is drawn anew for each post.
+                  where posts.id is not null) as body
       from posts
     ) b
     where p.id = b.id`);
 }
 
-/** What readers type: common, rare and prefix words, a phrase, an exclusion, a filter, a second page. */
+/** What readers type: words in most posts, in some and in few, prefixes, phrases, an exclusion, two or three words. */
 const QUERIES = [
   "blockchain",
   "wallet signature",
-  "tardigrade",
+  "w700",
+  "w15000",
   "capyb",
-  "consen",
+  "tardigr",
   '"smart contract"',
   '"zero knowledge" proof',
-  "ledger -blockchain",
+  "ledger -w300",
   "mountain river",
   "security audit exploit",
 ];
+/** The worst case, reported apart: leaving out a word nearly every post has rechecks every candidate. */
+export const WORST_QUERY = "ledger -blockchain";
 
 /** Milliseconds per uncached search through `app.inject` (routing, validation, query, serialising): p50, p99. */
 export async function measureSearch(app: App, rounds = 12) {
@@ -59,6 +70,8 @@ export async function measureSearch(app: App, rounds = 12) {
     if (response.statusCode !== 200) throw new Error(`search ${url}: ${response.statusCode} ${response.body}`);
     return { ms, body: response.json() as { items: unknown[]; nextCursor: string | null } };
   };
+  const worst: number[] = [];
+  for (let round = 0; round < 5; round++) worst.push((await get(`/api/posts?q=${encodeURIComponent(WORST_QUERY)}`)).ms);
   const urls = QUERIES.flatMap((q) => {
     const query = new URLSearchParams({ q, limit: "20" });
     return [`/api/posts?${query}`, `/api/posts?${query}&category=${encodeURIComponent("Category 3")}`];
@@ -74,5 +87,10 @@ export async function measureSearch(app: App, rounds = 12) {
   times.sort((a, b) => a - b);
   const at = (share: number) =>
     Number((times[Math.min(times.length - 1, Math.floor(share * times.length))] ?? 0).toFixed(1));
-  return { p50: at(0.5), p99: at(0.99), samples: times.length };
+  return {
+    p50: at(0.5),
+    p99: at(0.99),
+    samples: times.length,
+    worst: Number((worst.sort((a, b) => a - b)[2] ?? 0).toFixed(1)),
+  };
 }

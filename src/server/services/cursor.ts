@@ -10,7 +10,7 @@ import { HttpError } from "../http-error.ts";
 export const cursorKey = (column: PgColumn) =>
   sql<string>`to_char(${column} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`;
 
-export function encodeCursor(parts: (string | boolean | number)[]): string {
+export function encodeCursor(parts: unknown[]): string {
   return Buffer.from(JSON.stringify(parts)).toString("base64url");
 }
 
@@ -23,11 +23,18 @@ const cursorTime = z
     return !Number.isNaN(parsed) && new Date(parsed).toISOString().slice(0, 19) === value.slice(0, 19);
   });
 
-/** The cursor shapes our lists hand out: (time, id), (featured, time, id) for posts, (rank, time, id) for search. */
+/** The cursor shapes our lists hand out: (time, id), and (featured, time, id) for posts. */
 export const cursorShapes = {
   timeId: z.tuple([cursorTime, z.uuid()]),
   featuredTimeId: z.tuple([z.boolean(), cursorTime, z.uuid()]),
-  rankTimeId: z.tuple([z.number().min(0).max(1e6), cursorTime, z.uuid()]),
+  /** Search: the stretch of matches being read (its newer and oldest bounds), then (rank, time, id) within it. */
+  search: z.tuple([
+    z.tuple([cursorTime, z.uuid()]).nullable(),
+    z.tuple([cursorTime, z.uuid()]).nullable(),
+    z.number().min(0).max(1e6),
+    cursorTime,
+    z.uuid(),
+  ]),
 };
 
 /** A cursor of the given shape, or 400: a cursor is opaque to clients, so any other value is a bad request. */
@@ -51,7 +58,7 @@ export function afterCursor(time: PgColumn, id: PgColumn, cursor: string | undef
 }
 
 /** Fetch `limit + 1` rows; the extra one only says whether there is a next page. */
-export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => (string | boolean | number)[]) {
+export function toPage<T>(rows: T[], limit: number, keyOf: (row: T) => unknown[]) {
   const items = rows.slice(0, limit);
   const last = items.at(-1);
   return { items, nextCursor: rows.length > limit && last ? encodeCursor(keyOf(last)) : null };

@@ -9,8 +9,8 @@ import type { SiteSettings } from "../../../shared/schemas/settings.ts";
 import { HttpError } from "../../http-error.ts";
 import { readThrough } from "../../plugins/read-cache.ts";
 import { listCategories } from "../../services/content/categories.ts";
-import { listPosts } from "../../services/content/post-queries.ts";
 import { getPostDetail } from "../../services/content/posts.ts";
+import { findPosts } from "../../services/content/search.ts";
 import { readSettings } from "../../services/settings.ts";
 import { excerpt, type PageHead, plainText, renderHead } from "./head.ts";
 
@@ -32,7 +32,7 @@ function loadersFor(app: FastifyInstance, request: FastifyRequest) {
       const query = parsed.data;
       return cached(`posts:${JSON.stringify(query)}`, async () => {
         if (query.q !== undefined) await app.limiter.hit("search", request.ip);
-        return listPosts(app.deps, query);
+        return findPosts(app.deps, query);
       });
     },
     post: async (id) => {

@@ -19,9 +19,10 @@ import { multipartBody } from "../../plugins/multipart.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { personalThrough, readThrough, sendCached, sendJson } from "../../plugins/read-cache.ts";
 import { listComments } from "../../services/content/comments.ts";
-import { listPosts, listUnpublishedPosts, requirePublished } from "../../services/content/post-queries.ts";
+import { listUnpublishedPosts, requirePublished } from "../../services/content/post-queries.ts";
 import * as posts from "../../services/content/posts.ts";
 import * as reactions from "../../services/content/reactions.ts";
+import { findPosts } from "../../services/content/search.ts";
 
 const tags = ["posts"];
 
@@ -59,11 +60,11 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       const page = await readThrough(app, key, async () => {
         // Only a search the cache cannot answer costs anything, so only those count.
         if (request.query.q !== undefined) await app.limiter.hit("search", request.ip);
-        return listPosts(app.deps, request.query);
+        return findPosts(app.deps, request.query);
       });
       if (!request.user) return sendCached(request, reply, page);
       // A signed-in reader gets the same page with their own reactions added.
-      const { items, nextCursor } = page.value as Awaited<ReturnType<typeof listPosts>>;
+      const { items, nextCursor } = page.value as Awaited<ReturnType<typeof findPosts>>;
       const own = await ownReactions(request.user.id, key, items);
       const body = { items: items.map((post) => ({ ...post, viewerReaction: own[post.id] ?? null })), nextCursor };
       return sendJson(reply, body);

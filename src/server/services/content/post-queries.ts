@@ -1,10 +1,11 @@
 import { and, desc, eq, getTableColumns, ne, type SQL, sql } from "drizzle-orm";
-import type { ExcerptPart, Post, PostListQuery } from "../../../shared/schemas/posts.ts";
+import type { Post, PostListQuery } from "../../../shared/schemas/posts.ts";
 import { categories, payments, posts, reactions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { cursorKey, cursorShapes, decodeCursor, toPage } from "../cursor.ts";
 import type { Deps } from "../deps.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
+import { excerptParts } from "./excerpt.ts";
 
 // Named in full: Drizzle may leave columns unqualified, and a bare "id" inside a subquery binds to its own table.
 const OUTER_POST_ID = sql.raw('"posts"."id"');
@@ -22,19 +23,10 @@ export async function requirePublished(deps: Pick<Deps, "db">, id: string) {
 }
 
 /**
- * The reader's words as a tsquery: websearch syntax ("quoted phrases", -excluded words, or), each word of three
- * letters or more that is not excluded also matching as a prefix, so `bloc` finds "blockchain" (a shorter prefix
- * would match nearly everything). Stemmed like the documents (english).
+ * The order a page is chosen in; each has an index. A search's (search.ts) ranks its matches, and marks them in an
+ * excerpt of each row's text.
  */
-const searchQuery = (q: string) =>
-  sql`(regexp_replace(websearch_to_tsquery('english', ${q})::text, ${"(^|[^!])'((?:[^']|''){3,})'"}, ${"\\1'\\2':*"}, 'g'))::tsquery`;
-const searchRank = (query: SQL) => sql<number>`ts_rank(${posts.searchVector}, ${query})`;
-/** Matches are marked with \x01…\x02, characters a post's plain text never holds (see post_plain_text). */
-const [MATCH_START, MATCH_END] = ["\x01", "\x02"];
-const HEADLINE_OPTIONS = `StartSel=${MATCH_START}, StopSel=${MATCH_END}, MaxWords=35, MinWords=15, MaxFragments=2, FragmentDelimiter=" … "`;
-
-/** The order a page is chosen in; each has an index (the search's rank is sorted among the GIN index's matches). */
-type Order = "featured" | "newest" | "edited" | { search: SQL };
+type Order = "featured" | "newest" | "edited" | { rank: SQL<number>; headline: (html: SQL) => SQL<string> };
 
 function orderOf(order: Order, page: { isFeatured: unknown; publishedAt: unknown; updatedAt: unknown; id: unknown }) {
   const column = (value: unknown) => desc(value as SQL);
@@ -54,10 +46,10 @@ export function selectPosts(
   viewerId: string | null,
   { where, limit, order = "featured" }: { where?: SQL | undefined; limit: number; order?: Order },
 ) {
-  const search = typeof order === "object" ? order.search : null;
+  const ranked = typeof order === "object" ? order : null;
   // Aliased "posts", so the counts' references to the outer post stay what they are.
   const page = deps.db
-    .select({ ...postColumns, rank: (search ? searchRank(search) : sql<number>`0`).as("rank") })
+    .select({ ...postColumns, rank: (ranked ? ranked.rank : sql<number>`0`).as("rank") })
     .from(posts)
     .where(where)
     .orderBy(...orderOf(order, posts))
@@ -90,9 +82,7 @@ export function selectPosts(
         string | null
       >`(select ${payments.txHash} from ${payments} where ${payments.postId} = ${OUTER_POST_ID} and ${payments.purpose} = 'featured' limit 1)`,
       rank: page.rank,
-      headline: search
-        ? sql<string>`ts_headline('english', post_plain_text(${page.description}), ${search}, ${HEADLINE_OPTIONS})`
-        : sql<null>`null`,
+      headline: ranked ? ranked.headline(sql`${page.description}`) : sql<null>`null`,
       publishedKey: cursorKey(page.publishedAt),
       updatedKey: cursorKey(page.updatedAt),
     })
@@ -130,23 +120,12 @@ export function toPost(row: PostRow): Post {
   };
 }
 
-/** ts_headline's text with \x01…\x02 around matches, as parts: the client shows them as text, so nothing in a post can become markup. */
-export function excerptParts(headline: string): ExcerptPart[] {
-  const parts: ExcerptPart[] = [];
-  for (const [index, piece] of headline.split(new RegExp(`[${MATCH_START}${MATCH_END}]`)).entries()) {
-    if (piece) parts.push({ text: piece, match: index % 2 === 1 });
-  }
-  return parts;
-}
-
 /**
  * Published posts: featured first, then newest first, keyset-paged on (isFeatured, publishedAt, id), all descending.
- * With `q`, the posts that match it, most relevant first and the newest among equals, paged on (rank, publishedAt,
- * id). As anyone sees it: the route adds a signed-in reader's own reactions to the (cached) page.
+ * As anyone sees it: the route adds a signed-in reader's own reactions to the (cached) page.
  */
-export async function listPosts(deps: Pick<Deps, "db">, query: PostListQuery) {
+export async function listPosts(deps: Pick<Deps, "db">, query: Omit<PostListQuery, "q">) {
   const filters = [isPublished, ...postFilters(query)];
-  if (query.q !== undefined) return searchPosts(deps, query.q, filters, query);
   if (query.cursor) {
     const [featured, at, id] = decodeCursor(query.cursor, cursorShapes.featuredTimeId);
     filters.push(
@@ -158,27 +137,8 @@ export async function listPosts(deps: Pick<Deps, "db">, query: PostListQuery) {
   return { items: page.items.map(toPost), nextCursor: page.nextCursor };
 }
 
-async function searchPosts(
-  deps: Pick<Deps, "db">,
-  q: string,
-  filters: (SQL | undefined)[],
-  query: { cursor?: string | undefined; limit: number },
-) {
-  const search = searchQuery(q);
-  filters.push(sql`${posts.searchVector} @@ ${search}`);
-  if (query.cursor) {
-    const [rank, at, id] = decodeCursor(query.cursor, cursorShapes.rankTimeId);
-    filters.push(
-      sql`(${searchRank(search)}, ${posts.publishedAt}, ${posts.id}) < (${rank}::real, ${at}::timestamptz, ${id}::uuid)`,
-    );
-  }
-  const rows = await selectPosts(deps, null, { where: and(...filters), limit: query.limit + 1, order: { search } });
-  const page = toPage(rows, query.limit, (row) => [row.rank, row.publishedKey, row.id]);
-  return { items: page.items.map(toPost), nextCursor: page.nextCursor };
-}
-
 /** The filters a reader can choose: a category (by title, any case) and an author. */
-function postFilters(query: { category?: string | undefined; author?: string | undefined }) {
+export function postFilters(query: { category?: string | undefined; author?: string | undefined }) {
   const filters: (SQL | undefined)[] = [];
   if (query.category) {
     filters.push(
