@@ -193,7 +193,6 @@ async function benchAt(posts: number) {
       { name: "posts, 90% deep", path: `/api/posts?cursor=${site.deepCursor}` },
       { name: "posts in one category", path: `/api/posts?category=${encodeURIComponent(site.category)}` },
       { name: "categories", path: "/api/category" },
-      { name: "search (cached answer)", path: "/api/posts?q=blockchain" },
     ];
     console.log(`${"".padEnd(26)}   Penchain req/s  p50  p99 │ node:http req/s  p99 │ share`);
     for (const scenario of scenarios) {

@@ -96,6 +96,13 @@ describe.each(databaseTargets)("drafts and scheduled posts on $name", (target) =
     expect(profile.postCount).toBe(0);
   });
 
+  it("publishes a post at once by default, its publish time its creation time", async () => {
+    const post = await createPost(app, author, topic, { title: "Straight out" });
+    const read = (await get(`/api/posts/${post.id}`)).json();
+    expect(read).toMatchObject({ status: "published" });
+    expect(read.publishedAt).toBe(read.createdAt);
+  });
+
   it("takes no comments or reactions on a draft", async () => {
     const draft = await write("draft");
     const comment = await app.inject({

@@ -56,7 +56,7 @@ export const feedRoutes: FastifyPluginAsync = async (app) => {
           description: excerpt(plainText(post.description), 300),
           content: post.description,
           author: [{ name: `${post.user.firstName} ${post.user.lastName}`, link: `${base}/profile/${post.user.id}` }],
-          date: new Date(post.createdAt),
+          date: new Date(post.publishedAt ?? post.createdAt),
           category: [{ name: post.category }],
           ...(post.image ? { image: absolute(post.image) } : {}),
         });

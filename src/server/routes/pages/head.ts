@@ -66,7 +66,7 @@ export function renderHead(head: PageHead, site: SiteSettings, publicUrl: string
     const post = head.post;
     const author = `${post.user.firstName} ${post.user.lastName}`;
     tags.push(
-      meta("property", "article:published_time", post.createdAt),
+      meta("property", "article:published_time", post.publishedAt ?? post.createdAt),
       meta("property", "article:modified_time", post.updatedAt),
       meta("property", "article:author", author),
       meta("property", "article:section", post.category),
@@ -76,7 +76,7 @@ export function renderHead(head: PageHead, site: SiteSettings, publicUrl: string
       "@type": "BlogPosting",
       headline: post.title,
       description: head.description,
-      datePublished: post.createdAt,
+      datePublished: post.publishedAt ?? post.createdAt,
       dateModified: post.updatedAt,
       author: { "@type": "Person", name: author, url: `${publicUrl}/profile/${post.user.id}` },
       publisher: { "@type": "Organization", name: site.siteName, url: publicUrl },

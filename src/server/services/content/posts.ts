@@ -47,8 +47,9 @@ function publishing(input: { status?: PostStatus | undefined; publishAt?: string
     case "published":
       return {
         status: "published" as const,
+        // now(): the transaction's time, so a post published as it is created has publishedAt = createdAt.
         publishedAt: isNew
-          ? new Date()
+          ? sql`now()`
           : sql`case when ${posts.status} = 'published' then ${posts.publishedAt} else now() end`,
       };
     default:
