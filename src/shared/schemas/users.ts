@@ -153,6 +153,8 @@ export const profilePostSchema = z.object({
   category: z.string(),
   isFeatured: z.boolean(),
   numViews: z.number().int(),
+  /** Published posts only, so never null here. */
+  publishedAt: z.string(),
   createdAt: z.string(),
 });
 

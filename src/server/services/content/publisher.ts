@@ -1,4 +1,5 @@
 import type { Deps } from "../deps.ts";
+import { periodic } from "../periodic.ts";
 import { publishDuePosts } from "./posts.ts";
 
 /**
@@ -11,9 +12,6 @@ export function createPublisher(
   /** `everyMs`: how late a scheduled post may go out at most (PUBLISH_CHECK_MS), plus the time one check takes. */
   options: { everyMs: number; onPublished: (ids: string[]) => void },
 ) {
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-
   const publisher = {
     /** Publishes what is due; answers the ids this instance published. */
     async publishDue() {
@@ -22,21 +20,14 @@ export function createPublisher(
       if (ids.length > 0) options.onPublished(ids);
       return ids;
     },
-    start() {
-      const tick = () => {
-        running = publisher
-          .publishDue()
-          .catch((error) => deps.log.warn({ err: error }, "publishing scheduled posts failed"));
-      };
-      tick();
-      timer = setInterval(tick, options.everyMs);
-      timer.unref();
-    },
-    async close() {
-      clearInterval(timer);
-      await running;
-    },
   };
-  return publisher;
+  return {
+    ...publisher,
+    ...periodic(() => publisher.publishDue(), {
+      everyMs: options.everyMs,
+      atStart: true,
+      onError: (error) => deps.log.warn({ err: error }, "publishing scheduled posts failed"),
+    }),
+  };
 }
 export type Publisher = ReturnType<typeof createPublisher>;

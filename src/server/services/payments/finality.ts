@@ -3,6 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Hash, PublicClient } from "viem";
 import type { Db } from "../../db/client.ts";
 import { payments, posts } from "../../db/schema.ts";
+import { periodic } from "../periodic.ts";
 import { isNotFound } from "./verify-payment.ts";
 
 const CHECK_EVERY_MS = 60_000;
@@ -60,9 +61,6 @@ export function createPaymentWatcher(deps: {
     return status;
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let running: Promise<unknown> = Promise.resolve();
-
   const watcher = {
     /** Re-reads the payments checked longest ago; an unreachable RPC leaves them as they are, for the next round. */
     async recheck() {
@@ -78,17 +76,13 @@ export function createPaymentWatcher(deps: {
       for (const payment of due) counts[await recheckOne(payment, head)]++;
       return counts;
     },
-    start() {
-      timer = setInterval(() => {
-        running = watcher.recheck().catch((error) => log.warn({ err: error }, "payment re-check failed"));
-      }, CHECK_EVERY_MS);
-      timer.unref();
-    },
-    async close() {
-      clearInterval(timer);
-      await running;
-    },
   };
-  return watcher;
+  return {
+    ...watcher,
+    ...periodic(() => watcher.recheck(), {
+      everyMs: CHECK_EVERY_MS,
+      onError: (error) => log.warn({ err: error }, "payment re-check failed"),
+    }),
+  };
 }
 export type PaymentWatcher = ReturnType<typeof createPaymentWatcher>;

@@ -67,6 +67,7 @@ export async function getProfile(deps: Pick<Deps, "db">, viewer: AuthUser, profi
         category: categories.title,
         isFeatured: posts.isFeatured,
         numViews: posts.numViews,
+        publishedAt: posts.publishedAt,
         createdAt: posts.createdAt,
       })
       .from(posts)
@@ -86,7 +87,12 @@ export async function getProfile(deps: Pick<Deps, "db">, viewer: AuthUser, profi
     rewardsCount: row.rewardsCount,
     isFollowing: row.isFollowing,
     viewedBy: viewers.map(toUserSummary),
-    posts: recentPosts.map((post) => ({ ...post, _id: post.id, createdAt: post.createdAt.toISOString() })),
+    posts: recentPosts.map((post) => ({
+      ...post,
+      _id: post.id,
+      publishedAt: (post.publishedAt ?? post.createdAt).toISOString(),
+      createdAt: post.createdAt.toISOString(),
+    })),
   };
 }
 

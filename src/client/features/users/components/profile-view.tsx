@@ -55,7 +55,7 @@ export function ProfileView({ id }: { id: string }) {
               <RouterLink to={`/posts/${post.id}`}>{post.title}</RouterLink>
             </Link>
             <Text fontSize="sm" color="fg.muted" flexShrink={0}>
-              {post.category} · {formatDate(post.createdAt)}
+              {post.category} · {formatDate(post.publishedAt)}
             </Text>
           </HStack>
         ))}
