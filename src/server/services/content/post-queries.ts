@@ -10,6 +10,9 @@ import { excerptParts } from "./excerpt.ts";
 // Named in full: Drizzle may leave columns unqualified, and a bare "id" inside a subquery binds to its own table.
 const OUTER_POST_ID = sql.raw('"posts"."id"');
 
+/** A missing post, and one its reader may not see: a draft is never told apart from a missing post. */
+export const POST_NOT_FOUND = "Post not found";
+
 /** What anyone may see: drafts and scheduled posts are their author's alone. */
 export const isPublished = eq(posts.status, "published");
 
@@ -19,7 +22,7 @@ export async function requirePublished(deps: Pick<Deps, "db">, id: string) {
     .select({ id: posts.id })
     .from(posts)
     .where(and(eq(posts.id, id), isPublished));
-  if (!post) throw new HttpError(404, "Post not found");
+  if (!post) throw new HttpError(404, POST_NOT_FOUND);
 }
 
 /**

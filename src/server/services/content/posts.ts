@@ -10,14 +10,12 @@ import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
 import { hasContent, sanitizePostHtml } from "../sanitize.ts";
 import { listComments } from "./comments.ts";
-import { isPublished, selectPosts, toPost } from "./post-queries.ts";
-
-const NOT_FOUND = "Post not found";
+import { isPublished, POST_NOT_FOUND, selectPosts, toPost } from "./post-queries.ts";
 
 /** A post whatever its status: for its author's own answers (create, edit, delete). */
 export async function getPost(deps: Pick<Deps, "db">, id: string, viewerId: string | null) {
   const [row] = await selectPosts(deps, viewerId, { where: eq(posts.id, id), limit: 1 });
-  if (!row) throw new HttpError(404, NOT_FOUND);
+  if (!row) throw new HttpError(404, POST_NOT_FOUND);
   return toPost(row);
 }
 
@@ -29,7 +27,7 @@ export async function getPost(deps: Pick<Deps, "db">, id: string, viewerId: stri
 export async function getPostDetail(deps: Pick<Deps, "db">, id: string, authorId?: string) {
   const visible = authorId ? or(isPublished, eq(posts.userId, authorId)) : isPublished;
   const [row] = await selectPosts(deps, null, { where: and(eq(posts.id, id), visible), limit: 1 });
-  if (!row) throw new HttpError(404, NOT_FOUND);
+  if (!row) throw new HttpError(404, POST_NOT_FOUND);
   const page = await listComments(deps, id, { limit: 20 });
   return { ...toPost(row), comments: page.items, commentsNextCursor: page.nextCursor };
 }
@@ -133,7 +131,7 @@ export async function createPost(
 
 async function ownPost(deps: Pick<Deps, "db">, user: AuthUser, id: string, action: string) {
   const [post] = await deps.db.select({ userId: posts.userId, image: posts.image }).from(posts).where(eq(posts.id, id));
-  if (!post) throw new HttpError(404, NOT_FOUND);
+  if (!post) throw new HttpError(404, POST_NOT_FOUND);
   if (post.userId !== user.id) throw new HttpError(403, `You can only ${action} your own posts`);
   return post;
 }
