@@ -18,17 +18,20 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
   const { pathname, searchParams } = new URL(url, "http://localhost");
   const queryClient = createQueryClient();
   const postId = /^\/posts\/([^/]+)$/.exec(pathname)?.[1];
+  const category = pathname === "/posts" ? postFilterOf(searchParams).category : undefined;
+  const knownCategory = category === undefined || (await load.categoryExists(category));
   const [settings] = await Promise.all([
     load.settings(),
-    pathname === "/posts" && fillPosts(postFilterOf(searchParams)),
+    pathname === "/posts" && knownCategory && fillPosts(postFilterOf(searchParams)),
     // An empty search lists nothing: the page only asks for words.
     pathname === "/search" && searchParams.get("q")?.trim() && fillPosts(postFilterOf(searchParams, true)),
   ]);
   queryClient.setQueryData(siteSettingsQueryOptions().queryKey, settings);
   const post = postId ? await load.post(decodeURIComponent(postId)) : undefined;
   if (post) queryClient.setQueryData(postKeys.detail(post.id), post);
-  // An unknown post answers 404 with the not-found page (an address no route matches); the browser renders its own.
-  const found = post !== null;
+  // An unknown post or category answers 404 with the not-found page (an address no route matches); the browser
+  // renders its own.
+  const found = post !== null && knownCategory;
 
   // A memory router, so the tree is the browser's own (see app/root.tsx); the reader pages load no route data.
   const router = createMemoryRouter(routes, { initialEntries: [found ? url : "/not-found/"] });

@@ -11,8 +11,9 @@ import { registerDocs } from "./plugins/docs.ts";
 import { registerErrorHandling } from "./plugins/error-handler.ts";
 import { registerInputGuard } from "./plugins/input-guard.ts";
 import { registerMultipart } from "./plugins/multipart.ts";
+import { registerPublicReads } from "./plugins/public-reads.ts";
 import { DEFAULT_RATE_LIMITS, type RateLimits, registerRateLimits, scaleLimits } from "./plugins/rate-limits.ts";
-import { registerReadCache } from "./plugins/read-cache.ts";
+import { cacheTags, registerReadCache } from "./plugins/read-cache.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { accountRoutes } from "./routes/auth/account.ts";
 import { authRoutes } from "./routes/auth/index.ts";
@@ -127,9 +128,11 @@ export async function buildApp(options: AppOptions) {
   });
   app.decorate("mailer", mailer);
   mailer.start();
-  // Reads are served from a cache that writes invalidate; views are counted in batches off the request path.
-  registerReadCache(app, config.redisUrl);
-  const views = createViewBuffer({ db: database.db, log: app.log, onCounted: () => app.readCache.invalidate() });
+  // Reads are served from a cache that writes invalidate; views are counted in batches off the request path and
+  // show when a cached answer next expires (a view changes no page at once, or pages would never stay cached).
+  registerReadCache(app, { redisUrl: config.redisUrl, maxAgeMs: config.readCacheMaxAgeMs });
+  registerPublicReads(app);
+  const views = createViewBuffer({ db: database.db, log: app.log });
   app.decorate("views", views);
   const paymentWatcher = createPaymentWatcher({
     db: database.db,
@@ -143,7 +146,7 @@ export async function buildApp(options: AppOptions) {
   // Scheduled posts go out at their time; what a publish changes is public, so cached reads are dropped.
   const publisher = createPublisher(
     { db: database.db, log: app.log },
-    { everyMs: config.publishCheckMs, onPublished: () => app.readCache.invalidate() },
+    { everyMs: config.publishCheckMs, onPublished: () => app.readCache.invalidate([cacheTags.posts]) },
   );
   app.decorate("publisher", publisher);
   publisher.start();

@@ -73,6 +73,9 @@ const envSchema = z
     FINALITY_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).default(12),
     /** How often each instance looks for scheduled posts that are due. */
     PUBLISH_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+    // How long a cached public answer lives at most: how late a view count, or another instance's write without
+    // Redis, may show.
+    READ_CACHE_MAX_AGE_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
     EXPLORER_URL: optionalUrl(/^https?:$/, "http(s)"),
     S3_ENDPOINT: optionalUrl(/^https?:$/, "http(s)"),
     S3_BUCKET: z.string().optional(),
@@ -140,6 +143,7 @@ export interface AppConfig {
   minConfirmations: number;
   finalityConfirmations: number;
   publishCheckMs: number;
+  readCacheMaxAgeMs: number;
   explorerUrl: string | null;
   s3: {
     endpoint: string | undefined;
@@ -197,6 +201,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     minConfirmations: env.MIN_CONFIRMATIONS,
     finalityConfirmations: Math.max(env.FINALITY_CONFIRMATIONS, env.MIN_CONFIRMATIONS),
     publishCheckMs: env.PUBLISH_CHECK_MS,
+    readCacheMaxAgeMs: env.READ_CACHE_MAX_AGE_MS,
     explorerUrl: env.EXPLORER_URL ?? chain.blockExplorers?.default.url ?? null,
     s3: env.S3_BUCKET
       ? {

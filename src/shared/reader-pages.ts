@@ -29,6 +29,8 @@ export interface ReaderLoaders {
   posts(filter: PostFilter): Promise<Page<Post>>;
   /** `GET /api/posts/{id}`, or null when there is no such post. */
   post(id: string): Promise<PostDetail | null>;
+  /** Whether a category of this title (any case) exists: an unknown one's list is a 404 page. */
+  categoryExists(title: string): Promise<boolean>;
   categories(): Promise<Page<Category>>;
   settings(): Promise<SiteSettings>;
 }

@@ -8,28 +8,57 @@ const page = (size: number) => ({ items: "x".repeat(size) });
 describe("the read cache", () => {
   it("answers what it kept, with a weak ETag of the bytes", () => {
     const cache = createReadCache({ log });
-    const stored = cache.set("a", page(10), cache.generation);
+    const stored = cache.set("a", page(10), cache.clock, []);
     expect(cache.get("a")?.body.toString()).toBe(JSON.stringify(page(10)));
     expect(stored.etag).toMatch(/^W\/"[\w-]+"$/);
-    expect(cache.set("b", page(11), cache.generation).etag).not.toBe(stored.etag);
+    expect(cache.set("b", page(11), cache.clock, []).etag).not.toBe(stored.etag);
   });
 
-  it("forgets everything when content changes, and does not keep what was read before the change", () => {
+  it("forgets everything when told everything changed, and does not keep what was read before", () => {
     const cache = createReadCache({ log });
-    cache.set("a", page(1), cache.generation);
-    const readBefore = cache.generation;
+    cache.set("a", page(1), cache.clock, ["post:1"]);
+    const readBefore = cache.clock;
     cache.invalidate();
     expect(cache.get("a")).toBeUndefined();
-    expect(cache.set("b", page(1), readBefore).body.length).toBeGreaterThan(0);
+    expect(cache.set("b", page(1), readBefore, []).body.length).toBeGreaterThan(0);
     expect(cache.get("b")).toBeUndefined();
-    cache.setPersonal("p", { x: 1 }, readBefore);
+    cache.setPersonal("p", { x: 1 }, readBefore, []);
     expect(cache.getPersonal("p")).toBeUndefined();
+  });
+
+  it("drops only the entries that show a changed tag, and keeps a read of an unchanged one", () => {
+    const cache = createReadCache({ log });
+    cache.set("list", page(1), cache.clock, ["posts", "post:1", "post:2"]);
+    cache.set("one", page(1), cache.clock, ["post:1"]);
+    cache.set("two", page(1), cache.clock, ["post:2"]);
+    cache.setPersonal("mine", { liked: true }, cache.clock, ["reader:u", "post:1"]);
+    const readBefore = cache.clock;
+    cache.invalidate(["post:1"]);
+    expect(cache.get("list")).toBeUndefined();
+    expect(cache.get("one")).toBeUndefined();
+    expect(cache.get("two")).toBeDefined();
+    expect(cache.getPersonal("mine")).toBeUndefined();
+    // Read before the change: kept only if it shows nothing that changed.
+    cache.set("late-one", page(1), readBefore, ["post:1"]);
+    cache.set("late-three", page(1), readBefore, ["post:3"]);
+    expect(cache.get("late-one")).toBeUndefined();
+    expect(cache.get("late-three")).toBeDefined();
+    expect(cache.stats()).toMatchObject({ invalidated: 2, entries: 2 });
+  });
+
+  it("counts hits and misses", () => {
+    const cache = createReadCache({ log });
+    cache.get("a");
+    cache.set("a", page(1), cache.clock, []);
+    cache.get("a");
+    cache.get("a");
+    expect(cache.stats()).toMatchObject({ hits: 2, misses: 1 });
   });
 
   it("lets entries live maxAgeMs at most", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
     const cache = createReadCache({ log, maxAgeMs: 5000 });
-    cache.set("a", page(1), cache.generation);
+    cache.set("a", page(1), cache.clock, []);
     vi.advanceTimersByTime(4000);
     expect(cache.get("a")).toBeDefined();
     vi.advanceTimersByTime(1500);
@@ -41,14 +70,17 @@ describe("the read cache", () => {
     const cache = createReadCache({ log, maxBytes: 5000 });
     const keys = ["a", "b", "c", "d", "e", "f", "g", "h"];
     // Each weighs 2 × 302 bytes (its JSON and its parsed copy): eight fit in 5,000.
-    for (const key of keys) cache.set(key, page(290), cache.generation);
+    for (const key of keys) cache.set(key, page(290), cache.clock, [`t:${key}`]);
     expect(keys.every((key) => cache.get(key))).toBe(true);
-    cache.set("i", page(290), cache.generation);
+    cache.set("i", page(290), cache.clock, []);
     expect(cache.get("a")).toBeUndefined();
     expect(keys.slice(1).every((key) => cache.get(key))).toBe(true);
     // Over an eighth of the budget alone: answered, never kept.
-    cache.set("huge", page(400), cache.generation);
+    cache.set("huge", page(400), cache.clock, []);
     expect(cache.get("huge")).toBeUndefined();
     expect(cache.get("i")).toBeDefined();
+    // An evicted entry's tags no longer name it.
+    cache.invalidate(["t:a"]);
+    expect(cache.stats().invalidated).toBe(0);
   });
 });

@@ -1,3 +1,4 @@
+import net from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Redis } from "ioredis";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
@@ -30,6 +31,8 @@ export const DEFAULT_RATE_LIMITS = {
   comments: { max: 9, timeWindow: 30 * SECOND }, // per user
   reactions: { max: 10, timeWindow: 30 * SECOND }, // per user
   uploads: { max: 9, timeWindow: 30 * SECOND }, // profile photos, per user
+  profileUpdates: { max: 10, timeWindow: 15 * MINUTE }, // name, bio, e-mail; per user (a rename re-indexes their posts)
+  follows: { max: 30, timeWindow: MINUTE }, // follow and unfollow, per user
   paymentChecks: { max: 10, timeWindow: MINUTE }, // on-chain verifications (featured posts, tips), per user
   search: { max: 60, timeWindow: MINUTE }, // searches the read cache had no answer for, per address
 } satisfies Record<string, Limit>;
@@ -101,6 +104,50 @@ export function limitBy(app: FastifyInstance, name: LimitName, key: (request: Fa
   return async (request: FastifyRequest) => app.limiter.hit(name, key(request));
 }
 
+/** The eight 16-bit groups of an IPv6 address (zone left out), or null when it is not one. */
+function ipv6Groups(ip: string): number[] | null {
+  const address = ip.split("%")[0] as string;
+  if (!net.isIPv6(address)) return null;
+  const [head = "", tail] = address.split("::");
+  const groups = (text: string) =>
+    text
+      .split(":")
+      .filter(Boolean)
+      .flatMap((part) =>
+        part.includes(".")
+          ? part
+              .split(".")
+              .map(Number)
+              .reduce<number[]>((pairs, byte, index) => {
+                if (index % 2 === 0) pairs.push(byte << 8);
+                else pairs[pairs.length - 1] = (pairs.at(-1) as number) | byte;
+                return pairs;
+              }, [])
+          : [Number.parseInt(part, 16)],
+      );
+  const [first, last] = [groups(head), tail === undefined ? [] : groups(tail)];
+  return [...first, ...Array(8 - first.length - last.length).fill(0), ...last];
+}
+
+/**
+ * The key a client address is counted under: an IPv4 address as it is, an IPv6 address by its /64 network (a home
+ * or a server is given a whole /64, so counting single addresses would let one client rotate through billions),
+ * and an IPv4-mapped IPv6 address as its IPv4 address.
+ */
+export function addressKeyOf(ip: string): string {
+  const groups = ipv6Groups(ip);
+  if (!groups) return ip;
+  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
+    const [high, low] = [groups[6] as number, groups[7] as number];
+    return [high >> 8, high & 255, low >> 8, low & 255].join(".");
+  }
+  return `${groups
+    .slice(0, 4)
+    .map((group) => group.toString(16))
+    .join(":")}::/64`;
+}
+export const addressKey = (request: FastifyRequest) => addressKeyOf(request.ip);
+
 /** The signed-in user's id (routes guarded by requireUser), else the address. */
-export const byUser = (request: FastifyRequest) => request.user?.id ?? `ip:${request.ip}`;
-export const byAddress = (request: FastifyRequest) => request.ip;
+export const byUser = (request: FastifyRequest) => request.user?.id ?? `ip:${addressKey(request)}`;
+export const byAddress = addressKey;

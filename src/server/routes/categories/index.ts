@@ -3,7 +3,7 @@ import { categoryIdParamsSchema, categoryInputSchema, categorySchema } from "../
 import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
-import { readThrough, sendCached } from "../../plugins/read-cache.ts";
+import { sendCached } from "../../plugins/read-cache.ts";
 import * as categories from "../../services/content/categories.ts";
 
 const tags = ["categories"];
@@ -21,10 +21,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       // Admins also see creators' e-mails; everyone else gets the cached page.
       if (request.user?.isAdmin) return categories.listCategories(app.deps, request.user, request.query);
-      const page = await readThrough(app, `categories:${JSON.stringify(request.query)}`, () =>
-        categories.listCategories(app.deps, null, request.query),
-      );
-      return sendCached(request, reply, page);
+      return sendCached(request, reply, await app.reads.categoriesPage(request.query));
     },
   });
 

@@ -1,5 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
+  type Comment,
   commentIdParamsSchema,
   commentInputSchema,
   commentSchema,
@@ -8,9 +9,12 @@ import {
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
+import { cacheTags } from "../../plugins/read-cache.ts";
 import * as comments from "../../services/content/comments.ts";
 
 const tags = ["comments"];
+/** A comment was written: the post it is on shows it (and counts it). */
+const commentChanged = (_request: unknown, answer: unknown) => [cacheTags.post((answer as Comment).postId)];
 
 export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {
@@ -22,6 +26,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: commentSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "comments", byUser)],
+    config: { changes: commentChanged },
     handler: async (request, reply) =>
       reply
         .code(201)
@@ -46,6 +51,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: commentSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "comments", byUser)],
+    config: { changes: commentChanged },
     handler: async (request) =>
       comments.updateComment(app.deps, currentUser(request), request.params.id, request.body.description),
   });
@@ -59,6 +65,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: commentSchema },
     },
     preHandler: app.requireUser,
+    config: { changes: commentChanged },
     handler: async (request) => comments.deleteComment(app.deps, currentUser(request), request.params.id),
   });
 };

@@ -3,53 +3,47 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { POSTS_PAGE_SIZE, type ReaderLoaders, type RenderedPage } from "../../../shared/reader-pages.ts";
+import type { Category } from "../../../shared/schemas/categories.ts";
+import type { Page } from "../../../shared/schemas/pagination.ts";
 import type { Post, PostDetail } from "../../../shared/schemas/posts.ts";
 import { postIdParamsSchema, postListQuerySchema } from "../../../shared/schemas/posts.ts";
 import type { SiteSettings } from "../../../shared/schemas/settings.ts";
 import { HttpError } from "../../http-error.ts";
-import { readThrough } from "../../plugins/read-cache.ts";
-import { listCategories } from "../../services/content/categories.ts";
-import { getPostDetail } from "../../services/content/posts.ts";
-import { findPosts } from "../../services/content/search.ts";
-import { readSettings } from "../../services/settings.ts";
-import { excerpt, type PageHead, plainText, renderHead } from "./head.ts";
+import { addressKey } from "../../plugins/rate-limits.ts";
+import { excerpt, plainText } from "../../services/content/excerpt.ts";
+import { type PageHead, renderHead } from "./head.ts";
 
 type Render = (url: string, load: ReaderLoaders) => Promise<RenderedPage>;
 
 /**
- * Each loader answers what its API call would, from the same read cache: the cached value is the answer's JSON
- * shape (services return plain strings and numbers), so it is used as it is, not parsed again from its bytes.
+ * Each loader answers what its API call would, from the same cached reads (plugins/public-reads.ts): the cached
+ * value is the answer's JSON shape, so it is used as it is, not parsed again from its bytes.
  */
 function loadersFor(app: FastifyInstance, request: FastifyRequest) {
-  const cached = async <T>(key: string, produce: () => Promise<unknown>) =>
-    (await readThrough(app, key, produce)).value as T;
   const found: { post?: PostDetail | null; settings?: SiteSettings } = {};
   const loaders: ReaderLoaders = {
     posts: async (filter) => {
       // The same query, and so the same cache entry, as the browser's `GET /api/posts` for this list.
       const parsed = postListQuerySchema.safeParse({ limit: POSTS_PAGE_SIZE, ...filter });
       if (!parsed.success) return { items: [], nextCursor: null };
-      const query = parsed.data;
-      return cached(`posts:${JSON.stringify(query)}`, async () => {
-        if (query.q !== undefined) await app.limiter.hit("search", request.ip);
-        return findPosts(app.deps, query);
-      });
+      return (await app.reads.postsPage(parsed.data, addressKey(request))).value as Page<Post>;
     },
     post: async (id) => {
       found.post = null;
       if (!postIdParamsSchema.safeParse({ id }).success) return null;
-      found.post = await cached<PostDetail>(`post:${id}`, () => getPostDetail(app.deps, id)).catch((error) => {
-        if (error instanceof HttpError && error.statusCode === 404) return null;
-        throw error;
-      });
+      found.post = await app.reads
+        .postDetail(id)
+        .then((entry) => entry.value as PostDetail)
+        .catch((error) => {
+          if (error instanceof HttpError && error.statusCode === 404) return null;
+          throw error;
+        });
       return found.post;
     },
-    categories: () => {
-      const query = { limit: 100 };
-      return cached(`categories:${JSON.stringify(query)}`, () => listCategories(app.deps, null, query));
-    },
+    categoryExists: async (title) => (await app.reads.categoryTitle(title)) !== null,
+    categories: async () => (await app.reads.categoriesPage({ limit: 100 })).value as Page<Category>,
     settings: async () => {
-      found.settings = await cached<SiteSettings>("settings", () => readSettings(app.deps));
+      found.settings = await app.reads.settings();
       return found.settings;
     },
   };
@@ -76,9 +70,13 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
     const { loaders, found } = loadersFor(app, request);
     const rendered = await render(request.url, loaders);
     const settings = found.settings ?? (await loaders.settings());
+    const status = rendered.status;
     const html = template
       // Replaced by functions: a replacement string would read "$'" or "$&" in a post as patterns.
-      .replace("</head>", () => `    ${renderHead(head({ ...found, settings }), settings, publicUrl)}\n  </head>`)
+      .replace(
+        "</head>",
+        () => `    ${renderHead(head({ ...found, settings, status }), settings, publicUrl)}\n  </head>`,
+      )
       .replace(
         '<div id="root"></div>',
         () =>
@@ -88,6 +86,14 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
   }
 
   const hide = { schema: { hide: true } };
+  // What an unknown category's address answers: not a page, so nothing the address says is shown as a title.
+  const categoryNotFound: PageHead = {
+    title: "Category not found",
+    description: "There is no such category.",
+    path: "/posts",
+    feeds: [],
+    noindex: true,
+  };
 
   app.get("/", hide, (request, reply) =>
     page(request, reply, (found) => ({
@@ -100,24 +106,28 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
 
   app.get("/posts", hide, (request, reply) => {
     const category = new URL(request.url, "http://localhost").searchParams.get("category") ?? "";
-    return page(request, reply, (found) => ({
-      title: category ? `${category} | Latest Blogs` : "Latest Blogs",
-      description: category
-        ? `The latest posts about ${category} on ${found.settings.siteName}.`
-        : `The latest posts on ${found.settings.siteName}.`,
-      path: category ? `/posts?category=${encodeURIComponent(category)}` : "/posts",
-      feeds: [
-        { title: `${found.settings.siteName}: all posts`, path: "/rss.xml" },
-        ...(category
-          ? [
-              {
-                title: `${found.settings.siteName}: ${category}`,
-                path: `/rss.xml?category=${encodeURIComponent(category)}`,
-              },
-            ]
-          : []),
-      ],
-    }));
+    return page(request, reply, (found) =>
+      found.status === 404
+        ? categoryNotFound
+        : {
+            title: category ? `${category} | Latest Blogs` : "Latest Blogs",
+            description: category
+              ? `The latest posts about ${category} on ${found.settings.siteName}.`
+              : `The latest posts on ${found.settings.siteName}.`,
+            path: category ? `/posts?category=${encodeURIComponent(category)}` : "/posts",
+            feeds: [
+              { title: `${found.settings.siteName}: all posts`, path: "/rss.xml" },
+              ...(category
+                ? [
+                    {
+                      title: `${found.settings.siteName}: ${category}`,
+                      path: `/rss.xml?category=${encodeURIComponent(category)}`,
+                    },
+                  ]
+                : []),
+            ],
+          },
+    );
   });
 
   // Search results: rendered like the lists, kept out of search engines (what a reader typed is not a page).
@@ -137,7 +147,7 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
     return page(request, reply, (found) => {
       const post = found.post;
       // Counted like `GET /api/posts/{id}`: a page load carries no session, so the reader is their address.
-      if (post) app.views.record({ postId: post.id, address: request.ip, userId: null });
+      if (post) app.views.record({ postId: post.id, address: addressKey(request), userId: null });
       if (!post) {
         return {
           title: "Post not found",
@@ -168,4 +178,4 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
   });
 }
 
-type FoundData = { post?: PostDetail | null; settings: SiteSettings };
+type FoundData = { post?: PostDetail | null; settings: SiteSettings; status: number };

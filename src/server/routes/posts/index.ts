@@ -1,9 +1,12 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { commentSchema } from "../../../shared/schemas/comments.ts";
+import type { Page } from "../../../shared/schemas/pagination.ts";
 import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
 import {
   createPostBodySchema,
+  type Post,
+  type PostDetail,
   postDetailSchema,
   postIdParamsSchema,
   postListQuerySchema,
@@ -16,13 +19,11 @@ import { HttpError } from "../../http-error.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { multipartBody } from "../../plugins/multipart.ts";
-import { byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { personalThrough, readThrough, sendCached, sendJson } from "../../plugins/read-cache.ts";
-import { listComments } from "../../services/content/comments.ts";
-import { listUnpublishedPosts, requirePublished } from "../../services/content/post-queries.ts";
+import { addressKey, byUser, limitBy } from "../../plugins/rate-limits.ts";
+import { cacheTags, sendCached, sendJson } from "../../plugins/read-cache.ts";
+import { listUnpublishedPosts } from "../../services/content/post-queries.ts";
 import * as posts from "../../services/content/posts.ts";
 import * as reactions from "../../services/content/reactions.ts";
-import { findPosts } from "../../services/content/search.ts";
 
 const tags = ["posts"];
 
@@ -31,21 +32,20 @@ const tags = ["posts"];
  * it is stored). Not their browser's name: a client can send a new one with every request.
  */
 export const viewerOf = (request: FastifyRequest) =>
-  request.user ? { userId: request.user.id } : { address: request.ip, userId: null };
+  request.user ? { userId: request.user.id } : { address: addressKey(request), userId: null };
+
+/** A post was written: it, and every list it may join or leave. */
+const postChanged = (_request: FastifyRequest, answer: unknown) => [
+  cacheTags.posts,
+  cacheTags.post((answer as Post).id),
+];
+/** A reaction: the post's counts, and the reader's own reactions. */
+const reacted = (request: FastifyRequest) => [
+  cacheTags.post((request.body as { postId: string }).postId),
+  cacheTags.reader(currentUser(request).id),
+];
 
 export const postRoutes: FastifyPluginAsyncZod = async (app) => {
-  /** A reader's reactions to the posts of one cached answer, kept (and invalidated) with it. */
-  const ownReactions = (userId: string, key: string, shown: { id: string }[]) =>
-    personalThrough(app, `reactions:${userId}:${key}`, async () =>
-      Object.fromEntries(
-        await reactions.reactionsOf(
-          app,
-          userId,
-          shown.map((post) => post.id),
-        ),
-      ),
-    );
-
   app.get("/", {
     schema: {
       tags,
@@ -56,16 +56,11 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
-      const key = `posts:${JSON.stringify(request.query)}`;
-      const page = await readThrough(app, key, async () => {
-        // Only a search the cache cannot answer costs anything, so only those count.
-        if (request.query.q !== undefined) await app.limiter.hit("search", request.ip);
-        return findPosts(app.deps, request.query);
-      });
+      const page = await app.reads.postsPage(request.query, addressKey(request));
       if (!request.user) return sendCached(request, reply, page);
       // A signed-in reader gets the same page with their own reactions added.
-      const { items, nextCursor } = page.value as Awaited<ReturnType<typeof findPosts>>;
-      const own = await ownReactions(request.user.id, key, items);
+      const { items, nextCursor } = page.value as Page<Post>;
+      const own = await app.reads.ownReactions(request.user.id, `posts:${JSON.stringify(request.query)}`, items);
       const body = { items: items.map((post) => ({ ...post, viewerReaction: own[post.id] ?? null })), nextCursor };
       return sendJson(reply, body);
     },
@@ -95,7 +90,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
       const { id } = request.params;
-      const detail = await readThrough(app, `post:${id}`, () => posts.getPostDetail(app.deps, id)).catch((error) => {
+      const detail = await app.reads.postDetail(id).catch((error) => {
         // Not published: its author sees it, straight from the database (the cache holds public answers only).
         if (request.user && error instanceof HttpError && error.statusCode === 404) return null;
         throw error;
@@ -103,8 +98,8 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!detail) return posts.getPostDetail(app.deps, id, currentUser(request).id);
       if (!request.query.counted) app.views.record({ postId: id, ...viewerOf(request) });
       if (!request.user) return sendCached(request, reply, detail);
-      const post = detail.value as Awaited<ReturnType<typeof posts.getPostDetail>>;
-      const own = await ownReactions(request.user.id, `post:${id}`, [post]);
+      const post = detail.value as PostDetail;
+      const own = await app.reads.ownReactions(request.user.id, `post:${id}`, [post]);
       return sendJson(reply, { ...post, viewerReaction: own[id] ?? null });
     },
   });
@@ -118,12 +113,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(commentSchema) },
     },
     handler: async (request, reply) => {
-      const { id } = request.params;
-      const page = await readThrough(app, `comments:${id}:${JSON.stringify(request.query)}`, async () => {
-        await requirePublished(app.deps, id);
-        return listComments(app.deps, id, request.query);
-      });
-      return sendCached(request, reply, page);
+      return sendCached(request, reply, await app.reads.commentsPage(request.params.id, request.query));
     },
   });
 
@@ -139,6 +129,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // Who may post, and how often, is settled before the upload is read.
     onRequest: [app.requireUser, limitBy(app, "posts", byUser)],
+    config: { changes: postChanged },
     preValidation: multipartBody,
     handler: async (request, reply) =>
       reply.code(201).send(await posts.createPost(app.deps, currentUser(request), request.body)),
@@ -153,6 +144,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
+    config: { changes: reacted },
     handler: async (request) => reactions.react(app.deps, currentUser(request), request.body.postId, "like"),
   });
 
@@ -165,6 +157,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
+    config: { changes: reacted },
     handler: async (request) => reactions.react(app.deps, currentUser(request), request.body.postId, "dislike"),
   });
 
@@ -178,6 +171,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "posts", byUser)],
+    config: { changes: postChanged },
     handler: async (request) => posts.updatePost(app.deps, currentUser(request), request.params.id, request.body),
   });
 
@@ -190,6 +184,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: app.requireUser,
+    config: { changes: postChanged },
     handler: async (request) => posts.deletePost(app.deps, currentUser(request), request.params.id),
   });
 };

@@ -1,4 +1,4 @@
-import { desc, eq } from "drizzle-orm";
+import { desc, eq, sql } from "drizzle-orm";
 import type { Category } from "../../../shared/schemas/categories.ts";
 import type { PageQuery } from "../../../shared/schemas/pagination.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
@@ -46,6 +46,15 @@ export async function getCategory(deps: Pick<Deps, "db">, viewer: AuthUser | nul
   const [row] = await select(deps).where(eq(categories.id, id));
   if (!row) throw new HttpError(404, "Category not found");
   return toCategory(row, viewer);
+}
+
+/** The category's title as stored when one matches `title` (case-insensitively), else null. */
+export async function findCategoryTitle(deps: Pick<Deps, "db">, title: string) {
+  const [row] = await deps.db
+    .select({ title: categories.title })
+    .from(categories)
+    .where(sql`lower(${categories.title}) = lower(${title})`);
+  return row?.title ?? null;
 }
 
 async function withUniqueTitle<T>(write: () => Promise<T>): Promise<T> {

@@ -22,9 +22,9 @@ function viewerKey(view: View) {
 /**
  * Post views are counted off the request path: a page view is a note in memory, written in one statement a second
  * (so counts lag by about that), on shutdown, and again after a failed write. The statement keeps the rules: a
- * viewer counts once an hour per post, the author never. `onCounted` hears when counts changed.
+ * viewer counts once an hour per post, the author never.
  */
-export function createViewBuffer(options: { db: Db; log: FastifyBaseLogger; onCounted: () => void }) {
+export function createViewBuffer(options: { db: Db; log: FastifyBaseLogger }) {
   let pending = new Map<string, View>();
   let flushing: Promise<number> = Promise.resolve(0);
 
@@ -59,9 +59,7 @@ export function createViewBuffer(options: { db: Db; log: FastifyBaseLogger; onCo
     const batch = pending;
     pending = new Map();
     try {
-      const changed = await write([...batch.values()]);
-      if (changed > 0) options.onCounted();
-      return changed;
+      return await write([...batch.values()]);
     } catch (error) {
       // Kept for the next flush; views that arrived meanwhile win for the same viewer.
       for (const [key, view] of batch) if (!pending.has(key)) pending.set(key, view);

@@ -1,0 +1,122 @@
+import type { FastifyInstance } from "fastify";
+import type { Comment } from "../../shared/schemas/comments.ts";
+import type { PageQuery } from "../../shared/schemas/pagination.ts";
+import type { Post, PostDetail, PostListQuery } from "../../shared/schemas/posts.ts";
+import type { SiteSettings } from "../../shared/schemas/settings.ts";
+import { findCategoryTitle, listCategories } from "../services/content/categories.ts";
+import { listComments } from "../services/content/comments.ts";
+import { requirePublished } from "../services/content/post-queries.ts";
+import { getPostDetail } from "../services/content/posts.ts";
+import { reactionsOf } from "../services/content/reactions.ts";
+import { findPosts } from "../services/content/search.ts";
+import { readSettings } from "../services/settings.ts";
+import { cacheTags, personalThrough, readThrough } from "./read-cache.ts";
+
+declare module "fastify" {
+  interface FastifyInstance {
+    /** Public reads through the read cache: the API routes and the reader pages ask here, with the same keys. */
+    reads: PublicReads;
+  }
+}
+
+type Page<T> = { items: T[]; nextCursor: string | null };
+
+/** What a list of posts shows: each post, its author, and (being a list) any post that may join it. */
+const postsTags = (page: { items: Post[] }) => [
+  cacheTags.posts,
+  ...page.items.flatMap((post) => [cacheTags.post(post.id), cacheTags.user(post.user.id)]),
+];
+const commentsTags = (postId: string, comments: Comment[]) => [
+  cacheTags.post(postId),
+  ...comments.map((comment) => cacheTags.user(comment.user.id)),
+];
+
+/**
+ * Every cached public read, each key and its tags written once (see plugins/read-cache.ts for what invalidates
+ * them). Values are the answers' JSON shapes, so a page renderer uses them as they are.
+ */
+function createPublicReads(app: FastifyInstance) {
+  return {
+    /** `GET /api/posts`: a page of a list or of search results. Only a search the cache cannot answer is limited. */
+    postsPage: (query: PostListQuery, address: string) =>
+      readThrough(
+        app,
+        `posts:${JSON.stringify(query)}`,
+        async () => {
+          if (query.q !== undefined) await app.limiter.hit("search", address);
+          return findPosts(app.deps, query);
+        },
+        postsTags,
+      ),
+
+    /** `GET /api/posts/{id}` of a published post (a 404 otherwise, which is not kept). */
+    postDetail: (id: string) =>
+      readThrough(
+        app,
+        `post:${id}`,
+        () => getPostDetail(app.deps, id),
+        (post: PostDetail) => [cacheTags.user(post.user.id), ...commentsTags(id, post.comments)],
+      ),
+
+    commentsPage: (postId: string, query: PageQuery) =>
+      readThrough(
+        app,
+        `comments:${postId}:${JSON.stringify(query)}`,
+        async () => {
+          await requirePublished(app.deps, postId);
+          return listComments(app.deps, postId, query);
+        },
+        (page: Page<Comment>) => commentsTags(postId, page.items),
+      ),
+
+    categoriesPage: (query: PageQuery) =>
+      readThrough(
+        app,
+        `categories:${JSON.stringify(query)}`,
+        () => listCategories(app.deps, null, query),
+        () => [cacheTags.categories],
+      ),
+
+    /** A category's title as stored, or null: an unknown one must not become a page. */
+    categoryTitle: async (title: string) =>
+      (
+        await readThrough(
+          app,
+          `category:${title.toLowerCase()}`,
+          () => findCategoryTitle(app.deps, title),
+          () => [cacheTags.categories],
+        )
+      ).value as string | null,
+
+    settings: async () =>
+      (
+        await readThrough(
+          app,
+          "settings",
+          () => readSettings(app.deps),
+          () => [cacheTags.settings],
+        )
+      ).value as SiteSettings,
+
+    /** A reader's reactions to the posts of a cached answer under `key`, dropped with it or when they react. */
+    ownReactions: (userId: string, key: string, shown: Post[]) =>
+      personalThrough(
+        app,
+        `reactions:${userId}:${key}`,
+        [cacheTags.reader(userId), ...postsTags({ items: shown })],
+        async () =>
+          Object.fromEntries(
+            await reactionsOf(
+              app.deps,
+              userId,
+              shown.map((post) => post.id),
+            ),
+          ) as Record<string, "like" | "dislike">,
+      ),
+  };
+}
+export type PublicReads = ReturnType<typeof createPublicReads>;
+
+export function registerPublicReads(app: FastifyInstance) {
+  app.decorate("reads", createPublicReads(app));
+}
