@@ -228,14 +228,14 @@ describe("reader pages, feeds and discovery", () => {
     expect(cover?.getAttribute("loading")).toBe("eager");
 
     // An upload from before widths existed: its smaller width is made once, then served as a file.
-    const old = path.join(app.config.dataDir, "uploads", "0ld-upload.webp");
+    const old = path.join(app.config.dataDir, "uploads", "0000000a-0000-4000-8000-000000000001.webp");
     await sharp(await png(1600, 900))
       .webp()
       .toFile(old);
-    const made = await get("/uploads/0ld-upload-w400.webp");
+    const made = await get("/uploads/0000000a-0000-4000-8000-000000000001-w400.webp");
     expect(made.statusCode).toBe(200);
     expect(await sharp(made.rawPayload).metadata()).toMatchObject({ width: 400 });
-    expect((await get("/uploads/0ld-upload-w401.webp")).statusCode).toBe(404);
+    expect((await get("/uploads/0000000a-0000-4000-8000-000000000001-w401.webp")).statusCode).toBe(404);
     expect((await get("/uploads/none-w400.webp")).statusCode).toBe(404);
   });
 

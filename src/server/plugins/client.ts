@@ -5,20 +5,39 @@ import type { FastifyInstance } from "fastify";
 import { IMAGE_WIDTHS } from "../../shared/images.ts";
 import { resizeTo } from "../services/images.ts";
 
-const ALL_WIDTHS = new Set<number>([...IMAGE_WIDTHS.cover, ...IMAGE_WIDTHS.photo]);
+/** The smaller widths stored beside an upload; the largest of each kind is the upload itself. */
+const SMALLER_WIDTHS = [...IMAGE_WIDTHS.cover.slice(0, -1), ...IMAGE_WIDTHS.photo.slice(0, -1)];
+/** Exactly the names storeImage writes (a random UUID, a width as written): no other spelling reaches sharp. */
+const VARIANT_NAME = new RegExp(
+  `^/uploads/([0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12})-w(${SMALLER_WIDTHS.join("|")})\\.webp$`,
+);
 
 /**
  * A smaller width of an upload made before images were stored at several widths: made from the upload on first
- * request and kept beside it, so the next request is a plain file.
+ * request and kept beside it, so the next request is a plain file. Requests that arrive while it is being made
+ * share that one piece of work.
  */
-async function uploadVariant(uploadsDir: string, pathname: string) {
-  const match = /^\/uploads\/([\w-]+)-w(\d+)\.webp$/.exec(pathname);
-  if (!match || !ALL_WIDTHS.has(Number(match[2]))) return null;
-  const source = await fs.promises.readFile(path.join(uploadsDir, `${match[1]}.webp`)).catch(() => null);
-  if (!source) return null;
-  const data = await resizeTo(source, Number(match[2]));
-  await fs.promises.writeFile(path.join(uploadsDir, path.basename(pathname)), data);
-  return data;
+function variantMaker(uploadsDir: string) {
+  const making = new Map<string, Promise<Buffer | null>>();
+  async function make(name: string, width: number) {
+    const source = await fs.promises.readFile(path.join(uploadsDir, `${name}.webp`)).catch(() => null);
+    if (!source) return null;
+    const data = await resizeTo(source, width);
+    const file = path.join(uploadsDir, `${name}-w${width}.webp`);
+    await fs.promises.writeFile(file, data, { flag: "wx" }).catch((error: NodeJS.ErrnoException) => {
+      if (error.code !== "EEXIST") throw error;
+    });
+    return data;
+  }
+  return (pathname: string) => {
+    const match = VARIANT_NAME.exec(pathname);
+    if (!match) return null;
+    const [, name, width] = match as unknown as [string, string, string];
+    const key = `${name}-${width}`;
+    const running = making.get(key) ?? make(name, Number(width)).finally(() => making.delete(key));
+    making.set(key, running);
+    return running;
+  };
 }
 
 /**
@@ -52,9 +71,10 @@ export async function registerClient(app: FastifyInstance, options: { clientDir:
     });
   }
 
+  const uploadVariant = variantMaker(options.uploadsDir);
   app.setNotFoundHandler(async (request, reply) => {
     const pathname = request.url.split("?")[0] as string;
-    const variant = await uploadVariant(options.uploadsDir, pathname);
+    const variant = await uploadVariant(pathname);
     if (variant) {
       return reply.type("image/webp").header("cache-control", "public, max-age=604800, immutable").send(variant);
     }
