@@ -1,3 +1,4 @@
+import crypto from "node:crypto";
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { revokedSessions, users } from "../db/schema.ts";
@@ -17,6 +18,8 @@ declare module "fastify" {
      * token says is remembered for IDENTIFY_TTL_MS, so a reader's page costs no token check or query.
      */
     identifyUser: (request: FastifyRequest) => Promise<void>;
+    /** How many verified tokens identifyUser remembers now. */
+    identifiedCount: () => number;
   }
   interface FastifyRequest {
     user: AuthUser | null;
@@ -60,21 +63,26 @@ export function registerAuth(app: FastifyInstance, secret: string) {
     return user;
   }
 
-  const identified = new Map<string, { user: AuthUser | null; until: number }>();
+  // Keyed by a hash of a token that was verified, so junk headers pin no memory; failures are never remembered.
+  const identified = new Map<string, { user: AuthUser; session: TokenClaims; until: number }>();
   app.decorate("identifyUser", async (request: FastifyRequest) => {
     const header = request.headers.authorization;
     if (!header) return;
     const now = Date.now();
-    const known = identified.get(header);
+    const key = crypto.createHash("sha256").update(header).digest("base64url");
+    const known = identified.get(key);
     if (known && known.until > now) {
       request.user = known.user;
+      request.session = known.session;
       return;
     }
+    identified.delete(key);
     request.user = await load(request).catch(() => null);
-    identified.delete(header);
+    if (!request.user || !request.session) return;
     if (identified.size >= IDENTIFY_MAX_TOKENS) identified.delete(identified.keys().next().value as string);
-    identified.set(header, { user: request.user, until: now + IDENTIFY_TTL_MS });
+    identified.set(key, { user: request.user, session: request.session, until: now + IDENTIFY_TTL_MS });
   });
+  app.decorate("identifiedCount", () => identified.size);
   app.decorate("requireUser", async (request: FastifyRequest) => {
     request.user = await load(request);
     if (!request.user) throw new HttpError(401, "Not authorized: please log in.");

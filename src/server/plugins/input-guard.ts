@@ -2,22 +2,38 @@ import type { FastifyInstance } from "fastify";
 import { validationError } from "../http-error.ts";
 
 const MESSAGE = "Text must not contain NUL characters or broken Unicode";
+/** No request of ours nests deeper than a few levels; a deeper one is refused before anything walks it further. */
+export const MAX_DEPTH = 32;
+export const TOO_DEEP = `The request is nested too deeply (more than ${MAX_DEPTH} levels)`;
 
-/** The path of the first string (key or value) PostgreSQL could not store: a NUL byte or an unpaired surrogate. */
-export function findBadText(value: unknown, path: string[] = []): string[] | null {
-  if (typeof value === "string") return value.includes("\u0000") || !value.isWellFormed() ? path : null;
-  if (typeof value !== "object" || value === null) return null;
-  for (const [key, item] of Object.entries(value)) {
-    const found = findBadText(key, [...path, key]) ?? findBadText(item, [...path, key]);
-    if (found) return found;
+const isBadText = (text: string) => text.includes("\u0000") || !text.isWellFormed();
+
+/**
+ * The path of the first string (key or value) PostgreSQL could not store: a NUL byte or an unpaired surrogate.
+ * Walked with a stack of its own, not by recursion, so no input can exhaust the call stack.
+ */
+export function findBadText(value: unknown): { path: string[]; message: string } | null {
+  const stack: { value: unknown; path: string[] }[] = [{ value, path: [] }];
+  while (stack.length > 0) {
+    const { value: item, path } = stack.pop() as { value: unknown; path: string[] };
+    if (typeof item === "string") {
+      if (isBadText(item)) return { path, message: MESSAGE };
+      continue;
+    }
+    if (typeof item !== "object" || item === null) continue;
+    if (path.length >= MAX_DEPTH) return { path: [], message: TOO_DEEP };
+    for (const [key, child] of Object.entries(item)) {
+      if (isBadText(key)) return { path: [...path, key], message: MESSAGE };
+      stack.push({ value: child, path: [...path, key] });
+    }
   }
   return null;
 }
 
-/** Throws the API's 400 when any string in `value` is text no column can hold. */
+/** Throws the API's 400 when any string in `value` is text no column can hold, or it nests too deeply. */
 export function assertCleanText(value: unknown) {
-  const path = findBadText(value);
-  if (path) throw validationError([{ path, message: MESSAGE }]);
+  const found = findBadText(value);
+  if (found) throw validationError([found]);
 }
 
 /**

@@ -11,7 +11,23 @@ async function probe(check: () => Promise<unknown>): Promise<"ok" | "down"> {
   }
 }
 
+/** How long one answer of the chain's RPC stands for every health check: a flood of checks is one call. */
+const CHAIN_CHECK_MS = 5000;
+
 export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
+  let chainCheck: { at: number; result: Promise<"ok" | "down"> } | undefined;
+  const checkChain = () => {
+    if (!chainCheck || Date.now() - chainCheck.at > CHAIN_CHECK_MS) {
+      chainCheck = {
+        at: Date.now(),
+        result: probe(async () => {
+          if ((await app.chain.getChainId()) !== app.config.chain.id) throw new Error("wrong chain");
+        }),
+      };
+    }
+    return chainCheck.result;
+  };
+
   app.get(
     "/health",
     {
@@ -22,12 +38,7 @@ export const systemRoutes: FastifyPluginAsyncZod = async (app) => {
       },
     },
     async (_request, reply) => {
-      const [database, chain] = await Promise.all([
-        probe(() => app.database.ping()),
-        probe(async () => {
-          if ((await app.chain.getChainId()) !== app.config.chain.id) throw new Error("wrong chain");
-        }),
-      ]);
+      const [database, chain] = await Promise.all([probe(() => app.database.ping()), checkChain()]);
       const healthy = database === "ok" && chain === "ok";
       return reply.code(healthy ? 200 : 503).send({ status: healthy ? "ok" : "degraded", database, chain });
     },

@@ -1,12 +1,12 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Comment } from "../../../shared/schemas/comments.ts";
-import { comments, users } from "../../db/schema.ts";
+import { comments, posts, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import { afterCursor, cursorKey, toPage } from "../cursor.ts";
 import type { Deps } from "../deps.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
-import { requirePublished } from "./post-queries.ts";
+import { isPublished, requirePublished } from "./post-queries.ts";
 
 const select = (deps: Pick<Deps, "db">) =>
   deps.db
@@ -47,9 +47,14 @@ export async function listComments(
   return { items: page.items.map(toComment), nextCursor: page.nextCursor };
 }
 
+const COMMENT_NOT_FOUND = "Comment not found";
+
+/** A comment on a published post: one on a post taken back to draft is as hidden as its post. */
 export async function getComment(deps: Pick<Deps, "db">, id: string) {
-  const [row] = await select(deps).where(eq(comments.id, id));
-  if (!row) throw new HttpError(404, "Comment not found");
+  const [row] = await select(deps)
+    .innerJoin(posts, and(eq(posts.id, comments.postId), isPublished))
+    .where(eq(comments.id, id));
+  if (!row) throw new HttpError(404, COMMENT_NOT_FOUND);
   return toComment(row);
 }
 
@@ -69,9 +74,11 @@ export async function updateComment(deps: Pick<Deps, "db">, user: AuthUser, id: 
   return getComment(deps, id);
 }
 
-/** The comment's author or an admin may delete it. */
+/** The comment's author or an admin may delete it, whatever became of its post. */
 export async function deleteComment(deps: Pick<Deps, "db">, user: AuthUser, id: string) {
-  const comment = await getComment(deps, id);
+  const [row] = await select(deps).where(eq(comments.id, id));
+  if (!row) throw new HttpError(404, COMMENT_NOT_FOUND);
+  const comment = toComment(row);
   if (comment.user.id !== user.id && !user.isAdmin) throw new HttpError(403, "You can only delete your own comments");
   await deps.db.delete(comments).where(eq(comments.id, id));
   return comment;
