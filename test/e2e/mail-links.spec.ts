@@ -1,7 +1,7 @@
 import crypto from "node:crypto";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
-import { linkFromMail } from "./fixtures/outbox.ts";
+import { linkFromMail, mailSays } from "./fixtures/outbox.ts";
 
 const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
 
@@ -30,11 +30,16 @@ test("a user resets a forgotten password through the e-mailed link", async ({ pa
   await expect(page.getByText("Email is successfully sent to your email. Verify it within 10 minutes.")).toBeVisible();
 
   await page.goto(await linkFromMail(email, "reset-password"));
+  await page.getByLabel("New Password").fill("password1");
+  await page.getByRole("button", { name: "Reset Password" }).click();
+  await expect(page.getByText(/one of the most common ones/)).toBeVisible();
   await page.getByLabel("New Password").fill("second password 2");
+  await page.getByLabel("Also unlink my verified wallet").check();
   await page.getByRole("button", { name: "Reset Password" }).click();
   await expect(
     page.getByText("Password Reset Successfully. You will be redirected to login with 5 seconds"),
   ).toBeVisible();
+  expect(await mailSays(email, "was reset just now")).toBe(true);
   await page.screenshot({ path: path.join(SCREENS, "reset-password.png") });
   await expect(page).toHaveURL(/\/login$/, { timeout: 8000 });
 

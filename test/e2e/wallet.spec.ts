@@ -299,6 +299,29 @@ test("an admin verifies a wallet on the profile, tips a user, and sees payments 
   await expect(page.getByRole("region", { name: "Rewards" })).toContainText("tipped 0.02 ETH");
 });
 
+test("changing a verified wallet asks for the current password before anything is signed", async ({
+  page,
+  request,
+  wallet,
+}) => {
+  const writer = await registerUser(request, { firstName: "Wally" });
+  await verifyWalletByApi(request, writer, await fundedAccount());
+  await logIn(page, writer.email);
+  await page.goto(`/profile/${writer.id}`);
+  await page.getByRole("button", { name: "Change wallet" }).click();
+  await chooseTestWallet(page);
+  await expect(page.getByText("Current Password is required")).toBeVisible();
+  await expect(page.getByText("Wallet verified.")).toHaveCount(0);
+  await page.getByLabel("Current Password").fill("not my password");
+  await page.getByRole("button", { name: "Change wallet" }).click();
+  await expect(page.getByText("Current Password is incorrect")).toBeVisible();
+  await page.getByLabel("Current Password").fill(PASSWORD);
+  await page.getByRole("button", { name: "Change wallet" }).click();
+  await expect(page.getByText("Wallet verified.")).toBeVisible();
+  await expect(page.getByText(wallet.account.address)).toBeVisible();
+  await shot(page, "wallet-change-password");
+});
+
 /** Every script the page loaded while `visit` ran, with its text. */
 async function scriptsLoadedDuring(page: Page, visit: () => Promise<void>) {
   const scripts: { url: string; body: Promise<string> }[] = [];

@@ -127,6 +127,7 @@ describe("mail when the mail server is down", () => {
         const app = i % 2 ? one : two;
         await app.inject({ method: "POST", url: "/api/users/forget-password-token", payload: { email: user.email } });
       }
+      await Promise.all([one.mailer.idle(), two.mailer.idle()]);
       expect(await one.db.$count(mailOutbox)).toBe(6);
 
       const revived = await startSmtpServer(port);
@@ -239,6 +240,7 @@ describe("mail without an SMTP server", () => {
     const app = await buildTestApp(await pgliteTarget.open());
     const user = await signUp(app);
     await app.inject({ method: "POST", url: "/api/users/forget-password-token", payload: { email: user.email } });
+    await app.mailer.idle();
     const outbox = path.join(app.config.dataDir, "outbox");
     const files = fs.readdirSync(outbox).filter((file) => file.endsWith(".eml"));
     expect(files).toHaveLength(1);

@@ -68,13 +68,44 @@ export function userMessageMail(from: { name: string; email: string }, subject: 
   };
 }
 
-export function emailChangedMail(firstName: string, newEmail: string, siteUrl: string): MailContent {
-  const subject = "Your Penchain e-mail address was changed";
-  const lead = `The e-mail address of your Penchain account was changed to ${newEmail}.`;
-  const note = `If you did not do this, reset your password at ${siteUrl}/password-reset-token and contact an admin.`;
+/** A notice about the account itself, with what to do if it was not the owner. */
+function noticeMail(subject: string, firstName: string, lead: string, note: string): MailContent {
   return {
     subject,
     text: `Hi ${firstName},\n\n${lead}\n\n${note}\n`,
     html: layout(subject, `<p>Hi ${escapeHtml(firstName)},</p><p>${escapeHtml(lead)}</p><p>${escapeHtml(note)}</p>`),
   };
 }
+
+const notYou = (siteUrl: string) =>
+  `If you did not do this, set a new password at ${siteUrl}/password-reset-token at once and tick "Also unlink my verified wallet", then contact an admin.`;
+
+export const passwordChangedMail = (
+  firstName: string,
+  siteUrl: string,
+  change: { how: "changed" | "reset"; walletUnlinked: boolean },
+) =>
+  noticeMail(
+    "Your Penchain password was changed",
+    firstName,
+    `The password of your Penchain account was ${change.how} just now${
+      change.walletUnlinked ? ", and the wallet verified for logging in was unlinked" : ""
+    }. Every other session was logged out.`,
+    notYou(siteUrl),
+  );
+
+export const walletLinkedMail = (firstName: string, address: string, siteUrl: string) =>
+  noticeMail(
+    "A wallet was linked to your Penchain account",
+    firstName,
+    `The wallet ${address} was verified for your Penchain account: it can now log in without your password.`,
+    notYou(siteUrl),
+  );
+
+export const emailChangedMail = (firstName: string, newEmail: string, siteUrl: string) =>
+  noticeMail(
+    "Your Penchain e-mail address was changed",
+    firstName,
+    `The e-mail address of your Penchain account was changed to ${newEmail}.`,
+    `If you did not do this, reset your password at ${siteUrl}/password-reset-token and contact an admin.`,
+  );

@@ -10,9 +10,14 @@ import type { MailContent } from "./mail-templates.ts";
 export type Delivery = "sent" | "queued";
 const MAX_ATTEMPTS = 8;
 const RETRY_EVERY_MS = 30_000;
-/** A row being sent belongs to one instance this long; if that instance dies mid-send, another takes it after. */
+/**
+ * A row being sent belongs to one instance this long; if that instance dies mid-send, another takes it after. Each
+ * row is leased just before it is sent, and a send that takes half the lease is given up (and retried later), so no
+ * lease runs out while its mail is still being sent.
+ */
 const LEASE_MS = 2 * 60_000;
-const leaseUntil = (now = new Date()) => new Date(now.getTime() + LEASE_MS);
+type OutboxRow = typeof mailOutbox.$inferSelect;
+export type OutgoingMail = MailContent & { to: string; replyTo?: string };
 
 function smtpTransport(url: string) {
   const parsed = new URL(url);
@@ -40,22 +45,31 @@ export function createMailer(options: {
   from: string;
   dataDir: string;
   log: FastifyBaseLogger;
+  leaseMs?: number;
 }) {
   const { db, log } = options;
+  const leaseMs = options.leaseMs ?? LEASE_MS;
+  const leaseUntil = (now = new Date()) => new Date(now.getTime() + leaseMs);
   const outboxDir = path.resolve(options.dataDir, "outbox");
   const transport = options.smtpUrl
     ? smtpTransport(options.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
 
-  async function deliver(row: typeof mailOutbox.$inferSelect) {
-    const info = await transport.sendMail({
-      from: options.from,
-      to: row.to,
-      replyTo: row.replyTo ?? undefined,
-      subject: row.subject,
-      text: row.text,
-      html: row.html,
-    });
+  async function deliver(row: OutboxRow) {
+    let timer: NodeJS.Timeout | undefined;
+    const info = await Promise.race([
+      transport.sendMail({
+        from: options.from,
+        to: row.to,
+        replyTo: row.replyTo ?? undefined,
+        subject: row.subject,
+        text: row.text,
+        html: row.html,
+      }),
+      new Promise<never>((_resolve, reject) => {
+        timer = setTimeout(() => reject(new Error("the mail server took too long")), leaseMs / 2);
+      }),
+    ]).finally(() => clearTimeout(timer));
     if (!options.smtpUrl) {
       fs.mkdirSync(outboxDir, { recursive: true });
       const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${row.id}.eml`);
@@ -68,7 +82,7 @@ export function createMailer(options: {
       .where(eq(mailOutbox.id, row.id));
   }
 
-  async function attempt(row: typeof mailOutbox.$inferSelect): Promise<Delivery> {
+  async function attempt(row: OutboxRow): Promise<Delivery> {
     try {
       await deliver(row);
       return "sent";
@@ -90,13 +104,35 @@ export function createMailer(options: {
 
   let timer: NodeJS.Timeout | undefined;
   let retrying: Promise<unknown> = Promise.resolve();
+  /** Work that ends in mail, started after an answer left (see `later`). */
+  const pending = new Set<Promise<unknown>>();
+
+  /** Claims one due row (skipping rows another instance has locked) and leases it, or null. */
+  async function claimOne(now: Date): Promise<OutboxRow | null> {
+    const due = db
+      .select({ id: mailOutbox.id })
+      .from(mailOutbox)
+      .where(and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, now), lt(mailOutbox.attempts, MAX_ATTEMPTS)))
+      .orderBy(asc(mailOutbox.nextAttemptAt))
+      .limit(1)
+      .for("update", { skipLocked: true });
+    const [row] = await db
+      .update(mailOutbox)
+      .set({ nextAttemptAt: leaseUntil(now) })
+      .where(and(inArray(mailOutbox.id, due), lte(mailOutbox.nextAttemptAt, now)))
+      .returning();
+    return row ?? null;
+  }
 
   const mailer = {
     kind: options.smtpUrl ? ("smtp" as const) : ("outbox" as const),
 
-    async send(mail: MailContent & { to: string; replyTo?: string }): Promise<Delivery> {
-      // Leased to this instance from the start, so no retry timer (here or elsewhere) sends it while we do.
-      const [row] = await db
+    /**
+     * Writes a mail into the outbox, leased to this instance from the start so no retry timer (here or elsewhere)
+     * sends it while we do. `tx` lets a caller queue it in its own transaction (with a limit checked there).
+     */
+    async enqueue(mail: OutgoingMail, tx: Pick<Db, "insert"> = db): Promise<OutboxRow> {
+      const [row] = await tx
         .insert(mailOutbox)
         .values({
           to: mail.to,
@@ -108,29 +144,42 @@ export function createMailer(options: {
         })
         .returning();
       if (!row) throw new Error("mail was not queued");
-      return attempt(row);
+      return row;
+    },
+
+    /** Sends a queued row now; what cannot be sent stays queued for a retry. */
+    deliver: attempt,
+
+    /** Queues a mail and sends it now, answering whether it went. */
+    async send(mail: OutgoingMail): Promise<Delivery> {
+      return attempt(await mailer.enqueue(mail));
+    },
+
+    /** Queues a mail (so it is never lost) and sends it after the caller has answered. */
+    async queue(mail: OutgoingMail): Promise<void> {
+      const row = await mailer.enqueue(mail);
+      mailer.later(() => attempt(row));
+    },
+
+    /** Runs work that ends in mail off the request path; close() waits for it, errors are logged. */
+    later(task: () => Promise<unknown>) {
+      const running = task().catch((error) => log.error({ err: error }, "background mail work failed"));
+      pending.add(running);
+      void running.finally(() => pending.delete(running));
     },
 
     /**
-     * Retries queued mail whose time has come. Rows are claimed in one statement that skips rows another instance
-     * has locked and leases them, so with several instances each mail is sent by one.
+     * Retries queued mail whose time has come, one row at a time: each is claimed and leased just before it is
+     * sent, so with several instances (or a slow mail server) each mail is sent by one, once.
      */
-    async retryDue(now = new Date()) {
-      const due = db
-        .select({ id: mailOutbox.id })
-        .from(mailOutbox)
-        .where(
-          and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, now), lt(mailOutbox.attempts, MAX_ATTEMPTS)),
-        )
-        .orderBy(asc(mailOutbox.nextAttemptAt))
-        .limit(20)
-        .for("update", { skipLocked: true });
-      const claimed = await db
-        .update(mailOutbox)
-        .set({ nextAttemptAt: leaseUntil(now) })
-        .where(inArray(mailOutbox.id, due))
-        .returning();
-      for (const row of claimed) await attempt(row);
+    async retryDue(now = new Date(), batch = 20) {
+      // `now` may be a later time than the clock's (tests do that): the batch's clock runs on from it.
+      const offset = now.getTime() - Date.now();
+      for (let sent = 0; sent < batch; sent++) {
+        const row = await claimOne(new Date(Date.now() + offset));
+        if (!row) return;
+        await attempt(row);
+      }
     },
 
     start() {
@@ -140,9 +189,14 @@ export function createMailer(options: {
       timer.unref();
     },
 
+    /** Resolves once the work started with `later` so far has ended. */
+    async idle() {
+      while (pending.size > 0) await Promise.all(pending);
+    },
+
     async close() {
       clearInterval(timer);
-      await retrying;
+      await Promise.all([retrying, ...pending]);
       transport.close();
     },
   };

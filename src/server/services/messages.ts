@@ -6,8 +6,12 @@ import type { AuthUser } from "./auth/auth-user.ts";
 import type { Deps } from "./deps.ts";
 import { userMessageMail } from "./mail-templates.ts";
 
-/** Counted in the outbox, where the recipient is known. */
-async function limitRecipient(deps: MessageDeps, email: string) {
+/**
+ * Counted in the outbox, where the recipient is known. Called in the transaction that queues the message, after a
+ * lock on the recipient, so two senders at once cannot both pass the last free place.
+ */
+async function limitRecipient(deps: Pick<MessageDeps, "db" | "recipientLimit">, email: string) {
+  await deps.db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`mail-to:${email.toLowerCase()}`}, 0))`);
   const { max, timeWindow } = deps.recipientLimit;
   const since = new Date(Date.now() - timeWindow);
   const recent = await deps.db
@@ -47,13 +51,19 @@ export async function sendUserMessage(deps: MessageDeps, sender: AuthUser, input
     .where(input.toId ? eq(users.id, input.toId) : sql`lower(${users.email}) = lower(${input.to ?? ""})`);
   if (!recipient && input.toId) throw new HttpError(404, "User not found");
   if (!recipient) return SENT;
-  await limitRecipient(deps, recipient.email);
   const name = `${sender.firstName} ${sender.lastName}`;
-  const delivery = await deps.mailer.send({
-    to: recipient.email,
-    replyTo: sender.email,
-    ...userMessageMail({ name, email: sender.email }, input.subject, input.message),
+  const row = await deps.db.transaction(async (tx) => {
+    await limitRecipient({ ...deps, db: tx }, recipient.email);
+    return deps.mailer.enqueue(
+      {
+        to: recipient.email,
+        replyTo: sender.email,
+        ...userMessageMail({ name, email: sender.email }, input.subject, input.message),
+      },
+      tx,
+    );
   });
+  const delivery = await deps.mailer.deliver(row);
   return delivery === "sent"
     ? SENT
     : {

@@ -6,3 +6,6 @@ export const siweProofSchema = z.object({
   signature: z.string({ error: "Signature is required" }).regex(/^0x[0-9a-fA-F]+$/, "Signature must be hex"),
 });
 export type SiweProof = z.infer<typeof siweProofSchema>;
+/** Linking a wallet: replacing a verified one also asks for the current password. */
+export const linkWalletSchema = siweProofSchema.extend({ currentPassword: z.string().max(128).optional() });
+export type LinkWalletInput = z.infer<typeof linkWalletSchema>;

@@ -66,13 +66,20 @@ export const currentPasswordSchema = z
   .min(1, "Current Password is required")
   .max(128);
 /** The new password first, so an empty form answers with the spec's 'Password is required'. */
-export const changePasswordSchema = z.object({ password: passwordSchema, currentPassword: currentPasswordSchema });
-export const newPasswordSchema = z.object({ password: passwordSchema });
+/** Offered beside a new password: a wallet verified by someone holding a stolen session stops logging in. */
+const unlinkWalletField = { unlinkWallet: z.boolean().optional() };
+export const changePasswordSchema = z.object({
+  password: passwordSchema,
+  currentPassword: currentPasswordSchema,
+  ...unlinkWalletField,
+});
+export const newPasswordSchema = z.object({ password: passwordSchema, ...unlinkWalletField });
 export type ChangePasswordInput = z.infer<typeof changePasswordSchema>;
 export const forgetPasswordSchema = z.object({ email: emailSchema("Email is required") });
 export const resetPasswordSchema = z.object({
   password: passwordSchema,
   token: required("Token is required").max(200),
+  ...unlinkWalletField,
 });
 export const verifyAccountSchema = z.object({ token: required("Token is required").max(200) });
 export const followSchema = z.object({ followId: z.uuid("followId must be a user id") });

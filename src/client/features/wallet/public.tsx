@@ -46,9 +46,10 @@ export const WalletLoginButton = () => (
   <WalletGate label="Sign in with wallet">{() => <WalletLoginIsland />}</WalletGate>
 );
 
-export const LinkWalletButton = ({ label }: { label: string }) => (
+/** `verified`: the account's verified wallet, if any: replacing it asks for the current password too. */
+export const LinkWalletButton = ({ label, verified }: { label: string; verified: string | null }) => (
   <WalletGate label={label} buttonProps={{ size: "sm", alignSelf: "flex-start" }}>
-    {() => <LinkWalletIsland label={label} />}
+    {() => <LinkWalletIsland label={label} verified={verified} />}
   </WalletGate>
 );
 

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { sessionSchema } from "../../../shared/schemas/session.ts";
-import { siweProofSchema } from "../../../shared/schemas/siwe.ts";
+import { linkWalletSchema } from "../../../shared/schemas/siwe.ts";
 import {
   changePasswordSchema,
   forgetPasswordSchema,
@@ -86,8 +86,10 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       limitBy(app, "passwordReset", byAddress),
       limitBy(app, "passwordResetAccount", (request) => (request.body as { email: string }).email),
     ],
+    // Answered before anything is looked up or sent, so the answer takes as long for every address.
     handler: async (request) => {
-      await passwords.requestPasswordReset(app.deps, request.body.email);
+      const { email } = request.body;
+      app.mailer.later(() => passwords.requestPasswordReset(app.deps, email));
       return { message: RESET_SENT };
     },
   });
@@ -102,7 +104,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: limitBy(app, "passwordReset", byAddress),
     handler: async (request) => {
-      await passwords.resetPassword(app.deps, request.body.token, request.body.password);
+      await passwords.resetPassword(app.deps, request.body);
       return { message: "Password Reset Successfully" };
     },
   });
@@ -144,11 +146,17 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     schema: {
       tags,
       security,
-      summary: "Link and verify the caller's wallet with a SIWE signature",
-      body: siweProofSchema,
+      summary:
+        "Link and verify the caller's wallet with a SIWE signature (replacing a verified wallet asks for the current password)",
+      body: linkWalletSchema,
       response: { 200: privateUserSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "siwe", byAddress)],
-    handler: async (request) => linkWallet(app.deps, currentUser(request).id, request.body),
+    // Guesses at the current password count like failed logins.
+    preHandler: [
+      app.requireUser,
+      limitBy(app, "siwe", byAddress),
+      limitBy(app, "loginAccount", (request) => currentUser(request).email),
+    ],
+    handler: async (request) => linkWallet(app.deps, currentUser(request), request.body),
   });
 };

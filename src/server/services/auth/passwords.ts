@@ -6,9 +6,10 @@ import type { ChangePasswordInput, LoginInput } from "../../../shared/schemas/us
 import { users } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import type { Deps } from "../deps.ts";
-import { resetPasswordMail } from "../mail-templates.ts";
+import { passwordChangedMail, resetPasswordMail } from "../mail-templates.ts";
 import { consumeToken, issueToken } from "../one-time-tokens.ts";
 import { type AuthUser, BLOCKED } from "./auth-user.ts";
+import { assertUncommonPassword } from "./password-rules.ts";
 import { sessionFor } from "./sessions.ts";
 
 // Verified against when the e-mail is unknown, so both answers take as long.
@@ -32,23 +33,46 @@ export async function checkCurrentPassword(user: AuthUser, password: string | un
   }
 }
 
+/** A new password's columns: every earlier session ends; with `unlinkWallet`, so does wallet login. */
+const newPassword = async (password: string, unlinkWallet: boolean | undefined) => ({
+  passwordHash: await hash(password),
+  tokenVersion: sql`${users.tokenVersion} + 1`,
+  updatedAt: new Date(),
+  ...(unlinkWallet ? { walletVerifiedAt: null } : {}),
+});
+
+/** Tells the owner their password changed, and how to take the account back if it was not them. */
+const tellOwner = (
+  deps: Pick<Deps, "mailer" | "config">,
+  user: { email: string; firstName: string },
+  change: Parameters<typeof passwordChangedMail>[2],
+) => deps.mailer.queue({ to: user.email, ...passwordChangedMail(user.firstName, deps.config.publicUrl, change) });
+
 /** Sets a new password and ends every earlier session; answers with a fresh session for the caller. */
-export async function changePassword(deps: Pick<Deps, "db" | "tokens">, caller: AuthUser, input: ChangePasswordInput) {
+export async function changePassword(
+  deps: Pick<Deps, "db" | "tokens" | "mailer" | "config">,
+  caller: AuthUser,
+  input: ChangePasswordInput,
+) {
   await checkCurrentPassword(caller, input.currentPassword);
+  await assertUncommonPassword(input.password);
   const [user] = await deps.db
     .update(users)
-    .set({
-      passwordHash: await hash(input.password),
-      tokenVersion: sql`${users.tokenVersion} + 1`,
-      updatedAt: new Date(),
-    })
+    .set(await newPassword(input.password, input.unlinkWallet))
     .where(eq(users.id, caller.id))
     .returning();
   if (!user) throw new HttpError(404, "User not found");
+  await tellOwner(deps, user, {
+    how: "changed",
+    walletUnlinked: Boolean(input.unlinkWallet && caller.walletVerifiedAt),
+  });
   return sessionFor(deps, user);
 }
 
-/** Mails a reset link to a known, unblocked account; the caller answers the same either way. */
+/**
+ * Mails a reset link to a known, unblocked account. The caller runs this after answering (mailer.later), so a
+ * known and an unknown address take the same time to answer.
+ */
 export async function requestPasswordReset(deps: Pick<Deps, "db" | "mailer" | "config" | "log">, email: string) {
   const [user] = await deps.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
   if (!user || user.isBlocked) return;
@@ -58,14 +82,18 @@ export async function requestPasswordReset(deps: Pick<Deps, "db" | "mailer" | "c
   await deps.mailer.send({ to: user.email, ...resetPasswordMail(user.firstName, link) });
 }
 
-export async function resetPassword(deps: Pick<Deps, "db">, token: string, password: string): Promise<void> {
-  const passwordHash = await hash(password);
-  await deps.db.transaction(async (tx) => {
-    const userId = await consumeToken(tx, token, "reset-password");
+export async function resetPassword(
+  deps: Pick<Deps, "db" | "mailer" | "config">,
+  input: { token: string; password: string; unlinkWallet?: boolean | undefined },
+): Promise<void> {
+  await assertUncommonPassword(input.password);
+  const columns = await newPassword(input.password, input.unlinkWallet);
+  const { user, hadWallet } = await deps.db.transaction(async (tx) => {
+    const userId = await consumeToken(tx, input.token, "reset-password");
     if (!userId) throw new HttpError(400, "This reset link is invalid, used or expired. Please request a new one.");
-    await tx
-      .update(users)
-      .set({ passwordHash, tokenVersion: sql`${users.tokenVersion} + 1`, updatedAt: new Date() })
-      .where(eq(users.id, userId));
+    const [before] = await tx.select({ verifiedAt: users.walletVerifiedAt }).from(users).where(eq(users.id, userId));
+    const [user] = await tx.update(users).set(columns).where(eq(users.id, userId)).returning();
+    return { user, hadWallet: Boolean(before?.verifiedAt) };
   });
+  if (user) await tellOwner(deps, user, { how: "reset", walletUnlinked: Boolean(input.unlinkWallet && hadWallet) });
 }

@@ -10,9 +10,10 @@ import { consumeToken, issueToken } from "../one-time-tokens.ts";
 import { findUser } from "../users/find-user.ts";
 import { toPrivateUser } from "../users/user-fields.ts";
 import type { AuthUser } from "./auth-user.ts";
+import { assertUncommonPassword } from "./password-rules.ts";
 import { hashPassword } from "./passwords.ts";
 import { verifySiwe } from "./siwe.ts";
-import { normaliseWallet, WALLET_TAKEN } from "./wallets.ts";
+import { assertChecksum, normaliseWallet, WALLET_TAKEN } from "./wallets.ts";
 
 const VERIFY_TOKEN_TTL_MS = 24 * 60 * 60 * 1000;
 export const EMAIL_TAKEN = "An account with this email already exists";
@@ -29,6 +30,8 @@ async function verifiedAt(deps: Pick<Deps, "db" | "config">, input: RegisterInpu
 
 /** Spec §2 "Register". The first account ever registered becomes the admin (PRODUCT.md, decisions). */
 export async function register(deps: Pick<Deps, "db" | "config">, input: RegisterInput) {
+  assertChecksum(input.walletAddress);
+  await assertUncommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);
   try {
     const user = await deps.db.transaction(async (tx) => {

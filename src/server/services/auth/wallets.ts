@@ -1,19 +1,37 @@
 import { eq, sql } from "drizzle-orm";
 import { getAddress } from "viem";
-import type { SiweProof } from "../../../shared/schemas/siwe.ts";
+import { parseSiweMessage } from "viem/siwe";
+import type { LinkWalletInput, SiweProof } from "../../../shared/schemas/siwe.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { users } from "../../db/schema.ts";
-import { HttpError } from "../../http-error.ts";
+import { HttpError, validationError } from "../../http-error.ts";
 import type { Deps } from "../deps.ts";
+import { walletLinkedMail } from "../mail-templates.ts";
 import { findUser } from "../users/find-user.ts";
 import { toPrivateUser } from "../users/user-fields.ts";
-import { BLOCKED } from "./auth-user.ts";
+import { type AuthUser, BLOCKED } from "./auth-user.ts";
+import { checkCurrentPassword } from "./passwords.ts";
 import { sessionFor } from "./sessions.ts";
 import { verifySiwe } from "./siwe.ts";
 
 export const WALLET_TAKEN = "This wallet is already verified by another account.";
 
 export const normaliseWallet = (address: string) => getAddress(address.toLowerCase());
+
+export const BAD_CHECKSUM =
+  "Wallet Address has a wrong checksum (its mix of capital letters is not EIP-55's): copy it again from your wallet";
+
+/**
+ * An address as typed: all lower or all upper case carries no checksum; mixed case must be EIP-55's, or a letter was
+ * mistyped and the address may be someone else's.
+ */
+export function assertChecksum(address: string) {
+  const hex = address.slice(2);
+  if (hex === hex.toLowerCase() || hex === hex.toUpperCase()) return;
+  if (getAddress(address.toLowerCase()) !== address) {
+    throw validationError([{ path: ["walletAddress"], message: BAD_CHECKSUM }]);
+  }
+}
 
 /** Login by wallet (PRODUCT.md, added calls): the signer must be a wallet an account has verified. */
 export async function loginWithWallet(deps: Pick<Deps, "db" | "config" | "tokens">, proof: SiweProof) {
@@ -32,17 +50,28 @@ export async function loginWithWallet(deps: Pick<Deps, "db" | "config" | "tokens
   return sessionFor(deps, user, "wallet");
 }
 
-/** Links the signer's wallet to the user as verified. */
-export async function linkWallet(deps: Pick<Deps, "db" | "config">, userId: string, proof: SiweProof) {
-  const address = await verifySiwe(deps, proof);
+/**
+ * Links the signer's wallet to the user as verified. A verified wallet logs in without a password, so replacing
+ * one asks for the current password (a stolen session alone cannot plant its own), and the owner is told by mail
+ * whenever a new wallet is linked.
+ */
+export async function linkWallet(deps: Pick<Deps, "db" | "config" | "mailer">, user: AuthUser, input: LinkWalletInput) {
+  const sameWallet = (address: string) => user.walletAddress?.toLowerCase() === address.toLowerCase();
+  if (user.walletVerifiedAt && !sameWallet(parseSiweMessage(input.message).address ?? "")) {
+    await checkCurrentPassword(user, input.currentPassword);
+  }
+  const address = await verifySiwe(deps, input);
   try {
     await deps.db
       .update(users)
       .set({ walletAddress: address, walletVerifiedAt: new Date(), updatedAt: new Date() })
-      .where(eq(users.id, userId));
+      .where(eq(users.id, user.id));
   } catch (error) {
     if (isUniqueViolation(error, "users_verified_wallet_key")) throw new HttpError(409, WALLET_TAKEN);
     throw error;
   }
-  return toPrivateUser(await findUser(deps, userId));
+  if (!(user.walletVerifiedAt && sameWallet(address))) {
+    await deps.mailer.queue({ to: user.email, ...walletLinkedMail(user.firstName, address, deps.config.publicUrl) });
+  }
+  return toPrivateUser(await findUser(deps, user.id));
 }

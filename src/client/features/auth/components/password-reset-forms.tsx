@@ -3,6 +3,7 @@ import { useEffect } from "react";
 import { useNavigate } from "react-router-dom";
 import { RESET_REDIRECT_DELAY_MS } from "../../../../shared/constants.ts";
 import { forgetPasswordSchema, newPasswordSchema } from "../../../../shared/schemas/users.ts";
+import { CheckboxField, UNLINK_WALLET } from "../../../components/form/checkbox-field.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
@@ -49,9 +50,9 @@ export function ResetPasswordForm({ token }: { token: string }) {
   const reset = useResetPassword();
   const form = useZodForm(newPasswordSchema, {
     serverError: reset.error,
-    defaultValues: { password: "" },
+    defaultValues: { password: "", unlinkWallet: false },
   });
-  const onSubmit = form.handleSubmit(({ password }) => reset.mutate({ token, password }));
+  const onSubmit = form.handleSubmit((input) => reset.mutate({ token, ...input }));
   useEffect(() => {
     if (!reset.isSuccess) return;
     const timer = setTimeout(() => navigate("/login"), RESET_REDIRECT_DELAY_MS);
@@ -73,6 +74,7 @@ export function ResetPasswordForm({ token }: { token: string }) {
           registration={form.register("password")}
           error={form.formState.errors.password}
         />
+        <CheckboxField {...UNLINK_WALLET} registration={form.register("unlinkWallet")} />
         <ErrorLines error={reset.error} />
         <SubmitButton pending={reset.isPending} disabled={reset.isPending || reset.isSuccess}>
           Reset Password

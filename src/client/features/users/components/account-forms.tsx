@@ -2,6 +2,7 @@ import { Heading, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
 import { changePasswordSchema, type Profile, updateProfileSchema } from "../../../../shared/schemas/users.ts";
+import { CheckboxField, UNLINK_WALLET } from "../../../components/form/checkbox-field.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { ImageDrop } from "../../../components/form/image-drop.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
@@ -114,7 +115,7 @@ export function ChangePasswordForm({ userId }: { userId: string }) {
   const change = useChangePassword();
   const form = useZodForm(changePasswordSchema, {
     serverError: change.error,
-    defaultValues: { currentPassword: "", password: "" },
+    defaultValues: { currentPassword: "", password: "", unlinkWallet: false },
   });
   const onSubmit = form.handleSubmit((input) =>
     change.mutate(input, { onSuccess: () => navigate(`/profile/${userId}`) }),
@@ -139,6 +140,7 @@ export function ChangePasswordForm({ userId }: { userId: string }) {
           registration={form.register("password")}
           error={form.formState.errors.password}
         />
+        <CheckboxField {...UNLINK_WALLET} registration={form.register("unlinkWallet")} />
         <ErrorLines error={change.error} />
         <SubmitButton pending={change.isPending}>Update Password</SubmitButton>
       </form>

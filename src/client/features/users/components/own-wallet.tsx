@@ -24,7 +24,7 @@ export function OwnWallet({ address, verified }: { address: string | null; verif
             ? "You can sign in with this wallet and pay featured fees from it. Sign with another wallet to use that one instead."
             : "Sign a message with your wallet to prove it is yours; then you can sign in with it and pay featured fees from it."}
         </Text>
-        <LinkWalletButton label={verified ? "Change wallet" : "Verify wallet"} />
+        <LinkWalletButton label={verified ? "Change wallet" : "Verify wallet"} verified={verified ? address : null} />
       </Stack>
     </Box>
   );

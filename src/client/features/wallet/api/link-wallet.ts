@@ -1,12 +1,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { SiweProof } from "../../../../shared/schemas/siwe.ts";
+import type { LinkWalletInput } from "../../../../shared/schemas/siwe.ts";
 import { privateUserSchema } from "../../../../shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
 import { useSession, useSetSession } from "../../../lib/session.ts";
 import { userKeys } from "../../users/public.ts";
 
-export const linkWallet = (proof: SiweProof) =>
-  api("/api/users/wallet", privateUserSchema, { method: "POST", body: proof });
+export const linkWallet = (input: LinkWalletInput) =>
+  api("/api/users/wallet", privateUserSchema, { method: "POST", body: input });
 
 /** Verifies (or changes) the signed-in user's wallet; the profile and the session follow. */
 export function useLinkWallet() {

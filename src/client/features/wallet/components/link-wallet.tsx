@@ -1,4 +1,4 @@
-import { Button, HStack, Stack, Text } from "@chakra-ui/react";
+import { Button, Field, HStack, Input, Stack, Text } from "@chakra-ui/react";
 import { ConnectButton } from "@rainbow-me/rainbowkit";
 import { useState } from "react";
 import { useConfig } from "wagmi";
@@ -15,21 +15,29 @@ import { walletIsland } from "./wallet-providers.tsx";
 /** The profile owner's "Verify wallet" / "Change wallet": sign with the connected wallet to make it the verified one. */
 export default walletIsland(LinkWalletPanel);
 
-function LinkWalletPanel({ label }: { label: string }) {
+function LinkWalletPanel({ label, verified }: { label: string; verified: string | null }) {
   const site = usePublicConfig().data as PublicConfig;
   const config = useConfig();
   const link = useLinkWallet();
   const [error, setError] = useState<string | null>(null);
   const [signing, setSigning] = useState(false);
+  const [currentPassword, setCurrentPassword] = useState("");
 
   async function verify() {
     const { address } = getAccount(config);
     if (!address) return;
+    // Asked before the wallet is, so nobody signs for nothing (the server checks it again).
+    const replacing = verified !== null && verified.toLowerCase() !== address.toLowerCase();
+    if (replacing && !currentPassword) {
+      setError("Current Password is required");
+      return;
+    }
     setError(null);
     setSigning(true);
     try {
       const statement = "Verify this wallet for my Penchain account.";
-      await link.mutateAsync(await signWalletProof(config, { address, chainId: site.chainId, statement }));
+      const proof = await signWalletProof(config, { address, chainId: site.chainId, statement });
+      await link.mutateAsync({ ...proof, ...(replacing ? { currentPassword } : {}) });
     } catch (caught) {
       setError(parseWalletError(caught, { chainName: site.chainName }));
     } finally {
@@ -41,6 +49,20 @@ function LinkWalletPanel({ label }: { label: string }) {
 
   return (
     <Stack gap="2" align="flex-start">
+      {verified && (
+        <Field.Root invalid={error === "Current Password is required"} maxW="sm">
+          <Field.Label>Current Password</Field.Label>
+          <Input
+            type="password"
+            autoComplete="current-password"
+            value={currentPassword}
+            onChange={(event) => setCurrentPassword(event.target.value)}
+          />
+          <Field.HelperText>
+            A verified wallet signs in without a password, so changing it to another asks for yours.
+          </Field.HelperText>
+        </Field.Root>
+      )}
       <HStack gap="2" wrap="wrap">
         <ConnectButton showBalance={false} accountStatus="address" chainStatus="none" />
         <Button

@@ -1,0 +1,37 @@
+import { Field, HStack, Text } from "@chakra-ui/react";
+import type { UseFormRegisterReturn } from "react-hook-form";
+
+/** A native checkbox inside its label, so a click on the words, the keyboard and screen readers all work. */
+export function CheckboxField({
+  label,
+  hint,
+  registration,
+}: {
+  label: string;
+  hint?: string;
+  registration: UseFormRegisterReturn;
+}) {
+  return (
+    <Field.Root>
+      <HStack asChild gap="2" align="flex-start" cursor="pointer">
+        <label>
+          <input type="checkbox" {...registration} style={{ marginTop: "0.25em", width: "1rem", height: "1rem" }} />
+          <span>
+            <Text as="span">{label}</Text>
+            {hint && (
+              <Text as="span" display="block" fontSize="sm" color="fg.muted">
+                {hint}
+              </Text>
+            )}
+          </span>
+        </label>
+      </HStack>
+    </Field.Root>
+  );
+}
+
+/** Offered beside a new password: a wallet verified by whoever had a stolen session stops logging in. */
+export const UNLINK_WALLET = {
+  label: "Also unlink my verified wallet",
+  hint: "A verified wallet signs in without a password. Unlink it if you did not verify it yourself; you can verify yours again from your profile.",
+};
