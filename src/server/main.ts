@@ -14,6 +14,23 @@ function resolveJwtSecret(config: AppConfig): string {
   return fs.readFileSync(file, "utf8").trim();
 }
 
+/**
+ * The RPC must serve the configured chain: payments read from another chain would be checked against the wrong
+ * ledger. A node that does not answer yet is let be (the health check and each payment say so); one that answers
+ * with another chain stops the start.
+ */
+async function checkChain(app: App, config: AppConfig) {
+  const served = await app.chain.getChainId().catch((error: Error) => {
+    app.log.warn({ err: error, rpcUrl: config.rpcUrl }, "the chain's RPC does not answer yet; payments wait for it");
+    return null;
+  });
+  if (served !== null && served !== config.chain.id) {
+    throw new EnvError([
+      `RPC_URL (${config.rpcUrl}) serves chain ${served}, but CHAIN_ID is ${config.chain.id}: point RPC_URL at a node of chain ${config.chain.id}, or set CHAIN_ID=${served}`,
+    ]);
+  }
+}
+
 /** Opens and migrates the database, builds the app and listens. The caller owns shutdown (`app.close()`). */
 export async function startServer(
   config: AppConfig,
@@ -26,6 +43,7 @@ export async function startServer(
   try {
     await database.migrate();
     app = await buildApp({ config, database, ...options });
+    await checkChain(app, config);
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {
     await (app ? app.close() : database.close());

@@ -77,10 +77,19 @@ export async function verifyPayment(
       if (isNotFound(error)) throw new HttpError(400, `No transaction with this hash was found on ${chain.name}.`);
       throw error;
     });
-    if (transaction.chainId !== undefined && transaction.chainId !== chain.id) {
+    // A legacy transaction signed without EIP-155 names no chain, so it could be replayed from another one.
+    if (transaction.type === "legacy" && (transaction.v === 27n || transaction.v === 28n)) {
       throw new HttpError(
         400,
-        `This transaction is on chain ${transaction.chainId}, not on ${chain.name} (chain id ${chain.id}).`,
+        "This transaction was signed without a chain id (a legacy transaction without EIP-155), so it could have been replayed from another chain. Send the payment again from your wallet.",
+      );
+    }
+    const signedFor =
+      transaction.chainId ?? (transaction.type === "legacy" ? Number((transaction.v - 35n) / 2n) : undefined);
+    if (signedFor !== chain.id) {
+      throw new HttpError(
+        400,
+        `This transaction is on chain ${signedFor}, not on ${chain.name} (chain id ${chain.id}).`,
       );
     }
     if (transaction.blockNumber === null) {
@@ -96,7 +105,9 @@ export async function verifyPayment(
 
     let payer: `0x${string}`;
     let amountWei: bigint;
-    if (await isContract(deps, expected.recipient)) {
+    // Only the fee contract's own FeaturePaid event proves a payment: any other address with code (a contract, or a
+    // wallet delegated by EIP-7702) could emit the same event with any payer and amount. Others are paid by transfer.
+    if (isAddressEqual(expected.recipient, deps.config.feeRecipient) && (await isContract(deps, expected.recipient))) {
       const event = parseEventLogs({ abi: featuredFeeAbi, logs: receipt.logs, eventName: "FeaturePaid" }).find((log) =>
         isAddressEqual(log.address, expected.recipient),
       );
