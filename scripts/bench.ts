@@ -14,7 +14,7 @@ import { promisify } from "node:util";
 import { type SQL, sql } from "drizzle-orm";
 import { listPosts } from "../src/server/services/content/post-queries.ts";
 import { encodeCursor } from "../src/server/services/cursor.ts";
-import { measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
+import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
 import { bin, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
 
@@ -34,6 +34,8 @@ interface Seeded {
   cost: { first: number; deep: number };
   /** Milliseconds an uncached search takes through the request path. */
   search: Awaited<ReturnType<typeof measureSearch>>;
+  /** Milliseconds a page of 100 results takes when they have 100 KB bodies. */
+  longBodies: Awaited<ReturnType<typeof measureLongBodies>>;
 }
 
 async function seed(db: Awaited<ReturnType<typeof startScratchServer>>["app"]["db"], posts: number, likers: number) {
@@ -104,6 +106,7 @@ async function serve() {
     token: await app.tokens.sign({ id: reader.id, tokenVersion: reader.token_version }),
     cost: { first: median(0), deep: median(1) },
     search: await measureSearch(app),
+    longBodies: await measureLongBodies(app),
   } satisfies Seeded);
 }
 
@@ -213,6 +216,9 @@ async function benchAt(posts: number) {
       `uncached search, ${search.samples} requests one at a time: p50 ${search.p50} ms, p99 ${search.p99} ms`,
     );
     console.log(`uncached search for "${WORST_QUERY}" (every candidate rechecked): median ${search.worst} ms`);
+    console.log(
+      `uncached search, 100 results with 100 KB bodies: p50 ${site.longBodies.p50} ms, p99 ${site.longBodies.p99} ms`,
+    );
     if (search.p99 > P99_TARGET_MS) misses.push(`uncached search: p99 ${search.p99} ms is over ${P99_TARGET_MS} ms`);
   } finally {
     child.kill("SIGTERM");

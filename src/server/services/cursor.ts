@@ -27,14 +27,12 @@ const cursorTime = z
 export const cursorShapes = {
   timeId: z.tuple([cursorTime, z.uuid()]),
   featuredTimeId: z.tuple([z.boolean(), cursorTime, z.uuid()]),
-  /** Search: the stretch of matches being read (its newer and oldest bounds), then (rank, time, id) within it. */
-  search: z.tuple([
-    z.tuple([cursorTime, z.uuid()]).nullable(),
-    z.tuple([cursorTime, z.uuid()]).nullable(),
-    z.number().min(0).max(1e6),
-    cursorTime,
-    z.uuid(),
-  ]),
+  /**
+   * Search: where the stretch of matches being read starts (its newer bound; null: the newest), then (rank, time,
+   * id) within it. The stretch's other end is found again by the server, never taken from a cursor, so no cursor
+   * can widen a stretch past SEARCH_WINDOW matches.
+   */
+  search: z.tuple([z.tuple([cursorTime, z.uuid()]).nullable(), z.number().min(0).max(1e6), cursorTime, z.uuid()]),
 };
 
 /** A cursor of the given shape, or 400: a cursor is opaque to clients, so any other value is a bad request. */

@@ -36,17 +36,18 @@ export async function searchPosts(deps: Pick<Deps, "db">, q: string, query: Omit
   const order = { rank: searchRank(search), headline: headline(search) };
   const matches = [isPublished, ...postFilters(query), sql`${posts.searchVector} @@ ${search}`];
   const below = ([at, id]: Key) => sql`(${posts.publishedAt}, ${posts.id}) < (${at}::timestamptz, ${id}::uuid)`;
-  // The stretch being read: matches below `newer` (none: the newest), down to and including `oldest` (none: all).
+  // The stretch being read: matches below `newer` (none: the newest), down to and including `oldest` (none: all),
+  // which is always found here, from `newer`.
   let [newer, oldest, after]: [Key | null, Key | null | undefined, [number, string, string] | null] = [
     null,
     undefined,
     null,
   ];
   if (query.cursor) {
-    const [cursorNewer, cursorOldest, rank, at, id] = decodeCursor(query.cursor, cursorShapes.search);
-    [newer, oldest, after] = [cursorNewer, cursorOldest, [rank, at, id]];
+    const [cursorNewer, rank, at, id] = decodeCursor(query.cursor, cursorShapes.search);
+    [newer, after] = [cursorNewer, [rank, at, id]];
   }
-  const found: { row: PostRow; newer: Key | null; oldest: Key | null }[] = [];
+  const found: { row: PostRow; newer: Key | null }[] = [];
   while (found.length <= query.limit) {
     if (oldest === undefined) oldest = await stretchEnd(deps, and(...matches, newer ? below(newer) : undefined));
     const within = [
@@ -62,18 +63,12 @@ export async function searchPosts(deps: Pick<Deps, "db">, q: string, query: Omit
       limit: query.limit + 1 - found.length,
       order,
     });
-    for (const row of rows) found.push({ row, newer, oldest });
+    for (const row of rows) found.push({ row, newer });
     // The last stretch, or the page is full; else this stretch is read to its end and the next one follows.
     if (!oldest || found.length > query.limit) break;
     [newer, oldest, after] = [oldest, undefined, null];
   }
-  const page = toPage(found, query.limit, ({ row, newer, oldest }) => [
-    newer,
-    oldest,
-    row.rank,
-    row.publishedKey,
-    row.id,
-  ]);
+  const page = toPage(found, query.limit, ({ row, newer }) => [newer, row.rank, row.publishedKey, row.id]);
   return { items: page.items.map(({ row }) => toPost(row)), nextCursor: page.nextCursor };
 }
 
