@@ -1,0 +1,278 @@
+import crypto from "node:crypto";
+import { eq } from "drizzle-orm";
+import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { App } from "../../src/server/app.ts";
+import { users } from "../../src/server/db/schema.ts";
+import { buildTestApp } from "../support/app.ts";
+import { createCategory, createPost, postForm } from "../support/content.ts";
+import { databaseTargets } from "../support/databases.ts";
+import { multipart, png } from "../support/images.ts";
+import { bearer, buildRegistration, makeAdmin, signUp, verifyWallet } from "../support/users.ts";
+
+type Session = Awaited<ReturnType<typeof signUp>>;
+const ROLES = ["visitor", "blocked", "user", "owner", "admin"] as const;
+type Role = (typeof ROLES)[number];
+/** 401 and 403 are the guard refusing; "in" is the guard letting the caller through (any answer but those, or a 5xx). */
+type Expected = 401 | 403 | "in";
+
+/** What exists when a cell runs: the owner's post, comment and profile, a category, and the callers. */
+interface World {
+  owner: Session;
+  post: { id: string };
+  comment: { id: string };
+  category: { id: string; title: string };
+  caller: Session | null;
+}
+interface Request {
+  url: string;
+  payload?: object | string | Buffer;
+  headers?: Record<string, string>;
+}
+type Row = [method: string, path: string, request: (world: World) => Request | Promise<Request>, expected: Expected[]];
+
+// Every API route (the OpenAPI document's list), and what each caller gets: [visitor, blocked, user, owner, admin].
+const PUBLIC: Expected[] = ["in", "in", "in", "in", "in"];
+const SIGNED_IN: Expected[] = [401, 403, "in", "in", "in"];
+const ADMIN: Expected[] = [401, 403, 403, 403, "in"];
+const OWNER: Expected[] = [401, 403, 403, "in", 403];
+const OWNER_OR_ADMIN: Expected[] = [401, 403, 403, "in", "in"];
+const id = () => crypto.randomUUID();
+
+const MATRIX: Row[] = [
+  ["GET", "/api/health", () => ({ url: "/api/health" }), PUBLIC],
+  ["GET", "/api/config", () => ({ url: "/api/config" }), PUBLIC],
+  ["GET", "/api/auth/siwe/nonce", () => ({ url: "/api/auth/siwe/nonce" }), PUBLIC],
+  [
+    "POST",
+    "/api/auth/siwe/verify",
+    () => ({ url: "/api/auth/siwe/verify", payload: { message: "x", signature: "0x00" } }),
+    PUBLIC,
+  ],
+  ["POST", "/api/users/register", () => ({ url: "/api/users/register", payload: buildRegistration() }), PUBLIC],
+  [
+    "POST",
+    "/api/users/login",
+    (w) => ({ url: "/api/users/login", payload: { email: w.owner.email, password: w.owner.password } }),
+    PUBLIC,
+  ],
+  [
+    "PUT",
+    "/api/users/password",
+    (w) => ({
+      url: "/api/users/password",
+      payload: { password: "a fresh long secret", currentPassword: w.caller?.password ?? "x" },
+    }),
+    SIGNED_IN,
+  ],
+  ["POST", "/api/users/logout", () => ({ url: "/api/users/logout" }), SIGNED_IN],
+  [
+    "POST",
+    "/api/users/forget-password-token",
+    (w) => ({ url: "/api/users/forget-password-token", payload: { email: w.owner.email } }),
+    PUBLIC,
+  ],
+  [
+    "PUT",
+    "/api/users/reset-password",
+    () => ({ url: "/api/users/reset-password", payload: { token: "x".repeat(43), password: "a fresh long secret" } }),
+    PUBLIC,
+  ],
+  [
+    "POST",
+    "/api/users/generate-verify-email-token",
+    () => ({ url: "/api/users/generate-verify-email-token" }),
+    SIGNED_IN,
+  ],
+  [
+    "PUT",
+    "/api/users/verify-account",
+    () => ({ url: "/api/users/verify-account", payload: { token: "x".repeat(43) } }),
+    SIGNED_IN,
+  ],
+  [
+    "POST",
+    "/api/users/wallet",
+    () => ({ url: "/api/users/wallet", payload: { message: "x", signature: "0x00" } }),
+    SIGNED_IN,
+  ],
+  ["GET", "/api/users/profile/{id}", (w) => ({ url: `/api/users/profile/${w.owner.id}` }), SIGNED_IN],
+  ["GET", "/api/users/{id}", (w) => ({ url: `/api/users/${w.owner.id}` }), PUBLIC],
+  [
+    "PUT",
+    "/api/users/",
+    (w) => ({
+      url: "/api/users/",
+      payload: { firstName: "New", lastName: "Name", email: w.caller?.email ?? "a@example.com", bio: "Hello" },
+    }),
+    SIGNED_IN,
+  ],
+  ["GET", "/api/users/", () => ({ url: "/api/users/" }), ADMIN],
+  ["PUT", "/api/users/follow", (w) => ({ url: "/api/users/follow", payload: { followId: w.owner.id } }), SIGNED_IN],
+  [
+    "PUT",
+    "/api/users/unfollow",
+    (w) => ({ url: "/api/users/unfollow", payload: { unFollowId: w.owner.id } }),
+    SIGNED_IN,
+  ],
+  [
+    "PUT",
+    "/api/users/profilephoto-upload",
+    async () => {
+      const body = multipart("image", "me.png", "image/png", await png());
+      return { url: "/api/users/profilephoto-upload", payload: body.payload, headers: body.headers };
+    },
+    SIGNED_IN,
+  ],
+  ["PUT", "/api/users/block-user/{id}", (w) => ({ url: `/api/users/block-user/${w.owner.id}` }), ADMIN],
+  ["PUT", "/api/users/unblock-user/{id}", (w) => ({ url: `/api/users/unblock-user/${w.owner.id}` }), ADMIN],
+  ["PUT", "/api/users/likes/{id}", (w) => ({ url: `/api/users/likes/${w.owner.id}` }), ADMIN],
+  [
+    "POST",
+    "/api/email/",
+    (w) => ({ url: "/api/email/", payload: { toId: w.owner.id, subject: "Hi", message: "Hello" } }),
+    SIGNED_IN,
+  ],
+  ["GET", "/api/category/", () => ({ url: "/api/category/" }), PUBLIC],
+  ["POST", "/api/category/", () => ({ url: "/api/category/", payload: { title: `Topic ${id()}` } }), ADMIN],
+  ["GET", "/api/category/{id}", (w) => ({ url: `/api/category/${w.category.id}` }), PUBLIC],
+  [
+    "PUT",
+    "/api/category/{id}",
+    (w) => ({ url: `/api/category/${w.category.id}`, payload: { title: `Renamed ${id()}` } }),
+    ADMIN,
+  ],
+  ["DELETE", "/api/category/{id}", (w) => ({ url: `/api/category/${w.category.id}` }), ADMIN],
+  ["GET", "/api/posts/", () => ({ url: "/api/posts/" }), PUBLIC],
+  [
+    "POST",
+    "/api/posts/",
+    (w) => {
+      const form = postForm({ title: "New", description: "<p>x</p>", category: w.category.title, isFeatured: "false" });
+      return { url: "/api/posts/", payload: form.payload, headers: form.headers };
+    },
+    SIGNED_IN,
+  ],
+  ["GET", "/api/posts/drafts", () => ({ url: "/api/posts/drafts" }), SIGNED_IN],
+  ["GET", "/api/posts/{id}", (w) => ({ url: `/api/posts/${w.post.id}` }), PUBLIC],
+  [
+    "PUT",
+    "/api/posts/{id}",
+    (w) => ({
+      url: `/api/posts/${w.post.id}`,
+      payload: { title: "Edited", description: "<p>y</p>", category: w.category.title },
+    }),
+    OWNER,
+  ],
+  ["DELETE", "/api/posts/{id}", (w) => ({ url: `/api/posts/${w.post.id}` }), OWNER],
+  ["GET", "/api/posts/{id}/comments", (w) => ({ url: `/api/posts/${w.post.id}/comments` }), PUBLIC],
+  ["PUT", "/api/posts/likes", (w) => ({ url: "/api/posts/likes", payload: { postId: w.post.id } }), SIGNED_IN],
+  ["PUT", "/api/posts/dislikes", (w) => ({ url: "/api/posts/dislikes", payload: { postId: w.post.id } }), SIGNED_IN],
+  [
+    "POST",
+    "/api/comments/",
+    (w) => ({ url: "/api/comments/", payload: { postId: w.post.id, description: "Hi" } }),
+    SIGNED_IN,
+  ],
+  ["GET", "/api/comments/{id}", (w) => ({ url: `/api/comments/${w.comment.id}` }), SIGNED_IN],
+  [
+    "PUT",
+    "/api/comments/{id}",
+    (w) => ({ url: `/api/comments/${w.comment.id}`, payload: { description: "Edited" } }),
+    OWNER,
+  ],
+  ["DELETE", "/api/comments/{id}", (w) => ({ url: `/api/comments/${w.comment.id}` }), OWNER_OR_ADMIN],
+  ["GET", "/api/payments", () => ({ url: "/api/payments" }), ADMIN],
+  ["GET", "/api/users/{id}/rewards", (w) => ({ url: `/api/users/${w.owner.id}/rewards` }), ADMIN],
+  [
+    "POST",
+    "/api/users/{id}/tip",
+    (w) => ({ url: `/api/users/${w.owner.id}/tip`, payload: { transectionHash: `0x${"ab".repeat(32)}` } }),
+    ADMIN,
+  ],
+  ["GET", "/api/settings/", () => ({ url: "/api/settings/" }), PUBLIC],
+  [
+    "PUT",
+    "/api/settings/",
+    () => ({ url: "/api/settings/", payload: { siteName: "Penchain", siteDescription: "A blog" } }),
+    ADMIN,
+  ],
+  ["GET", "/api/settings/status", () => ({ url: "/api/settings/status" }), ADMIN],
+];
+
+describe.each(databaseTargets)("who may call each API route, on $name", (target) => {
+  let app: App;
+  /** Makes the categories; callers are made afresh for each cell, since some calls end their own sessions. */
+  let setup: Session;
+  beforeAll(async () => {
+    app = await buildTestApp(await target.open());
+    setup = await signUp(app);
+    await makeAdmin(app, setup.id);
+  });
+  afterAll(() => app.close());
+
+  it("lists every route the API serves, so a new one cannot go unguarded", async () => {
+    await app.ready();
+    const document = app.swagger() as { paths: Record<string, Record<string, unknown>> };
+    const served = Object.entries(document.paths).flatMap(([path, methods]) =>
+      Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
+    );
+    expect(served.sort()).toEqual(MATRIX.map(([method, path]) => `${method} ${path}`).sort());
+  });
+
+  /** A fresh world for one cell: the owner's account, post and comment, a category, and a caller in `role`. */
+  async function world(role: Role): Promise<World> {
+    const owner = await signUp(app);
+    const category = await createCategory(app, setup);
+    const post = await createPost(app, owner, category.title);
+    const commented = await app.inject({
+      method: "POST",
+      url: "/api/comments",
+      payload: { postId: post.id, description: "Mine" },
+      headers: bearer(owner),
+    });
+    const callers: Record<Role, () => Promise<Session | null>> = {
+      visitor: async () => null,
+      user: () => signUp(app),
+      owner: async () => owner,
+      admin: async () => {
+        const admin = await signUp(app);
+        await makeAdmin(app, admin.id);
+        // An admin tip is judged on-chain: with a verified wallet, the guard (not a missing wallet) decides.
+        await verifyWallet(app, admin, privateKeyToAccount(generatePrivateKey()));
+        return admin;
+      },
+      blocked: async () => {
+        const blocked = await signUp(app);
+        await app.db.update(users).set({ isBlocked: true }).where(eq(users.id, blocked.id));
+        return blocked;
+      },
+    };
+    return { owner, post, comment: commented.json(), category, caller: await callers[role]() };
+  }
+
+  for (const [method, path, build, expected] of MATRIX) {
+    it(`${method} ${path}`, async () => {
+      const seen: Record<string, number> = {};
+      for (const [index, role] of ROLES.entries()) {
+        const w = await world(role);
+        const request = await build(w);
+        const response = await app.inject({
+          method: method as "GET",
+          url: request.url,
+          payload: request.payload,
+          headers: { ...request.headers, ...(w.caller ? bearer(w.caller) : {}) },
+        });
+        seen[role] = response.statusCode;
+        const want = expected[index];
+        if (want === "in") {
+          expect([401, 403], `${role}: ${response.body}`).not.toContain(response.statusCode);
+          expect(response.statusCode === 500, `${role}: ${response.body}`).toBe(false);
+        } else {
+          expect(response.statusCode, `${role}: ${response.body}`).toBe(want);
+        }
+      }
+      expect(Object.keys(seen)).toHaveLength(ROLES.length);
+    });
+  }
+});
