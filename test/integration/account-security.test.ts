@@ -2,7 +2,6 @@ import { sql } from "drizzle-orm";
 import pino from "pino";
 import { SMTPServer } from "smtp-server";
 import { privateKeyToAccount } from "viem/accounts";
-import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { mailOutbox } from "../../src/server/db/schema.ts";
@@ -12,7 +11,7 @@ import { createMailer } from "../../src/server/services/mailer.ts";
 import { buildTestApp, generousLimits, keepOpen } from "../support/app.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { startSmtpServer } from "../support/smtp.ts";
-import { bearer, buildRegistration, signUp, verifyWallet } from "../support/users.ts";
+import { bearer, buildRegistration, signUp, siweProof, verifyWallet } from "../support/users.ts";
 
 const alice = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
 const mallory = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdee365a");
@@ -137,19 +136,7 @@ describe.each(databaseTargets)("account security on $name", (target) => {
     const user = await signUp(app);
     await verifyWallet(app, user, alice);
     await waitForMail(user.email, alice.address);
-    const proof = async (account = mallory) => {
-      const { nonce } = (await app.inject({ method: "GET", url: "/api/auth/siwe/nonce" })).json();
-      const message = createSiweMessage({
-        address: account.address,
-        chainId: 31337,
-        domain: "penchain.test",
-        uri: "http://penchain.test",
-        nonce,
-        version: "1",
-        issuedAt: new Date(),
-      });
-      return { message, signature: await account.signMessage({ message }) };
-    };
+    const proof = (account = mallory) => siweProof(app, account);
     const link = async (body: object) =>
       app.inject({ method: "POST", url: "/api/users/wallet", payload: body, headers: bearer(user) });
 

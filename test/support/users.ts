@@ -42,12 +42,10 @@ export async function makeAdmin(app: App, id: string) {
   await app.db.update(users).set({ isAdmin: true }).where(eq(users.id, id));
 }
 
-/** Verifies `account` as the user's wallet by signing a SIWE message for the test site, as the profile page does. */
-export async function verifyWallet(
-  app: App,
-  session: { token: string },
-  account: { address: `0x${string}`; signMessage: (args: { message: string }) => Promise<`0x${string}`> },
-) {
+type Signer = { address: `0x${string}`; signMessage: (args: { message: string }) => Promise<`0x${string}`> };
+
+/** A SIWE message for the test site with a fresh nonce, signed by `account`. */
+export async function siweProof(app: App, account: Signer) {
   const { nonce } = (await app.inject({ method: "GET", url: "/api/auth/siwe/nonce" })).json();
   const message = createSiweMessage({
     address: account.address,
@@ -58,10 +56,15 @@ export async function verifyWallet(
     version: "1",
     issuedAt: new Date(),
   });
+  return { message, signature: await account.signMessage({ message }) };
+}
+
+/** Verifies `account` as the user's wallet by signing a SIWE message for the test site, as the profile page does. */
+export async function verifyWallet(app: App, session: { token: string }, account: Signer) {
   const response = await app.inject({
     method: "POST",
     url: "/api/users/wallet",
-    payload: { message, signature: await account.signMessage({ message }) },
+    payload: await siweProof(app, account),
     headers: bearer(session),
   });
   if (response.statusCode !== 200) throw new Error(`wallet verification failed: ${response.body}`);
