@@ -156,11 +156,15 @@ describe("/api/health and the chain", () => {
     await chain.close();
   });
 
-  it("asks the RPC once for many health checks within a few seconds", async () => {
+  it("asks the RPC once for 50 health checks in a row within a few seconds", async () => {
     const app = await buildTestApp(await pgliteTarget.open(), { env: { RPC_URL: proxyUrl } });
     calls = 0;
-    const answers = await Promise.all(Array.from({ length: 100 }, () => app.inject("/api/health")));
-    expect(answers.every((answer) => answer.statusCode === 200 && answer.json().chain === "ok")).toBe(true);
+    // One after another: viem already merges identical calls made at the same moment.
+    for (let check = 0; check < 50; check++) {
+      const answer = await app.inject("/api/health");
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json().chain).toBe("ok");
+    }
     expect(calls).toBe(1);
     await app.close();
   });
