@@ -21,6 +21,12 @@ declare module "fastify" {
 
 type Page<T> = { items: T[]; nextCursor: string | null };
 
+/** The cache keys of the reads a signed-in reader's own reactions are added to. */
+export const readKeys = {
+  postsPage: (query: PostListQuery) => `posts:${JSON.stringify(query)}`,
+  postDetail: (id: string) => `post:${id}`,
+};
+
 /** What a list of posts shows: each post, its author, and (being a list) any post that may join it. */
 const postsTags = (page: { items: Post[] }) => [
   cacheTags.posts,
@@ -41,7 +47,7 @@ function createPublicReads(app: FastifyInstance) {
     postsPage: (query: PostListQuery, address: string) =>
       readThrough(
         app,
-        `posts:${JSON.stringify(query)}`,
+        readKeys.postsPage(query),
         async () => {
           if (query.q !== undefined) await app.limiter.hit("search", address);
           return findPosts(app.deps, query);
@@ -53,7 +59,7 @@ function createPublicReads(app: FastifyInstance) {
     postDetail: (id: string) =>
       readThrough(
         app,
-        `post:${id}`,
+        readKeys.postDetail(id),
         () => getPostDetail(app.deps, id),
         (post: PostDetail) => [cacheTags.user(post.user.id), ...commentsTags(id, post.comments)],
       ),

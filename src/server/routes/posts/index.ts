@@ -19,6 +19,7 @@ import { HttpError } from "../../http-error.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { multipartBody } from "../../plugins/multipart.ts";
+import { readKeys } from "../../plugins/public-reads.ts";
 import { addressKey, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { cacheTags, sendCached, sendJson } from "../../plugins/read-cache.ts";
 import { listUnpublishedPosts } from "../../services/content/post-queries.ts";
@@ -60,7 +61,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!request.user) return sendCached(request, reply, page);
       // A signed-in reader gets the same page with their own reactions added.
       const { items, nextCursor } = page.value as Page<Post>;
-      const own = await app.reads.ownReactions(request.user.id, `posts:${JSON.stringify(request.query)}`, items);
+      const own = await app.reads.ownReactions(request.user.id, readKeys.postsPage(request.query), items);
       const body = { items: items.map((post) => ({ ...post, viewerReaction: own[post.id] ?? null })), nextCursor };
       return sendJson(reply, body);
     },
@@ -99,7 +100,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!request.query.counted) app.views.record({ postId: id, ...viewerOf(request) });
       if (!request.user) return sendCached(request, reply, detail);
       const post = detail.value as PostDetail;
-      const own = await app.reads.ownReactions(request.user.id, `post:${id}`, [post]);
+      const own = await app.reads.ownReactions(request.user.id, readKeys.postDetail(id), [post]);
       return sendJson(reply, { ...post, viewerReaction: own[id] ?? null });
     },
   });
