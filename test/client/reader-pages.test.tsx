@@ -57,6 +57,14 @@ describe("the posts list", () => {
     expect(await screen.findByRole("link", { name: "Second post" })).toBeInTheDocument();
   });
 
+  it("shows the not-found page for a category that does not exist, as the server does", async () => {
+    await renderApp(`/posts?category=${encodeURIComponent("<b>No such</b> topic")}`);
+    expect(await screen.findByRole("heading", { name: "Page not found" })).toBeInTheDocument();
+    expect(screen.queryByText("No such", { exact: false })).not.toBeInTheDocument();
+    await renderApp("/posts?category=rust");
+    expect(await screen.findByRole("link", { name: "Ownership explained" })).toBeInTheDocument();
+  });
+
   it("lets a signed-in reader like a post, and the list reloads with the count", async () => {
     const reader = await server.signUp();
     await renderApp("/posts", reader);

@@ -15,9 +15,15 @@ export function CheckboxField({
     <Field.Root>
       <HStack asChild gap="2" align="flex-start" cursor="pointer">
         <label>
-          <input type="checkbox" {...registration} style={{ marginTop: "0.25em", width: "1rem", height: "1rem" }} />
+          <input
+            type="checkbox"
+            {...registration}
+            style={{ marginTop: "0.15em", width: "1rem", height: "1rem", accentColor: "var(--chakra-colors-teal-700)" }}
+          />
           <span>
-            <Text as="span">{label}</Text>
+            <Text as="span" fontSize="sm" fontWeight="medium">
+              {label}
+            </Text>
             {hint && (
               <Text as="span" display="block" fontSize="sm" color="fg.muted">
                 {hint}
