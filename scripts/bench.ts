@@ -15,7 +15,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { listPosts } from "../src/server/services/content/post-queries.ts";
 import { encodeCursor } from "../src/server/services/cursor.ts";
 import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
-import { bin, startServerProcess } from "./lib/run.ts";
+import { bin, READY_MARK, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -120,7 +120,7 @@ function ceiling() {
   });
   server.listen(0, "127.0.0.1", () => {
     const { port } = server.address() as { port: number };
-    process.stdout.write(`${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
+    process.stdout.write(`${READY_MARK}${JSON.stringify({ url: `http://127.0.0.1:${port}` })}\n`);
   });
   process.once("SIGTERM", () => server.close(() => process.exit(0)));
 }

@@ -22,6 +22,9 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
  * Runs `script --serve` (or another `mode`) in its own process (so a load generator does not share the server's event loop) and
  * resolves with the first line it prints, parsed as JSON: what the load needs to know.
  */
+/** Starts the line a scratch server prints once it serves, with what it serves as JSON after it. */
+export const READY_MARK = "penchain-ready ";
+
 export function startServerProcess<T>(
   script: string,
   env: NodeJS.ProcessEnv = {},
@@ -33,10 +36,13 @@ export function startServerProcess<T>(
   });
   return new Promise((resolve, reject) => {
     let buffer = "";
+    // The server's own log lines share stdout: the line that says what it serves is marked.
     child.stdout?.on("data", (chunk: Buffer) => {
       buffer += chunk.toString();
-      const line = buffer.split("\n")[0];
-      if (buffer.includes("\n") && line) resolve({ child, info: JSON.parse(line) as T });
+      const line = buffer
+        .split("\n")
+        .find((candidate, index, lines) => index < lines.length - 1 && candidate.startsWith(READY_MARK));
+      if (line) resolve({ child, info: JSON.parse(line.slice(READY_MARK.length)) as T });
     });
     child.once("exit", (code) => reject(new Error(`${path.basename(script)} exited (${code}) before serving`)));
   });

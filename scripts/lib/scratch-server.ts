@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { loadConfig } from "../../src/server/env.ts";
 import { startServer } from "../../src/server/main.ts";
+import { READY_MARK } from "./run.ts";
 import { scratchPostgres } from "./scratch-postgres.ts";
 
 /**
@@ -26,7 +27,7 @@ export async function startScratchServer(name: string, databaseUrl: string | und
     app,
     url,
     serveUntilStopped(info: object) {
-      process.stdout.write(`${JSON.stringify(info)}\n`);
+      process.stdout.write(`${READY_MARK}${JSON.stringify(info)}\n`);
       process.once("SIGTERM", async () => {
         await app.close();
         await postgres?.drop();
