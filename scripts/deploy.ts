@@ -2,6 +2,7 @@
 // src/shared/contracts/featured-fee.ts, so a contract change type-checks the server and the client.
 //   npm run deploy                 deploy to RPC_URL (default http://127.0.0.1:8545)
 //   npm run deploy -- --abi-only   only regenerate the ABI from a fresh build
+import { spawnSync } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
 import { type Abi, createPublicClient, createWalletClient, getAddress, type Hex, http } from "viem";
@@ -33,9 +34,12 @@ function writeGenerated(abi: Abi, deployments: Record<number, Deployment>) {
     `export const featuredFeeDeployments: Partial<Record<number, { address: \`0x\${string}\`; blockNumber: number }>> = ${JSON.stringify(deployments, null, 2)};`,
     "",
   ].join("\n");
-  fs.writeFileSync(OUTPUT, body);
-  // Keep the generated file in the repository's format so the linter stays quiet.
-  return run(bin("biome"), ["format", "--write", OUTPUT], {}, true).catch(() => {});
+  // In the repository's format, so the linter stays quiet; written only when it changes, since a newer source file
+  // makes the next `npm start` build the client again (and each start redeploys to a fresh local chain, at the same
+  // address).
+  const formatted = spawnSync(bin("biome"), ["format", `--stdin-file-path=${OUTPUT}`], { cwd: ROOT, input: body });
+  const text = formatted.status === 0 ? formatted.stdout.toString() : body;
+  if (!fs.existsSync(OUTPUT) || fs.readFileSync(OUTPUT, "utf8") !== text) fs.writeFileSync(OUTPUT, text);
 }
 
 /** Makes sure the fee contract is on the chain; returns its address. */
@@ -67,7 +71,7 @@ export async function ensureFeaturedFee(rpcUrl: string): Promise<{ address: `0x$
   if (receipt.status !== "success" || !receipt.contractAddress)
     throw new Error(`FeaturedFee deployment failed: ${hash}`);
   const address = getAddress(receipt.contractAddress);
-  await writeGenerated(abi, {
+  writeGenerated(abi, {
     ...(featuredFeeDeployments as Record<number, Deployment>),
     [chainId]: { address, blockNumber: Number(receipt.blockNumber) },
   });
@@ -77,7 +81,7 @@ export async function ensureFeaturedFee(rpcUrl: string): Promise<{ address: `0x$
 if (import.meta.main) {
   if (process.argv.includes("--abi-only")) {
     const { abi } = await loadArtifact();
-    await writeGenerated(abi, featuredFeeDeployments as Record<number, Deployment>);
+    writeGenerated(abi, featuredFeeDeployments as Record<number, Deployment>);
     console.log(`Wrote ${path.relative(ROOT, OUTPUT)}`);
   } else {
     const rpcUrl = process.env.RPC_URL ?? "http://127.0.0.1:8545";

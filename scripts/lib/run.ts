@@ -18,13 +18,13 @@ export function run(command: string, args: string[], env: NodeJS.ProcessEnv = {}
   });
 }
 
-/**
- * Runs `script --serve` (or another `mode`) in its own process (so a load generator does not share the server's event loop) and
- * resolves with the first line it prints, parsed as JSON: what the load needs to know.
- */
 /** Starts the line a scratch server prints once it serves, with what it serves as JSON after it. */
 export const READY_MARK = "penchain-ready ";
 
+/**
+ * Runs `script --serve` (or another `mode`) in its own process (so a load generator does not share the server's event
+ * loop) and resolves with the line it marks with READY_MARK, parsed as JSON: what the load needs to know.
+ */
 export function startServerProcess<T>(
   script: string,
   env: NodeJS.ProcessEnv = {},
