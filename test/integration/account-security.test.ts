@@ -1,6 +1,5 @@
 import { sql } from "drizzle-orm";
 import pino from "pino";
-import { SMTPServer } from "smtp-server";
 import { privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
@@ -16,26 +15,10 @@ import { bearer, buildRegistration, signUp, siweProof, verifyWallet } from "../s
 const alice = privateKeyToAccount("0x59c6995e998f97a5a0044966f0945389dc9e86dae88c7a8412f4603b6b78690d");
 const mallory = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdee365a");
 
-/** A real SMTP server that takes `delayMs` to accept each message, like a slow or distant one. */
+/** An SMTP server taking `delayMs` to accept each message, and the addresses it received, in order. */
 async function startSlowSmtp(delayMs: number) {
-  const received: string[] = [];
-  const server = new SMTPServer({
-    authOptional: true,
-    disabledCommands: ["STARTTLS"],
-    logger: false,
-    onData(stream, session, callback) {
-      stream.resume();
-      stream.on("end", () =>
-        setTimeout(() => {
-          received.push(...session.envelope.rcptTo.map((rcpt) => rcpt.address));
-          callback();
-        }, delayMs),
-      );
-    },
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.server.address() as { port: number };
-  return { url: `smtp://127.0.0.1:${port}`, received, close: () => new Promise((r) => server.close(() => r(null))) };
+  const server = await startSmtpServer(0, { delayMs });
+  return { ...server, addresses: () => server.received.flatMap((mail) => mail.to) };
 }
 
 const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] as number;
@@ -222,7 +205,7 @@ describe("the answer to a password reset request takes as long for known and unk
     expect(median(knownTimes)).toBeLessThan(150);
     expect(Math.abs(median(knownTimes) - median(unknownTimes))).toBeLessThan(50);
     await app.mailer.idle();
-    expect(slow.received.sort()).toEqual(known.map((user) => user.email).sort());
+    expect(slow.addresses().sort()).toEqual(known.map((user) => user.email).sort());
     await app.close();
     await slow.close();
   });
@@ -251,7 +234,7 @@ describe.each(databaseTargets)("the outbox with a slow mail server on $name", (t
     const first = one.retryDue();
     await new Promise((resolve) => setTimeout(resolve, 1300));
     await Promise.all([first, two.retryDue()]);
-    expect(slow.received.sort()).toEqual([...recipients].sort());
+    expect(slow.addresses().sort()).toEqual([...recipients].sort());
     const rows = await database.db.select({ sentAt: mailOutbox.sentAt }).from(mailOutbox);
     expect(rows.every((row) => row.sentAt !== null)).toBe(true);
     await Promise.all(mailers.map((mailer) => mailer.close()));

@@ -14,8 +14,11 @@ const decodeQuotedPrintable = (raw: string) =>
     .replace(/=\r?\n/g, "")
     .replace(/=([0-9A-F]{2})/g, (_match, hex: string) => String.fromCharCode(Number.parseInt(hex, 16)));
 
-/** A real SMTP server on a local port (random unless given) that keeps what it receives. */
-export async function startSmtpServer(listenPort = 0) {
+/**
+ * A real SMTP server on a local port (random unless given) that keeps what it receives; with `delayMs` it takes
+ * that long to accept each message, like a slow or distant one.
+ */
+export async function startSmtpServer(listenPort = 0, { delayMs = 0 } = {}) {
   const received: ReceivedMail[] = [];
   const server = new SMTPServer({
     authOptional: true,
@@ -26,13 +29,15 @@ export async function startSmtpServer(listenPort = 0) {
       stream.on("data", (chunk: Buffer) => chunks.push(chunk));
       stream.on("end", () => {
         const raw = Buffer.concat(chunks).toString("utf8");
-        received.push({
-          from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
-          to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
-          raw,
-          decoded: decodeQuotedPrintable(raw),
-        });
-        callback();
+        setTimeout(() => {
+          received.push({
+            from: session.envelope.mailFrom ? session.envelope.mailFrom.address : "",
+            to: session.envelope.rcptTo.map((rcpt) => rcpt.address),
+            raw,
+            decoded: decodeQuotedPrintable(raw),
+          });
+          callback();
+        }, delayMs);
       });
     },
   });
