@@ -1,6 +1,6 @@
-import net from "node:net";
 import type { FastifyInstance, FastifyRequest } from "fastify";
 import { Redis } from "ioredis";
+import ipaddr from "ipaddr.js";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { HttpError } from "../http-error.ts";
 
@@ -104,47 +104,17 @@ export function limitBy(app: FastifyInstance, name: LimitName, key: (request: Fa
   return async (request: FastifyRequest) => app.limiter.hit(name, key(request));
 }
 
-/** The eight 16-bit groups of an IPv6 address (zone left out), or null when it is not one. */
-function ipv6Groups(ip: string): number[] | null {
-  const address = ip.split("%")[0] as string;
-  if (!net.isIPv6(address)) return null;
-  const [head = "", tail] = address.split("::");
-  const groups = (text: string) =>
-    text
-      .split(":")
-      .filter(Boolean)
-      .flatMap((part) =>
-        part.includes(".")
-          ? part
-              .split(".")
-              .map(Number)
-              .reduce<number[]>((pairs, byte, index) => {
-                if (index % 2 === 0) pairs.push(byte << 8);
-                else pairs[pairs.length - 1] = (pairs.at(-1) as number) | byte;
-                return pairs;
-              }, [])
-          : [Number.parseInt(part, 16)],
-      );
-  const [first, last] = [groups(head), tail === undefined ? [] : groups(tail)];
-  return [...first, ...Array(8 - first.length - last.length).fill(0), ...last];
-}
-
 /**
  * The key a client address is counted under: an IPv4 address as it is, an IPv6 address by its /64 network (a home
  * or a server is given a whole /64, so counting single addresses would let one client rotate through billions),
  * and an IPv4-mapped IPv6 address as its IPv4 address.
  */
 export function addressKeyOf(ip: string): string {
-  const groups = ipv6Groups(ip);
-  if (!groups) return ip;
-  if (groups.slice(0, 5).every((group) => group === 0) && groups[5] === 0xffff) {
-    const [high, low] = [groups[6] as number, groups[7] as number];
-    return [high >> 8, high & 255, low >> 8, low & 255].join(".");
-  }
-  return `${groups
-    .slice(0, 4)
-    .map((group) => group.toString(16))
-    .join(":")}::/64`;
+  if (!ipaddr.isValid(ip)) return ip;
+  const address = ipaddr.process(ip);
+  if (address.kind() === "ipv4") return address.toString();
+  const network = (address as ipaddr.IPv6).parts.slice(0, 4).map((part) => part.toString(16));
+  return `${network.join(":")}::/64`;
 }
 export const addressKey = (request: FastifyRequest) => addressKeyOf(request.ip);
 
