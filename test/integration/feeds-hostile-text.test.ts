@@ -90,6 +90,13 @@ describe.each(databaseTargets)("feeds and reader pages with hostile text on $nam
     expect(page.body).not.toContain("Buy cheap tokens");
     const known = await get(`/posts?category=${encodeURIComponent(topic)}`);
     expect(known.statusCode).toBe(200);
+    // Made-up categories keep nothing in the cache, so they cannot crowd real answers out.
+    const entries = app.readCache.stats().entries;
+    for (let index = 0; index < 50; index++) {
+      expect((await get(`/rss.xml?category=made-up-${index}`)).statusCode).toBe(404);
+      expect((await get(`/posts?category=made-up-${index}`)).statusCode).toBe(404);
+    }
+    expect(app.readCache.stats().entries).toBe(entries);
   });
 
   it("keeps reader pages and the sitemap well-formed with the same titles", async () => {

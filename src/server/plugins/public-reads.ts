@@ -3,6 +3,7 @@ import type { Comment } from "../../shared/schemas/comments.ts";
 import type { PageQuery } from "../../shared/schemas/pagination.ts";
 import type { Post, PostDetail, PostListQuery } from "../../shared/schemas/posts.ts";
 import type { SiteSettings } from "../../shared/schemas/settings.ts";
+import { HttpError } from "../http-error.ts";
 import { findCategoryTitle, listCategories } from "../services/content/categories.ts";
 import { listComments } from "../services/content/comments.ts";
 import { requirePublished } from "../services/content/post-queries.ts";
@@ -83,16 +84,27 @@ function createPublicReads(app: FastifyInstance) {
         () => [cacheTags.categories],
       ),
 
-    /** A category's title as stored, or null: an unknown one must not become a page. */
-    categoryTitle: async (title: string) =>
-      (
-        await readThrough(
-          app,
-          `category:${title.toLowerCase()}`,
-          () => findCategoryTitle(app.deps, title),
-          () => [cacheTags.categories],
-        )
-      ).value as string | null,
+    /**
+     * A category's title as stored, or null: an unknown one must not become a page. Only known titles are kept, so
+     * addresses naming made-up categories cannot crowd real answers out of the cache.
+     */
+    categoryTitle: (title: string) =>
+      readThrough(
+        app,
+        `category:${title.toLowerCase()}`,
+        async () => {
+          const found = await findCategoryTitle(app.deps, title);
+          if (found === null) throw new HttpError(404, "Category not found");
+          return found;
+        },
+        () => [cacheTags.categories],
+      ).then(
+        (entry) => entry.value as string,
+        (error) => {
+          if (error instanceof HttpError && error.statusCode === 404) return null;
+          throw error;
+        },
+      ),
 
     settings: async () =>
       (
