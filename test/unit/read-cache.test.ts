@@ -22,7 +22,7 @@ describe("the read cache", () => {
     expect(cache.get("a")).toBeUndefined();
     expect(cache.set("b", page(1), readBefore, []).body.length).toBeGreaterThan(0);
     expect(cache.get("b")).toBeUndefined();
-    cache.setPersonal("p", { x: 1 }, readBefore, []);
+    cache.setPersonal("p", { x: 1 }, [{ readAt: readBefore, tags: [] }]);
     expect(cache.getPersonal("p")).toBeUndefined();
   });
 
@@ -31,19 +31,36 @@ describe("the read cache", () => {
     cache.set("list", page(1), cache.clock, ["posts", "post:1", "post:2"]);
     cache.set("one", page(1), cache.clock, ["post:1"]);
     cache.set("two", page(1), cache.clock, ["post:2"]);
-    cache.setPersonal("mine", { liked: true }, cache.clock, ["reader:u", "post:1"]);
+    cache.setPersonal("mine", { liked: true }, [{ readAt: cache.clock, tags: ["reader:u", "post:1"] }]);
+    cache.setPersonal("theirs", { liked: true }, [{ readAt: cache.clock, tags: ["reader:v", "post:2"] }]);
     const readBefore = cache.clock;
     cache.invalidate(["post:1"]);
     expect(cache.get("list")).toBeUndefined();
     expect(cache.get("one")).toBeUndefined();
     expect(cache.get("two")).toBeDefined();
     expect(cache.getPersonal("mine")).toBeUndefined();
+    expect(cache.getPersonal("theirs")?.body.toString()).toBe('{"liked":true}');
     // Read before the change: kept only if it shows nothing that changed.
     cache.set("late-one", page(1), readBefore, ["post:1"]);
     cache.set("late-three", page(1), readBefore, ["post:3"]);
     expect(cache.get("late-one")).toBeUndefined();
     expect(cache.get("late-three")).toBeDefined();
     expect(cache.stats()).toMatchObject({ invalidated: 2, entries: 2 });
+  });
+
+  it("keeps a reader's copy only while both what it was made from and their own part are unchanged", () => {
+    const cache = createReadCache({ log });
+    const shared = cache.set("list", page(1), cache.clock, ["posts", "post:1"]);
+    cache.invalidate(["reader:u"]);
+    // The shared answer was read before the reader's own change, which it does not show: their copy is kept.
+    const own = { readAt: cache.clock, tags: ["reader:u"] };
+    expect(cache.setPersonal("mine", { own: true }, [shared, own]).tags).toEqual(["posts", "post:1", "reader:u"]);
+    expect(cache.getPersonal("mine")).toBeDefined();
+    // Made from a shared answer that changed meanwhile: answered, not kept.
+    cache.invalidate(["post:1"]);
+    cache.setPersonal("stale", { own: true }, [shared, { readAt: cache.clock, tags: ["reader:u"] }]);
+    expect(cache.getPersonal("stale")).toBeUndefined();
+    expect(cache.getPersonal("mine")).toBeUndefined();
   });
 
   it("counts hits and misses", () => {

@@ -10,8 +10,9 @@ import { requirePublished } from "../services/content/post-queries.ts";
 import { getPostDetail } from "../services/content/posts.ts";
 import { reactionsOf } from "../services/content/reactions.ts";
 import { findPosts } from "../services/content/search.ts";
+import type { CachedResponse } from "../services/read-cache.ts";
 import { readSettings } from "../services/settings.ts";
-import { cacheTags, personalThrough, readThrough } from "./read-cache.ts";
+import { cacheTags, ownThrough, readThrough } from "./read-cache.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -21,6 +22,7 @@ declare module "fastify" {
 }
 
 type Page<T> = { items: T[]; nextCursor: string | null };
+type Reaction = "like" | "dislike";
 
 /** The cache keys of the reads a signed-in reader's own reactions are added to. */
 export const readKeys = {
@@ -45,12 +47,12 @@ const commentsTags = (postId: string, comments: Comment[]) => [
 function createPublicReads(app: FastifyInstance) {
   return {
     /** `GET /api/posts`: a page of a list or of search results. Only a search the cache cannot answer is limited. */
-    postsPage: (query: PostListQuery, address: string) =>
+    postsPage: (query: PostListQuery, address: () => string) =>
       readThrough(
         app,
         readKeys.postsPage(query),
         async () => {
-          if (query.q !== undefined) await app.limiter.hit("search", address);
+          if (query.q !== undefined) await app.limiter.hit("search", address());
           return findPosts(app.deps, query);
         },
         postsTags,
@@ -116,21 +118,25 @@ function createPublicReads(app: FastifyInstance) {
         )
       ).value as SiteSettings,
 
-    /** A reader's reactions to the posts of a cached answer under `key`, dropped with it or when they react. */
-    ownReactions: (userId: string, key: string, shown: Post[]) =>
-      personalThrough(
-        app,
-        `reactions:${userId}:${key}`,
-        [cacheTags.reader(userId), ...postsTags({ items: shown })],
-        async () =>
-          Object.fromEntries(
-            await reactionsOf(
-              app.deps,
-              userId,
-              shown.map((post) => post.id),
-            ),
-          ) as Record<string, "like" | "dislike">,
-      ),
+    /**
+     * A signed-in reader's copy of the cached answer under `key` (`shared`), which shows the posts `shown`: `merge`
+     * adds their own reactions to them. Dropped with the shared answer, or when they react.
+     */
+    withOwnReactions: (
+      userId: string,
+      key: string,
+      shared: CachedResponse,
+      shown: Post[],
+      merge: (own: Record<string, Reaction>) => unknown,
+    ) =>
+      ownThrough(app, `own:${userId}:${key}`, shared, [cacheTags.reader(userId)], async () => {
+        const own = await reactionsOf(
+          app.deps,
+          userId,
+          shown.map((post) => post.id),
+        );
+        return merge(Object.fromEntries(own) as Record<string, Reaction>);
+      }),
   };
 }
 export type PublicReads = ReturnType<typeof createPublicReads>;

@@ -5,7 +5,8 @@ import type {
   onSendHookHandler,
   preSerializationHookHandler,
 } from "fastify";
-import { type CachedResponse, createReadCache, type ReadCache } from "../services/read-cache.ts";
+import { type CachedResponse, createReadCache, type Format, type ReadCache } from "../services/read-cache.ts";
+import { sendCompressed } from "./compression.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -74,40 +75,39 @@ export async function readThrough<T>(
   key: string,
   produce: () => Promise<T>,
   tagsOf: (value: T) => string[],
+  format?: Format,
 ): Promise<CachedResponse> {
   const hit = app.readCache.get(key);
   if (hit) return hit;
   const readAt = app.readCache.clock;
   const value = await produce();
-  return app.readCache.set(key, value, readAt, tagsOf(value));
-}
-
-/** Like readThrough, for a small value of one reader's (never sent as it is). */
-export async function personalThrough<T>(
-  app: FastifyInstance,
-  key: string,
-  tags: string[],
-  produce: () => Promise<T>,
-): Promise<T> {
-  const hit = app.readCache.getPersonal(key);
-  if (hit !== undefined) return hit as T;
-  const readAt = app.readCache.clock;
-  const value = await produce();
-  app.readCache.setPersonal(key, value, readAt, tags);
-  return value;
-}
-
-/** Sends the encoded answer as it is (no serialising again), or 304 when the client has it already. */
-export function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse) {
-  reply.header("etag", entry.etag).header("cache-control", "no-cache");
-  if (request.headers["if-none-match"] === entry.etag) return reply.code(304).send();
-  return reply.type("application/json; charset=utf-8").send(entry.body);
+  return app.readCache.set(key, value, readAt, tagsOf(value), format);
 }
 
 /**
- * Sends a body built from cached answers (already in the response's shape) as JSON, without running it through the
- * response schema again.
+ * A signed-in reader's copy of the cached answer `shared`: `produce()` adds their own part (their reactions, which
+ * the tags `own` stand for). Kept until either changes, so a reader's next read is a lookup too.
  */
-export function sendJson(reply: FastifyReply, body: unknown) {
-  return reply.type("application/json; charset=utf-8").send(JSON.stringify(body));
+export async function ownThrough(
+  app: FastifyInstance,
+  key: string,
+  shared: CachedResponse,
+  own: string[],
+  produce: () => Promise<unknown>,
+): Promise<CachedResponse> {
+  const hit = app.readCache.getPersonal(key);
+  if (hit) return hit;
+  const readAt = app.readCache.clock;
+  const value = await produce();
+  return app.readCache.setPersonal(key, value, [shared, { readAt, tags: own }]);
+}
+
+/**
+ * Sends a cached answer as it was encoded and compressed once, or 304 when the client has it already. Its
+ * readers may get it from another instance a moment later, so it is revalidated on every use.
+ */
+export function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse) {
+  reply.header("etag", entry.etag).header("cache-control", "no-cache");
+  if (request.headers["if-none-match"] === entry.etag) return reply.code(304).header("vary", "accept-encoding").send();
+  return sendCompressed(request, reply.type(entry.type), entry);
 }

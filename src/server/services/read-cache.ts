@@ -4,12 +4,31 @@ import { Redis } from "ioredis";
 
 const CHANNEL = "penchain:content-changed";
 
+/** An answer as it is sent, kept with what it was made from. */
 export interface CachedResponse {
   body: Buffer;
+  type: string;
   etag: string;
-  /** The parsed body, for callers that add a signed-in reader's own part to it. */
+  /** Its compressed copies, made when first asked for (plugins/compression.ts). */
+  compressed: Partial<Record<"br" | "gzip", Buffer>>;
+  /** The value it encodes, for callers that add a signed-in reader's own part to it. */
   value: unknown;
+  /** What it shows, and the tick it was read at: what a reader's own copy of it depends on. */
+  tags: readonly string[];
+  readAt: number;
+  /** When it was read (Date.now()): it expires after the cache's maxAgeMs. */
+  storedAt: number;
 }
+
+/** How a value becomes an answer's bytes: JSON unless told. */
+export interface Format {
+  type: string;
+  encode: (value: unknown) => string;
+}
+export const JSON_FORMAT: Format = {
+  type: "application/json; charset=utf-8",
+  encode: (value) => JSON.stringify(value),
+};
 
 interface Kept {
   value: unknown;
@@ -18,6 +37,14 @@ interface Kept {
   weight: number;
 }
 type Entry = Kept & CachedResponse;
+
+/** What a value read at one tick depends on; a value may depend on groups read at different ticks. */
+export interface ReadFrom {
+  readAt: number;
+  tags: readonly string[];
+  /** When the group was read, if before now: the value expires with it. */
+  storedAt?: number;
+}
 
 /** Counts since start, for tests and the benchmark: what was answered from memory and what was dropped. */
 export interface CacheStats {
@@ -108,12 +135,20 @@ export function createReadCache(options: {
     };
   }
   const responses = createStore<Entry>({ entries: maxEntries, bytes: maxBytes });
-  /** Small values for one reader (their reactions on a page), kept by the same rules. */
-  const personal = createStore<Kept>({ entries: maxEntries * 10, bytes: maxBytes / 4 });
+  /** Answers for one reader (a page with their reactions), kept by the same rules. */
+  const personal = createStore<Entry>({ entries: maxEntries * 5, bytes: maxBytes / 2 });
 
   /** Whether a value read from tick `readAt` with these tags may be kept: nothing it shows changed since. */
   const unchangedSince = (readAt: number, tags: readonly string[]) =>
     everythingChangedAt <= readAt && tags.every((tag) => (tagChangedAt.get(tag) ?? 0) <= readAt);
+
+  function respond(value: unknown, readAt: number, tags: readonly string[], format: Format): Entry {
+    const body = Buffer.from(format.encode(value));
+    const etag = `W/"${crypto.createHash("sha1").update(body).digest("base64url")}"`;
+    // The weight counts the parsed value and the compressed copies as about the body's size again.
+    const weight = 2 * body.length;
+    return { body, type: format.type, etag, compressed: {}, value, tags, readAt, storedAt: Date.now(), weight };
+  }
 
   function applyInvalidation(tags: readonly string[] | null) {
     clock++;
@@ -166,21 +201,26 @@ export function createReadCache(options: {
      * Stores `value`, read from tick `readAt`, under `key` with the tags of what it shows. If one of them changed
      * meanwhile, the value is answered but not kept; nor is one that alone would take an eighth of the budget.
      */
-    set(key: string, value: unknown, readAt: number, tags: readonly string[]): CachedResponse {
-      const body = Buffer.from(JSON.stringify(value));
-      const etag = `W/"${crypto.createHash("sha1").update(body).digest("base64url")}"`;
-      const entry: Entry = { body, etag, value, tags, storedAt: Date.now(), weight: 2 * body.length };
+    set(key: string, value: unknown, readAt: number, tags: readonly string[], format = JSON_FORMAT): CachedResponse {
+      const entry = respond(value, readAt, tags, format);
       if (unchangedSince(readAt, tags) && entry.weight <= maxBytes / 8) responses.put(key, entry);
       return entry;
     },
 
-    getPersonal(key: string): unknown {
-      return personal.get(key)?.value;
+    /**
+     * One reader's own answer (a cached one with their reactions added), kept beside the shared ones while nothing
+     * it was read from changed: each group of tags since the tick that group was read at.
+     */
+    getPersonal(key: string): CachedResponse | undefined {
+      return personal.get(key);
     },
 
-    setPersonal(key: string, value: unknown, readAt: number, tags: readonly string[]) {
-      if (!unchangedSince(readAt, tags)) return;
-      personal.put(key, { value, tags, storedAt: Date.now(), weight: JSON.stringify(value).length });
+    setPersonal(key: string, value: unknown, from: ReadFrom[]): CachedResponse {
+      const tags = from.flatMap((group) => group.tags);
+      const entry = respond(value, Math.min(...from.map((group) => group.readAt)), tags, JSON_FORMAT);
+      entry.storedAt = Math.min(entry.storedAt, ...from.map((group) => group.storedAt ?? entry.storedAt));
+      if (from.every((group) => unchangedSince(group.readAt, group.tags))) personal.put(key, entry);
+      return entry;
     },
 
     /**

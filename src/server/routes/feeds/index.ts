@@ -1,9 +1,10 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import type { Post } from "../../../shared/schemas/posts.ts";
-import { cacheTags, readThrough } from "../../plugins/read-cache.ts";
+import { cacheTags, readThrough, sendCached } from "../../plugins/read-cache.ts";
 import { excerpt, plainText } from "../../services/content/excerpt.ts";
 import { countPosts, listNewestPosts, listPostDates } from "../../services/content/post-queries.ts";
+import type { Format } from "../../services/read-cache.ts";
 import { rss2, sitemapIndex, urlSet } from "./rss.ts";
 
 const FEED_SIZE = 20;
@@ -23,7 +24,10 @@ const feedQuerySchema = z.object({
 export const feedRoutes: FastifyPluginAsync = async (app) => {
   const base = app.config.publicUrl.replace(/\/$/, "");
   const hide = { schema: { hide: true } };
-  const xml = "application/xml; charset=utf-8";
+  /** Feeds and sitemaps are kept as the text they are sent as (a sitemap file past the last is kept as null). */
+  const asText = (type: string): Format => ({ type, encode: (text) => (text as string | null) ?? "" });
+  const rss = asText("application/rss+xml; charset=utf-8");
+  const xml = asText("application/xml; charset=utf-8");
   const sitemapTags = () => [cacheTags.posts];
 
   app.get("/rss.xml", hide, async (request, reply) => {
@@ -75,11 +79,12 @@ export const feedRoutes: FastifyPluginAsync = async (app) => {
         cacheTags.settings,
         ...shown.flatMap((post) => [cacheTags.post(post.id), cacheTags.user(post.user.id)]),
       ],
+      rss,
     );
-    return reply.type("application/rss+xml; charset=utf-8").header("cache-control", "no-cache").send(entry.value);
+    return sendCached(request, reply, entry);
   });
 
-  app.get("/sitemap.xml", hide, async (_request, reply) => {
+  app.get("/sitemap.xml", hide, async (request, reply) => {
     const entry = await readThrough(
       app,
       "sitemap",
@@ -90,8 +95,9 @@ export const feedRoutes: FastifyPluginAsync = async (app) => {
         return sitemapIndex(Array.from({ length: files }, (_, index) => `${base}/sitemap-${index + 1}.xml`));
       },
       sitemapTags,
+      xml,
     );
-    return reply.type(xml).header("cache-control", "no-cache").send(entry.value);
+    return sendCached(request, reply, entry);
   });
 
   app.get("/sitemap-:file.xml", hide, async (request, reply) => {
@@ -106,9 +112,10 @@ export const feedRoutes: FastifyPluginAsync = async (app) => {
         return urls.length === 0 ? null : urlSet([...(file === 1 ? fixedPages() : []), ...urls]);
       },
       sitemapTags,
+      xml,
     );
     if (entry.value === null) return reply.code(404).send({ message: "No such sitemap" });
-    return reply.type(xml).header("cache-control", "no-cache").send(entry.value);
+    return sendCached(request, reply, entry);
   });
 
   app.get("/robots.txt", hide, async (_request, reply) =>

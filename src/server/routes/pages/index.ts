@@ -26,7 +26,7 @@ function loadersFor(app: FastifyInstance, request: FastifyRequest) {
       // The same query, and so the same cache entry, as the browser's `GET /api/posts` for this list.
       const parsed = postListQuerySchema.safeParse({ limit: POSTS_PAGE_SIZE, ...filter });
       if (!parsed.success) return { items: [], nextCursor: null };
-      return (await app.reads.postsPage(parsed.data, addressKey(request))).value as Page<Post>;
+      return (await app.reads.postsPage(parsed.data, () => addressKey(request))).value as Page<Post>;
     },
     post: async (id) => {
       found.post = null;

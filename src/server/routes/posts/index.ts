@@ -21,7 +21,7 @@ import { security } from "../../plugins/docs.ts";
 import { multipartBody } from "../../plugins/multipart.ts";
 import { readKeys } from "../../plugins/public-reads.ts";
 import { addressKey, byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { cacheTags, sendCached, sendJson } from "../../plugins/read-cache.ts";
+import { cacheTags, sendCached } from "../../plugins/read-cache.ts";
 import { listUnpublishedPosts } from "../../services/content/post-queries.ts";
 import * as posts from "../../services/content/posts.ts";
 import * as reactions from "../../services/content/reactions.ts";
@@ -57,13 +57,21 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
-      const page = await app.reads.postsPage(request.query, addressKey(request));
+      const page = await app.reads.postsPage(request.query, () => addressKey(request));
       if (!request.user) return sendCached(request, reply, page);
       // A signed-in reader gets the same page with their own reactions added.
       const { items, nextCursor } = page.value as Page<Post>;
-      const own = await app.reads.ownReactions(request.user.id, readKeys.postsPage(request.query), items);
-      const body = { items: items.map((post) => ({ ...post, viewerReaction: own[post.id] ?? null })), nextCursor };
-      return sendJson(reply, body);
+      const own = await app.reads.withOwnReactions(
+        request.user.id,
+        readKeys.postsPage(request.query),
+        page,
+        items,
+        (own) => ({
+          items: items.map((post) => ({ ...post, viewerReaction: own[post.id] ?? null })),
+          nextCursor,
+        }),
+      );
+      return sendCached(request, reply, own);
     },
   });
 
@@ -100,8 +108,11 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       if (!request.query.counted) app.views.record({ postId: id, ...viewerOf(request) });
       if (!request.user) return sendCached(request, reply, detail);
       const post = detail.value as PostDetail;
-      const own = await app.reads.ownReactions(request.user.id, readKeys.postDetail(id), [post]);
-      return sendJson(reply, { ...post, viewerReaction: own[id] ?? null });
+      const own = await app.reads.withOwnReactions(request.user.id, readKeys.postDetail(id), detail, [post], (own) => ({
+        ...post,
+        viewerReaction: own[id] ?? null,
+      }));
+      return sendCached(request, reply, own);
     },
   });
 
