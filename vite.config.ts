@@ -11,6 +11,9 @@ const apiTarget = process.env.PENCHAIN_API_URL ?? "http://localhost:3000";
 export default defineConfig(({ isSsrBuild }) => ({
   root: path.join(ROOT, "src/client"),
   plugins: [react()],
+  // The server renderer is one file with what it uses of React and Chakra UI: loading their hundreds of modules
+  // one by one cost the server about 100 MB of memory.
+  ssr: { noExternal: [/^@chakra-ui\//, /^@ark-ui\//, /^@zag-js\//, /^@emotion\//, /^@pandacss\//, /^@floating-ui\//] },
   build: {
     outDir: path.join(ROOT, isSsrBuild ? "dist/server" : "dist/client"),
     emptyOutDir: true,

@@ -1,6 +1,7 @@
 // `npm run bench`: the read paths under load, each beside a bare node:http server answering the very same bytes
 // from memory (the machine's ceiling), measured in the same run with the same load generator (autocannon in its
-// own process, 50 connections). Prints req/s, p50, p99 and the share of the ceiling, and checks the targets below;
+// own process, 50 connections). The server runs as `npm start` runs it, logging each request at the default level,
+// and every request asks for `Accept-Encoding: br, gzip` as browsers do: the ceiling sends the same compressed bytes. Prints req/s, p50, p99 and the share of the ceiling, and checks the targets below;
 // then how long uncached searches take, one at a time. The app is seeded with 10,000 posts (`-- --scale`: also
 // 100,000 posts and 1,000,000 reactions, comparing what an uncached first and deep page cost). PGlite by default;
 // BENCH_DATABASE_URL (a PostgreSQL server) runs it on a fresh database there, dropped afterwards. Not part of
@@ -15,7 +16,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { listPosts } from "../src/server/services/content/post-queries.ts";
 import { encodeCursor } from "../src/server/services/cursor.ts";
 import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
-import { bin, READY_MARK, startServerProcess } from "./lib/run.ts";
+import { bin, getRaw, READY_MARK, residentMiB, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
 
 const SECONDS = Number(process.env.BENCH_SECONDS ?? 5);
@@ -26,6 +27,8 @@ const postgres = Boolean(process.env.BENCH_DATABASE_URL);
 
 interface Seeded {
   url: string;
+  /** The server process, whose memory is read. */
+  pid: number;
   postId: string;
   category: string;
   deepCursor: string;
@@ -71,7 +74,7 @@ async function seed(db: Awaited<ReturnType<typeof startScratchServer>>["app"]["d
 async function serve() {
   const posts = Number(process.env.BENCH_POSTS ?? 10_000);
   const { app, url, serveUntilStopped } = await startScratchServer("bench", process.env.BENCH_DATABASE_URL, {
-    LOG_LEVEL: "silent",
+    LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
     // The search timing sends a few hundred searches from one address.
     RATE_LIMIT_FACTOR: "1000",
   });
@@ -107,15 +110,19 @@ async function serve() {
     cost: { first: median(0), deep: median(1) },
     search: await measureSearch(app),
     longBodies: await measureLongBodies(app),
-  } satisfies Seeded);
+  } satisfies Omit<Seeded, "pid">);
 }
 
-/** The ceiling: a bare node:http server answering `body` from memory with the same content type. */
+/** The ceiling: a bare node:http server answering `body` from memory with the same type and encoding. */
 function ceiling() {
   const body = fs.readFileSync(process.env.CEILING_BODY as string);
-  const type = process.env.CEILING_TYPE as string;
+  const headers = {
+    "content-type": process.env.CEILING_TYPE as string,
+    ...(process.env.CEILING_ENCODING ? { "content-encoding": process.env.CEILING_ENCODING } : {}),
+    "content-length": body.length,
+  };
   const server = http.createServer((_request, response) => {
-    response.writeHead(200, { "content-type": type, "content-length": body.length });
+    response.writeHead(200, headers);
     response.end(body);
   });
   server.listen(0, "127.0.0.1", () => {
@@ -154,16 +161,20 @@ interface Scenario {
   share?: [number, number];
 }
 
+/** What every request of the benchmark sends, as a browser would. */
+const BROWSER = { "accept-encoding": "br, gzip" };
+
 async function measure(site: Seeded, scenario: Scenario) {
-  const headers = scenario.headers ?? {};
-  const sample = await fetch(`${site.url}${scenario.path}`, { headers });
+  const headers = { ...BROWSER, ...scenario.headers };
+  const sample = await getRaw(`${site.url}${scenario.path}`, headers);
   const bodyFile = path.join(os.tmpdir(), `penchain-ceiling-${process.pid}.json`);
-  fs.writeFileSync(bodyFile, Buffer.from(await sample.arrayBuffer()));
+  fs.writeFileSync(bodyFile, sample.body);
   const bare = await startServerProcess<{ url: string }>(
     import.meta.filename,
     {
       CEILING_BODY: bodyFile,
-      CEILING_TYPE: sample.headers.get("content-type") ?? "application/json",
+      CEILING_TYPE: String(sample.headers["content-type"] ?? "application/json"),
+      CEILING_ENCODING: String(sample.headers["content-encoding"] ?? ""),
     },
     "--ceiling",
   );
@@ -187,16 +198,18 @@ async function benchAt(posts: number) {
     BENCH_POSTS: String(posts),
   });
   const misses: string[] = [];
+  const idleMiB = residentMiB(site.pid);
   try {
     const signedIn = { authorization: `Bearer ${site.token}` };
     const scenarios: Scenario[] = [
       { name: "posts, first page", path: "/api/posts", share: [0.35, 0.35] },
       { name: "post detail", path: `/api/posts/${site.postId}`, share: [0.25, 0.25] },
-      { name: "posts, signed-in reader", path: "/api/posts", headers: signedIn, share: [0.1, 0.05] },
+      { name: "posts, signed-in reader", path: "/api/posts", headers: signedIn, share: [0.2, 0.2] },
       { name: "posts, 90% deep", path: `/api/posts?cursor=${site.deepCursor}` },
       { name: "posts in one category", path: `/api/posts?category=${encodeURIComponent(site.category)}` },
       { name: "categories", path: "/api/category" },
     ];
+    console.log(`Every request sends Accept-Encoding: ${BROWSER["accept-encoding"]}; the server logs each at "info".`);
     console.log(`${"".padEnd(26)}   Penchain req/s  p50  p99 │ node:http req/s  p99 │ share`);
     for (const scenario of scenarios) {
       const { app, top, share } = await measure(site, scenario);
@@ -210,6 +223,7 @@ async function benchAt(posts: number) {
         misses.push(`${scenario.name}: ${(share * 100).toFixed(1)} % of the ceiling, under ${target * 100} %`);
       }
     }
+    console.log(`server memory (RSS): ${idleMiB} MiB idle after seeding, ${residentMiB(site.pid)} MiB after the load`);
     console.log(`uncached page query: first ${site.cost.first} ms, 90% deep ${site.cost.deep} ms`);
     const { search } = site;
     console.log(

@@ -8,7 +8,7 @@ import path from "node:path";
 import { type Abi, createPublicClient, createWalletClient, getAddress, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
 import { FEATURED_FEE_WEI, LOCAL_CHAIN_ID } from "../src/shared/constants.ts";
-import { featuredFeeDeployments } from "../src/shared/contracts/featured-fee.ts";
+import { featuredFeeAbi, featuredFeeDeployments } from "../src/shared/contracts/featured-fee.ts";
 import { bin, ROOT, run } from "./lib/run.ts";
 
 const ARTIFACT = path.join(ROOT, "dist/artifacts/contracts/FeaturedFee.sol/FeaturedFee.json");
@@ -19,8 +19,12 @@ interface Deployment {
   blockNumber: number;
 }
 
+const SOURCE = path.join(ROOT, "contracts/FeaturedFee.sol");
+
+/** The compiled contract, compiled first when the source is newer than it (Hardhat takes a second to start). */
 async function loadArtifact(): Promise<{ abi: Abi; bytecode: Hex }> {
-  await run(bin("hardhat"), ["build", "--quiet", "--no-tests"], { HARDHAT_DISABLE_TELEMETRY: "true" });
+  const fresh = fs.existsSync(ARTIFACT) && fs.statSync(ARTIFACT).mtimeMs > fs.statSync(SOURCE).mtimeMs;
+  if (!fresh) await run(bin("hardhat"), ["build", "--quiet", "--no-tests"], { HARDHAT_DISABLE_TELEMETRY: "true" });
   return JSON.parse(fs.readFileSync(ARTIFACT, "utf8"));
 }
 
@@ -71,10 +75,12 @@ export async function ensureFeaturedFee(rpcUrl: string): Promise<{ address: `0x$
   if (receipt.status !== "success" || !receipt.contractAddress)
     throw new Error(`FeaturedFee deployment failed: ${hash}`);
   const address = getAddress(receipt.contractAddress);
-  writeGenerated(abi, {
-    ...(featuredFeeDeployments as Record<number, Deployment>),
-    [chainId]: { address, blockNumber: Number(receipt.blockNumber) },
-  });
+  const deployment = { address, blockNumber: Number(receipt.blockNumber) };
+  // A fresh local chain gets the same address at the same block each start: nothing to write then.
+  const same = recorded?.address === address && recorded.blockNumber === deployment.blockNumber;
+  if (!same || JSON.stringify(abi) !== JSON.stringify(featuredFeeAbi)) {
+    writeGenerated(abi, { ...(featuredFeeDeployments as Record<number, Deployment>), [chainId]: deployment });
+  }
   return { address, deployed: true };
 }
 

@@ -1,13 +1,10 @@
 // `npm start`: builds the client when its sources changed, starts a local Hardhat node (unless RPC_URL is given),
 // deploys FeaturedFee when the chain lacks it, migrates the database and serves everything on one origin.
 // `npm run dev` (--dev): the same, with the client served by Vite's dev server and hot reload.
+// Only Node's own modules are imported up front: the chain starts first, and the rest loads while it does.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import path from "node:path";
-import { mnemonicToAccount } from "viem/accounts";
-import { loadConfig } from "../src/server/env.ts";
-import { closeOnSignals, reportStartupError, startServer } from "../src/server/main.ts";
-import { ensureFeaturedFee } from "./deploy.ts";
 import { type LocalChain, startLocalChain } from "./lib/local-chain.ts";
 import { bin, ROOT, run } from "./lib/run.ts";
 
@@ -47,14 +44,38 @@ function printBanner(lines: [string, string][]) {
   console.log("\n  Press Ctrl-C to stop.\n");
 }
 
+/**
+ * The database, opened while the chain starts; undefined if that failed (a configuration the chain's address
+ * completes, say), and the server opens it itself, saying what is wrong.
+ */
+function openDatabaseEarly<T>(open: () => Promise<T>): Promise<T | undefined> {
+  try {
+    return open().catch(() => undefined);
+  } catch {
+    return Promise.resolve(undefined);
+  }
+}
+
 let chain: LocalChain | undefined;
 try {
   if (!dev) await buildClientIfNeeded();
-  chain = process.env.RPC_URL
-    ? undefined
-    : await startLocalChain(Number(process.env.CHAIN_PORT ?? 8545), path.join(dataDir, "logs"));
-  const rpcUrl = process.env.RPC_URL ?? (chain as LocalChain).rpcUrl;
-  const feeRecipient = process.env.FEE_RECIPIENT ?? (await ensureFeaturedFee(rpcUrl)).address;
+  // The chain starts in its own process while this one loads the server: neither waits for the other.
+  const chainReady = (async () => {
+    chain = process.env.RPC_URL
+      ? undefined
+      : await startLocalChain(Number(process.env.CHAIN_PORT ?? 8545), path.join(dataDir, "logs"));
+    const rpcUrl = process.env.RPC_URL ?? (chain as LocalChain).rpcUrl;
+    const { ensureFeaturedFee } = await import("./deploy.ts");
+    return { rpcUrl, feeRecipient: process.env.FEE_RECIPIENT ?? (await ensureFeaturedFee(rpcUrl)).address };
+  })();
+  // Meanwhile the server's modules load and the database opens and migrates.
+  const [{ loadConfig }, { closeOnSignals, openMigratedDatabase, startServer }, { mnemonicToAccount }] =
+    await Promise.all([import("../src/server/env.ts"), import("../src/server/main.ts"), import("viem/accounts")]);
+  const database = openDatabaseEarly(() => openMigratedDatabase(loadConfig({ ...process.env, DATA_DIR: dataDir })));
+  const { rpcUrl, feeRecipient } = await chainReady.catch(async (error) => {
+    await (await database)?.close();
+    throw error;
+  });
 
   // In dev the pages come from Vite's port: links in mail and wallet sign-in messages must name that origin.
   const vitePort = process.env.VITE_PORT ?? "5173";
@@ -66,7 +87,7 @@ try {
     FEE_RECIPIENT: feeRecipient,
     PUBLIC_URL: publicUrl,
   });
-  const { app, url } = await startServer(config);
+  const { app, url } = await startServer(config, { database: await database });
   const vite = dev ? startVite(url) : undefined;
 
   const devAccount = mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex: 1 });
@@ -92,5 +113,5 @@ try {
   });
 } catch (error) {
   await chain?.stop();
-  reportStartupError(error);
+  (await import("../src/server/main.ts")).reportStartupError(error);
 }

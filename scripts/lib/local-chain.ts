@@ -45,7 +45,8 @@ export async function startLocalChain(port: number, logDir: string): Promise<Loc
   fs.mkdirSync(logDir, { recursive: true });
   const log = fs.openSync(path.join(logDir, "hardhat-node.log"), "w");
   // Started directly, not through npx, so the pid we stop is the node itself.
-  const child = spawn(bin("hardhat"), ["node", "--hostname", "127.0.0.1", "--port", String(port)], {
+  const config = path.join(import.meta.dirname, "chain.config.ts");
+  const child = spawn(bin("hardhat"), ["--config", config, "node", "--hostname", "127.0.0.1", "--port", String(port)], {
     cwd: ROOT,
     stdio: ["ignore", log, log],
     env: { ...process.env, HARDHAT_DISABLE_TELEMETRY: "true" },

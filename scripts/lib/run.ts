@@ -1,4 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
 import path from "node:path";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -36,14 +38,42 @@ export function startServerProcess<T>(
   });
   return new Promise((resolve, reject) => {
     let buffer = "";
-    // The server's own log lines share stdout: the line that says what it serves is marked.
+    let ready = false;
+    // The server's own log lines share stdout: the line that says what it serves is marked; the rest are read
+    // and dropped, as a terminal would show them.
     child.stdout?.on("data", (chunk: Buffer) => {
+      if (ready) return;
       buffer += chunk.toString();
       const line = buffer
         .split("\n")
         .find((candidate, index, lines) => index < lines.length - 1 && candidate.startsWith(READY_MARK));
-      if (line) resolve({ child, info: JSON.parse(line.slice(READY_MARK.length)) as T });
+      if (!line) return;
+      ready = true;
+      buffer = "";
+      resolve({ child, info: JSON.parse(line.slice(READY_MARK.length)) as T });
     });
     child.once("exit", (code) => reject(new Error(`${path.basename(script)} exited (${code}) before serving`)));
+  });
+}
+
+/** A process's resident memory in MiB, as `ps` shows it (Linux). */
+export function residentMiB(pid: number): number {
+  const status = fs.readFileSync(`/proc/${pid}/status`, "utf8");
+  const kib = Number(/^VmRSS:\s+(\d+) kB/m.exec(status)?.[1] ?? Number.NaN);
+  return Math.round(kib / 1024);
+}
+
+/** The answer to a GET exactly as it came over the wire (still compressed), with its headers. */
+export function getRaw(url: string, headers: Record<string, string>) {
+  return new Promise<{ body: Buffer; headers: http.IncomingHttpHeaders; status: number }>((resolve, reject) => {
+    http
+      .get(url, { headers }, (response) => {
+        const chunks: Buffer[] = [];
+        response.on("data", (chunk: Buffer) => chunks.push(chunk));
+        response.on("end", () =>
+          resolve({ body: Buffer.concat(chunks), headers: response.headers, status: response.statusCode ?? 0 }),
+        );
+      })
+      .on("error", reject);
   });
 }

@@ -1,11 +1,12 @@
 /** An error whose status and message are meant for the client. Anything else becomes a bare 500. */
 export class HttpError extends Error {
-  constructor(
-    readonly statusCode: number,
-    message: string,
-    readonly headers: Record<string, string> = {},
-  ) {
+  readonly statusCode: number;
+  readonly headers: Record<string, string>;
+
+  constructor(statusCode: number, message: string, headers: Record<string, string> = {}) {
     super(message);
+    this.statusCode = statusCode;
+    this.headers = headers;
   }
 
   issues: { path: string; message: string }[] | undefined;

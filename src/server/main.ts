@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type App, buildApp } from "./app.ts";
-import { openDatabase } from "./db/client.ts";
+import { type Database, openDatabase } from "./db/client.ts";
 import { DataDirLockedError } from "./db/data-dir-lock.ts";
 import { type AppConfig, EnvError, loadConfig } from "./env.ts";
 
@@ -31,18 +31,32 @@ async function checkChain(app: App, config: AppConfig) {
   }
 }
 
-/** Opens and migrates the database, builds the app and listens. The caller owns shutdown (`app.close()`). */
-export async function startServer(
-  config: AppConfig,
-  options: { clientDir?: string } = {},
-): Promise<{ app: App; url: string }> {
+/** The configured database, opened and migrated. */
+export async function openMigratedDatabase(config: Pick<AppConfig, "dataDir" | "databaseUrl">): Promise<Database> {
   fs.mkdirSync(config.dataDir, { recursive: true });
-  config.jwtSecret = resolveJwtSecret(config);
   const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
-  let app: App | undefined;
   try {
     await database.migrate();
-    app = await buildApp({ config, database, ...options });
+  } catch (error) {
+    await database.close();
+    throw error;
+  }
+  return database;
+}
+
+/**
+ * Opens and migrates the database (unless the caller did, as `npm start` does while the chain starts), builds the
+ * app and listens. The caller owns shutdown (`app.close()`).
+ */
+export async function startServer(
+  config: AppConfig,
+  options: { clientDir?: string; database?: Database } = {},
+): Promise<{ app: App; url: string }> {
+  const database = options.database ?? (await openMigratedDatabase(config));
+  config.jwtSecret = resolveJwtSecret(config);
+  let app: App | undefined;
+  try {
+    app = await buildApp({ config, database, clientDir: options.clientDir });
     await checkChain(app, config);
     await app.listen({ host: config.host, port: config.port });
   } catch (error) {

@@ -4,12 +4,13 @@ import { sessionStore } from "./session.ts";
 
 /** The server answered with an error: `message` is its `{ message }`, shown to the user as appErr. */
 export class ApiError extends Error {
-  constructor(
-    readonly status: number,
-    message: string,
-    readonly issues: { path: string; message: string }[] = [],
-  ) {
+  readonly status: number;
+  readonly issues: { path: string; message: string }[];
+
+  constructor(status: number, message: string, issues: { path: string; message: string }[] = []) {
     super(message);
+    this.status = status;
+    this.issues = issues;
   }
 }
 
