@@ -29,13 +29,6 @@ export async function startScratchServer(name: string, databaseUrl: string | und
     /** Prints `info` (and this process's id, whose memory the caller may read) for the caller, and serves. */
     serveUntilStopped(info: object) {
       process.stdout.write(`${READY_MARK}${JSON.stringify({ ...info, pid: process.pid })}\n`);
-      process.on("SIGUSR2", () => {
-        const m = process.memoryUsage();
-        console.error(
-          "MEM",
-          JSON.stringify(Object.fromEntries(Object.entries(m).map(([k, v]) => [k, Math.round(v / 1048576)]))),
-        );
-      });
       process.once("SIGTERM", async () => {
         await app.close();
         await postgres?.drop();
