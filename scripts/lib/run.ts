@@ -32,7 +32,8 @@ export function startServerProcess<T>(
   env: NodeJS.ProcessEnv = {},
   mode = "--serve",
 ): Promise<{ child: ChildProcess; info: T }> {
-  const child = spawn(bin("tsx"), [script, mode], {
+  // Under Node's own type stripping, as `npm start` runs the server (tsx would add its own memory and start-up).
+  const child = spawn(bin("node"), [script, mode], {
     stdio: ["ignore", "pipe", "inherit"],
     env: { ...process.env, ...env },
   });

@@ -6,7 +6,7 @@ import type { SiteSettings } from "../../shared/schemas/settings.ts";
 import { HttpError } from "../http-error.ts";
 import { findCategoryTitle, listCategories } from "../services/content/categories.ts";
 import { listComments } from "../services/content/comments.ts";
-import { requirePublished } from "../services/content/post-queries.ts";
+import { type PostCounts, postCounts, requirePublished } from "../services/content/post-queries.ts";
 import { getPostDetail } from "../services/content/posts.ts";
 import { reactionsOf } from "../services/content/reactions.ts";
 import { findPosts } from "../services/content/search.ts";
@@ -37,34 +37,83 @@ const postsTags = (page: { items: Post[] }) => [
 ];
 const commentsTags = (postId: string, comments: Comment[]) => [
   cacheTags.post(postId),
+  cacheTags.comments(postId),
   ...comments.map((comment) => cacheTags.user(comment.user.id)),
 ];
+const countsTags = (shown: Post[]) => shown.map((post) => cacheTags.counts(post.id));
 
 /**
  * Every cached public read, each key and its tags written once (see plugins/read-cache.ts for what invalidates
  * them). Values are the answers' JSON shapes, so a page renderer uses them as they are.
  */
 function createPublicReads(app: FastifyInstance) {
+  /**
+   * The current counts of `ids`: kept per post (a like drops its post's alone), the missing ones read in one query.
+   */
+  async function countsOf(ids: string[]): Promise<Map<string, PostCounts>> {
+    const found = new Map<string, PostCounts>();
+    for (const id of ids) {
+      const kept = app.readCache.getValue(`counts:${id}`) as PostCounts | undefined;
+      if (kept) found.set(id, kept);
+    }
+    const missing = ids.filter((id) => !found.has(id));
+    const readAt = app.readCache.clock;
+    for (const [id, counts] of await postCounts(app.deps, missing)) {
+      app.readCache.setValue(`counts:${id}`, counts, readAt, [cacheTags.counts(id), cacheTags.post(id)]);
+      found.set(id, counts);
+    }
+    return found;
+  }
+
+  /**
+   * An answer showing posts, in two layers: what the posts are (`read`, kept under `key` with `tags`, which readers'
+   * likes and comments do not change) and their current counts, put in on the way out. A like then costs the pages
+   * showing its post one small query on the way out, not the page's.
+   */
+  async function withCounts<T>(
+    key: string,
+    read: () => Promise<T>,
+    tags: (value: T) => string[],
+    shownIn: (value: T) => Post[],
+    put: (value: T, counts: Map<string, PostCounts>) => T,
+  ) {
+    return readThrough(
+      app,
+      key,
+      async () => {
+        const inner = (await readThrough(app, `without-counts:${key}`, read, tags)).value as T;
+        return put(inner, await countsOf(shownIn(inner).map((post) => post.id)));
+      },
+      (value: T) => [...tags(value), ...countsTags(shownIn(value))],
+    );
+  }
+  const counted = <P extends Post>(post: P, counts: Map<string, PostCounts>): P => ({
+    ...post,
+    ...counts.get(post.id),
+  });
+
   return {
     /** `GET /api/posts`: a page of a list or of search results. Only a search the cache cannot answer is limited. */
     postsPage: (query: PostListQuery, address: () => string) =>
-      readThrough(
-        app,
+      withCounts(
         readKeys.postsPage(query),
         async () => {
           if (query.q !== undefined) await app.limiter.hit("search", address());
           return findPosts(app.deps, query);
         },
         postsTags,
+        (page) => page.items,
+        (page, counts) => ({ ...page, items: page.items.map((post) => counted(post, counts)) }),
       ),
 
     /** `GET /api/posts/{id}` of a published post (a 404 otherwise, which is not kept). */
     postDetail: (id: string) =>
-      readThrough(
-        app,
+      withCounts(
         readKeys.postDetail(id),
         () => getPostDetail(app.deps, id),
         (post: PostDetail) => [cacheTags.user(post.user.id), ...commentsTags(id, post.comments)],
+        (post) => [post],
+        counted,
       ),
 
     commentsPage: (postId: string, query: PageQuery) =>

@@ -26,7 +26,12 @@ declare module "fastify" {
 export const cacheTags = {
   /** Every list of posts (a new or removed post changes them all), feeds and the sitemap. */
   posts: "posts",
+  /** A post as its author wrote it: title, text, category, image, state. */
   post: (id: string) => `post:${id}`,
+  /** A post's likes, dislikes and comments counts, which readers change all the time: kept apart from pages. */
+  counts: (id: string) => `counts:${id}`,
+  /** A post's comments. */
+  comments: (id: string) => `comments:${id}`,
   /** What shows this user's name or photo: their posts and comments. */
   user: (id: string) => `user:${id}`,
   /** A signed-in reader's own reactions. */
@@ -80,9 +85,26 @@ export async function readThrough<T>(
   const hit = app.readCache.get(key);
   if (hit) return hit;
   const readAt = app.readCache.clock;
-  const value = await produce();
-  return app.readCache.set(key, value, readAt, tagsOf(value), format);
+  // Readers who miss together share one read, as long as nothing at all changed since it began (a write since
+  // could be theirs, and they must see it).
+  const flights = inFlight.get(app) ?? new Map<string, Flight>();
+  inFlight.set(app, flights);
+  const flight = flights.get(key);
+  if (flight?.readAt === readAt) return flight.answer;
+  const answer = produce().then((value) => app.readCache.set(key, value, readAt, tagsOf(value), format));
+  flights.set(key, { readAt, answer });
+  try {
+    return await answer;
+  } finally {
+    if (flights.get(key)?.answer === answer) flights.delete(key);
+  }
 }
+
+interface Flight {
+  readAt: number;
+  answer: Promise<CachedResponse>;
+}
+const inFlight = new WeakMap<FastifyInstance, Map<string, Flight>>();
 
 /**
  * A signed-in reader's copy of the cached answer `shared`: `produce()` adds their own part (their reactions, which

@@ -137,6 +137,8 @@ export function createReadCache(options: {
   const responses = createStore<Entry>({ entries: maxEntries, bytes: maxBytes });
   /** Answers for one reader (a page with their reactions), kept by the same rules. */
   const personal = createStore<Entry>({ entries: maxEntries * 5, bytes: maxBytes / 2 });
+  /** Small values answers are assembled from (a post's counts), kept by the same rules. */
+  const values = createStore<Kept>({ entries: maxEntries * 20, bytes: maxBytes / 8 });
 
   /** Whether a value read from tick `readAt` with these tags may be kept: nothing it shows changed since. */
   const unchangedSince = (readAt: number, tags: readonly string[]) =>
@@ -157,12 +159,14 @@ export function createReadCache(options: {
       tagChangedAt.clear();
       stats.invalidated += responses.clear();
       personal.clear();
+      values.clear();
       return;
     }
     for (const tag of tags) {
       tagChangedAt.set(tag, clock);
       stats.invalidated += responses.dropTag(tag);
       personal.dropTag(tag);
+      values.dropTag(tag);
     }
   }
 
@@ -221,6 +225,15 @@ export function createReadCache(options: {
       entry.storedAt = Math.min(entry.storedAt, ...from.map((group) => group.storedAt ?? entry.storedAt));
       if (from.every((group) => unchangedSince(group.readAt, group.tags))) personal.put(key, entry);
       return entry;
+    },
+
+    getValue(key: string): unknown {
+      return values.get(key)?.value;
+    },
+
+    /** Keeps a small value read at tick `readAt` that shows `tags`, unless one of them changed since. */
+    setValue(key: string, value: unknown, readAt: number, tags: readonly string[]) {
+      if (unchangedSince(readAt, tags)) values.put(key, { value, tags, storedAt: Date.now(), weight: 100 });
     },
 
     /**

@@ -14,7 +14,11 @@ import * as comments from "../../services/content/comments.ts";
 
 const tags = ["comments"];
 /** A comment was written: the post it is on shows it (and counts it). */
-const commentChanged = (_request: unknown, answer: unknown) => [cacheTags.post((answer as Comment).postId)];
+/** A comment changes its post's comments and its count. */
+const commentChanged = (_request: unknown, answer: unknown) => {
+  const { postId } = answer as Comment;
+  return [cacheTags.comments(postId), cacheTags.counts(postId)];
+};
 
 export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {

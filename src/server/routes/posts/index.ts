@@ -42,7 +42,7 @@ const postChanged = (_request: FastifyRequest, answer: unknown) => [
 ];
 /** A reaction: the post's counts, and the reader's own reactions. */
 const reacted = (request: FastifyRequest) => [
-  cacheTags.post((request.body as { postId: string }).postId),
+  cacheTags.counts((request.body as { postId: string }).postId),
   cacheTags.reader(currentUser(request).id),
 ];
 

@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Comment } from "../../../shared/schemas/comments.ts";
 import { comments, posts, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
@@ -6,7 +6,7 @@ import type { AuthUser } from "../auth/auth-user.ts";
 import { afterCursor, cursorKey, toPage } from "../cursor.ts";
 import type { Deps } from "../deps.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
-import { isPublished, requirePublished } from "./post-queries.ts";
+import { isPublished, POST_NOT_FOUND } from "./post-queries.ts";
 
 const select = (deps: Pick<Deps, "db">) =>
   deps.db
@@ -58,13 +58,15 @@ export async function getComment(deps: Pick<Deps, "db">, id: string) {
   return toComment(row);
 }
 
+/** Comments go on published posts only (a draft is answered as a missing post), checked in the insert itself. */
 export async function createComment(deps: Pick<Deps, "db">, user: AuthUser, postId: string, description: string) {
-  await requirePublished(deps, postId);
-  const [row] = await deps.db
-    .insert(comments)
-    .values({ postId, userId: user.id, description })
-    .returning({ id: comments.id });
-  return getComment(deps, (row as { id: string }).id);
+  const result = await deps.db.execute(sql`
+    insert into ${comments} (post_id, user_id, description)
+    select ${posts.id}, ${user.id}, ${description} from ${posts} where ${posts.id} = ${postId} and ${isPublished}
+    returning id`);
+  const [row] = (result as unknown as { rows: { id: string }[] }).rows;
+  if (!row) throw new HttpError(404, POST_NOT_FOUND);
+  return getComment(deps, row.id);
 }
 
 export async function updateComment(deps: Pick<Deps, "db">, user: AuthUser, id: string, description: string) {

@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, ne, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, ne, type SQL, sql } from "drizzle-orm";
 import type { Post, PostListQuery } from "../../../shared/schemas/posts.ts";
 import { categories, payments, posts, reactions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
@@ -196,3 +196,21 @@ export async function listPostDates(deps: Pick<Deps, "db">, page: { offset: numb
 }
 
 export const countPosts = (deps: Pick<Deps, "db">) => deps.db.$count(posts, isPublished);
+
+/** What readers' likes, dislikes and comments change on a post: its counts, kept apart from cached pages. */
+export type PostCounts = Pick<Post, "likesCount" | "disLikesCount" | "commentsCount">;
+
+/** The current counts of some posts, in one query on the primary key. */
+export async function postCounts(deps: Pick<Deps, "db">, ids: string[]): Promise<Map<string, PostCounts>> {
+  if (ids.length === 0) return new Map();
+  const rows = await deps.db
+    .select({
+      id: posts.id,
+      likesCount: posts.likesCount,
+      disLikesCount: posts.disLikesCount,
+      commentsCount: posts.commentsCount,
+    })
+    .from(posts)
+    .where(inArray(posts.id, ids));
+  return new Map(rows.map(({ id, ...counts }) => [id, counts]));
+}

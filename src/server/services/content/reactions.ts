@@ -1,8 +1,9 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
-import { reactions } from "../../db/schema.ts";
+import { posts, reactions } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
-import { requirePublished } from "./post-queries.ts";
+import { isPublished, POST_NOT_FOUND } from "./post-queries.ts";
 import { getPost } from "./posts.ts";
 
 /** A reader's own reactions to some posts, in one query on the reactions key. */
@@ -16,18 +17,26 @@ export async function reactionsOf(deps: Pick<Deps, "db">, userId: string, postId
 }
 
 /**
- * Likes and dislikes are exclusive and toggle (PRODUCT.md, decisions). A per-(post, user) transaction lock
- * serialises one user's clicks, and counts are always counted from the rows, so they stay exact under any concurrency.
+ * Likes and dislikes are exclusive and toggle (PRODUCT.md, decisions), in one statement: the same reaction again
+ * is taken back, the other one replaces it, and a post that is not published takes none. Concurrent clicks of one
+ * reader queue on the row's lock and apply in turn, and counts follow the rows through the table's triggers, so
+ * they stay exact under any concurrency.
  */
 export async function react(deps: Pick<Deps, "db">, user: AuthUser, postId: string, kind: "like" | "dislike") {
-  await deps.db.transaction(async (tx) => {
-    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`${postId}:${user.id}`}, 0))`);
-    await requirePublished({ db: tx }, postId);
-    const where = and(eq(reactions.postId, postId), eq(reactions.userId, user.id));
-    const [current] = await tx.select({ kind: reactions.kind }).from(reactions).where(where);
-    if (current?.kind === kind) await tx.delete(reactions).where(where);
-    else if (current) await tx.update(reactions).set({ kind }).where(where);
-    else await tx.insert(reactions).values({ postId, userId: user.id, kind });
-  });
+  const result = await deps.db.execute(sql`
+    with post as (select ${posts.id} from ${posts} where ${posts.id} = ${postId} and ${isPublished}),
+    taken_back as (
+      delete from ${reactions}
+      where ${reactions.postId} = ${postId} and ${reactions.userId} = ${user.id} and ${reactions.kind} = ${kind}
+        and exists (select 1 from post)
+      returning 1),
+    given as (
+      insert into ${reactions} (post_id, user_id, kind)
+      select id, ${user.id}, ${kind} from post where not exists (select 1 from taken_back)
+      on conflict (post_id, user_id) do update set kind = excluded.kind
+      returning 1)
+    select exists (select 1 from post) as published`);
+  const [row] = (result as unknown as { rows: { published: boolean }[] }).rows;
+  if (!row?.published) throw new HttpError(404, POST_NOT_FOUND);
   return getPost(deps, postId, user.id);
 }
