@@ -48,8 +48,11 @@ describe.each(databaseTargets)("a write drops only the cached reads it changed, 
   const warm = async () => {
     for (const url of [mineList, theirsList, `/api/posts/${mine.id}`, `/api/posts/${theirs.id}`]) {
       await app.inject({ method: "GET", url });
+      await app.inject({ method: "GET", url, headers: bearer(other) });
     }
   };
+  /** What a signed-in reader (not the writer) is answered, from their own cached copy when it is still right. */
+  const signedInRead = async (url: string) => (await app.inject({ method: "GET", url, headers: bearer(other) })).json();
   const write = (method: "PUT" | "POST" | "DELETE", url: string, session: Session, payload?: object) =>
     app.inject({ method, url, payload, headers: bearer(session) });
 
@@ -59,6 +62,8 @@ describe.each(databaseTargets)("a write drops only the cached reads it changed, 
     const detail = await cachedRead(app, `/api/posts/${mine.id}`);
     expect(detail).toMatchObject({ hit: false, body: { likesCount: 1 } });
     expect((await cachedRead(app, mineList)).body.items[0].likesCount).toBe(1);
+    expect((await signedInRead(mineList)).items[0].likesCount).toBe(1);
+    expect((await signedInRead(`/api/posts/${mine.id}`)).likesCount).toBe(1);
     expect((await cachedRead(app, theirsList)).hit).toBe(true);
     expect((await cachedRead(app, `/api/posts/${theirs.id}`)).hit).toBe(true);
   });
@@ -68,6 +73,8 @@ describe.each(databaseTargets)("a write drops only the cached reads it changed, 
     const comment = await write("POST", "/api/comments", reader, { postId: mine.id, description: "First!" });
     expect(comment.statusCode).toBe(201);
     expect((await cachedRead(app, `/api/posts/${mine.id}`)).body.commentsCount).toBe(1);
+    expect((await signedInRead(mineList)).items[0].commentsCount).toBe(1);
+    expect((await signedInRead(`/api/posts/${mine.id}`)).comments[0].description).toBe("First!");
     expect((await cachedRead(app, theirsList)).hit).toBe(true);
     await write("PUT", `/api/comments/${comment.json().id}`, reader, { description: "Edited" });
     expect((await cachedRead(app, `/api/posts/${mine.id}`)).body.comments[0].description).toBe("Edited");
@@ -89,6 +96,38 @@ describe.each(databaseTargets)("a write drops only the cached reads it changed, 
     expect((await cachedRead(app, `/api/posts/${mine.id}`)).body.user.firstName).toBe("Renamed");
     expect((await cachedRead(app, mineList)).body.items[0].user.firstName).toBe("Renamed");
     expect((await cachedRead(app, theirsList)).hit).toBe(true);
+  });
+
+  it("a post's edit, a category's rename and a post's deletion show in the next reads", async () => {
+    await warm();
+    const category = (await cachedRead(app, mineList)).body.items[0].category as string;
+    const edited = await app.inject({
+      method: "PUT",
+      url: `/api/posts/${mine.id}`,
+      headers: bearer(author),
+      payload: { title: "Edited title", description: "<p>Edited</p>", category },
+    });
+    expect(edited.statusCode).toBe(200);
+    expect((await cachedRead(app, mineList)).body.items[0].title).toBe("Edited title");
+    expect((await signedInRead(`/api/posts/${mine.id}`)).title).toBe("Edited title");
+
+    await warm();
+    const categories = (await app.inject({ method: "GET", url: "/api/category?limit=50" })).json().items;
+    const { id } = categories.find((each: { title: string }) => each.title === category);
+    const renamed = `${category} renamed`;
+    expect((await write("PUT", `/api/category/${id}`, author, { title: renamed })).statusCode).toBe(200);
+    mineList = `/api/posts?category=${encodeURIComponent(renamed)}`;
+    expect((await cachedRead(app, `/api/posts/${mine.id}`)).body.category).toBe(renamed);
+    expect((await signedInRead(mineList)).items[0].category).toBe(renamed);
+
+    const doomed = await createPost(app, author, renamed);
+    await warm();
+    expect((await write("DELETE", `/api/posts/${doomed.id}`, author)).statusCode).toBe(200);
+    expect((await cachedRead(app, mineList)).body.items.map((post: { id: string }) => post.id)).not.toContain(
+      doomed.id,
+    );
+    expect((await signedInRead(mineList)).items.map((post: { id: string }) => post.id)).not.toContain(doomed.id);
+    expect((await app.inject({ method: "GET", url: `/api/posts/${doomed.id}` })).statusCode).toBe(404);
   });
 
   it("a new post changes every list, and a signed-in reader's own reaction shows in their next read", async () => {

@@ -28,22 +28,39 @@ const accepts = (port: number) =>
     socket.once("error", () => resolve(false));
   });
 
-it("npm start serves the app with a chain and the fee contract, and Ctrl-C stops every process", async () => {
-  const [port, chainPort] = [await freePort(), await freePort()];
-  const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/start.ts"], {
+/** Runs `npm start`'s script as npm runs it (Node's own type stripping), until it serves; `stop()` is Ctrl-C. */
+async function start(port: number, chainPort: number) {
+  const child = spawn(path.join(ROOT, "node_modules/.bin/node"), ["scripts/start.ts"], {
     cwd: ROOT,
     env: { ...process.env, PORT: String(port), CHAIN_PORT: String(chainPort), DATA_DIR: dataDir, LOG_LEVEL: "warn" },
   });
-  let output = "";
+  const run = { output: "" };
   child.stdout.on("data", (chunk) => {
-    output += chunk;
+    run.output += chunk;
   });
   child.stderr.on("data", (chunk) => {
-    output += chunk;
+    run.output += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
+  await expect.poll(() => run.output, { timeout: 120_000, interval: 250 }).toContain("Press Ctrl-C to stop.");
+  return {
+    get output() {
+      return run.output;
+    },
+    stop: () => {
+      child.kill("SIGINT");
+      return exited;
+    },
+  };
+}
 
-  await expect.poll(() => output, { timeout: 120_000, interval: 250 }).toContain("Press Ctrl-C to stop.");
+const built = ["dist/client/index.html", "dist/server/entry-server.js", "src/shared/contracts/featured-fee.ts"];
+const modified = () => built.map((file) => fs.statSync(path.join(ROOT, file)).mtimeMs);
+
+it("npm start serves the app with a chain and the fee contract, and Ctrl-C stops every process", async () => {
+  const [port, chainPort] = [await freePort(), await freePort()];
+  const server = await start(port, chainPort);
+  const { output } = server;
   expect(output).toContain(`http://localhost:${port}`);
   expect(output).toMatch(/Fee contract\s+0x[0-9a-fA-F]{40}/);
   expect(output).toMatch(/Private key\s+0x[0-9a-f]{64}/);
@@ -54,9 +71,19 @@ it("npm start serves the app with a chain and the fee contract, and Ctrl-C stops
   // The home page arrives rendered by the server, ready to hydrate.
   expect(await home.text()).toMatch(/<div id="root" data-hydrate>.*Pen down your ideas by creating a blog/s);
 
-  child.kill("SIGINT");
-  expect(await exited).toBe(0);
+  expect(await server.stop()).toBe(0);
   expect(await accepts(port)).toBe(false);
   expect(await accepts(chainPort)).toBe(false);
   expect(fs.existsSync(path.join(dataDir, "penchain.lock"))).toBe(false);
+}, 180_000);
+
+it("a start after a start builds nothing and writes nothing a build depends on", async () => {
+  const before = modified();
+  const [port, chainPort] = [await freePort(), await freePort()];
+  const server = await start(port, chainPort);
+  expect(server.output).not.toContain("Building the web client");
+  expect((await fetch(`http://localhost:${port}/api/health`)).status).toBe(200);
+  expect(await server.stop()).toBe(0);
+  // The deploy step met a fresh chain and deployed again, at the recorded address: no source became newer.
+  expect(modified()).toEqual(before);
 }, 180_000);
