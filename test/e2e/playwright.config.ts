@@ -44,7 +44,7 @@ export default defineConfig({
   ],
   webServer: {
     // Exactly what `npm start` runs, on a fresh data folder and its own chain.
-    command: `rm -rf "${DATA_DIR}" && "${path.join(ROOT, "node_modules/.bin/tsx")}" scripts/start.ts`,
+    command: `rm -rf "${DATA_DIR}" && "${path.join(ROOT, "node_modules/.bin/node")}" scripts/start.ts`,
     cwd: ROOT,
     url: `${baseURL}/api/health`,
     timeout: 180_000,
