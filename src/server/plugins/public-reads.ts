@@ -50,6 +50,13 @@ function createPublicReads(app: FastifyInstance) {
   /**
    * The current counts of `ids`: kept per post (a like drops its post's alone), the missing ones read in one query.
    */
+  function keepCounts(shown: (PostCounts & { id: string })[], readAt: number) {
+    for (const { id, likesCount, disLikesCount, commentsCount } of shown) {
+      const counts: PostCounts = { likesCount, disLikesCount, commentsCount };
+      app.readCache.setValue(`counts:${id}`, counts, readAt, [cacheTags.counts(id), cacheTags.post(id)]);
+    }
+  }
+
   async function countsOf(ids: string[]): Promise<Map<string, PostCounts>> {
     const found = new Map<string, PostCounts>();
     for (const id of ids) {
@@ -58,10 +65,12 @@ function createPublicReads(app: FastifyInstance) {
     }
     const missing = ids.filter((id) => !found.has(id));
     const readAt = app.readCache.clock;
-    for (const [id, counts] of await postCounts(app.deps, missing)) {
-      app.readCache.setValue(`counts:${id}`, counts, readAt, [cacheTags.counts(id), cacheTags.post(id)]);
-      found.set(id, counts);
-    }
+    const read = await postCounts(app.deps, missing);
+    keepCounts(
+      [...read].map(([id, counts]) => ({ id, ...counts })),
+      readAt,
+    );
+    for (const [id, counts] of read) found.set(id, counts);
     return found;
   }
 
@@ -81,7 +90,15 @@ function createPublicReads(app: FastifyInstance) {
       app,
       key,
       async () => {
-        const inner = (await readThrough(app, `without-counts:${key}`, read, tags)).value as T;
+        // Posts read from the database just now come with their current counts: those are kept as they are.
+        let fresh: { value: T; readAt: number } | undefined;
+        const readFresh = async () => {
+          const readAt = app.readCache.clock;
+          fresh = { value: await read(), readAt };
+          return fresh.value;
+        };
+        const inner = (await readThrough(app, `without-counts:${key}`, readFresh, tags)).value as T;
+        if (fresh) keepCounts(shownIn(fresh.value), fresh.readAt);
         return put(inner, await countsOf(shownIn(inner).map((post) => post.id)));
       },
       (value: T) => [...tags(value), ...countsTags(shownIn(value))],
@@ -179,12 +196,16 @@ function createPublicReads(app: FastifyInstance) {
       merge: (own: Record<string, Reaction>) => unknown,
     ) =>
       ownThrough(app, `own:${userId}:${key}`, shared, [cacheTags.reader(userId)], async () => {
-        const own = await reactionsOf(
-          app.deps,
-          userId,
-          shown.map((post) => post.id),
-        );
-        return merge(Object.fromEntries(own) as Record<string, Reaction>);
+        // Their reactions to these posts are kept too: a like by someone else remakes the copy from memory.
+        const ids = shown.map((post) => post.id);
+        const reactionsKey = `reactions:${userId}:${ids.join(",")}`;
+        let own = app.readCache.getValue(reactionsKey) as Record<string, Reaction> | undefined;
+        if (!own) {
+          const readAt = app.readCache.clock;
+          own = Object.fromEntries(await reactionsOf(app.deps, userId, ids)) as Record<string, Reaction>;
+          app.readCache.setValue(reactionsKey, own, readAt, [cacheTags.reader(userId), ...ids.map(cacheTags.post)]);
+        }
+        return merge(own);
       }),
   };
 }
