@@ -63,6 +63,32 @@ describe("the read cache", () => {
     expect(cache.getPersonal("mine")).toBeUndefined();
   });
 
+  it("lets readers who miss together share one read, unless something changed since it began", async () => {
+    const cache = createReadCache({ log });
+    const waiting: (() => void)[] = [];
+    const release = () => {
+      for (const resolve of waiting.splice(0)) resolve();
+    };
+    let reads = 0;
+    const produce = () => {
+      reads++;
+      return new Promise<object>((resolve) => waiting.push(() => resolve(page(1))));
+    };
+    const first = cache.through("a", produce, () => ["post:1"]);
+    const second = cache.through("a", produce, () => ["post:1"]);
+    expect(reads).toBe(1);
+    release();
+    expect((await first).body).toBe((await second).body);
+    cache.invalidate(["post:1"]);
+    const before = cache.through("a", produce, () => ["post:1"]);
+    cache.invalidate(["post:2"]);
+    // Began after a write: it may be the reader's own, so this reader reads for itself.
+    const after = cache.through("a", produce, () => ["post:1"]);
+    expect(reads).toBe(3);
+    release();
+    await Promise.all([before, after]);
+  });
+
   it("counts hits and misses", () => {
     const cache = createReadCache({ log });
     cache.get("a");

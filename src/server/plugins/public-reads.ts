@@ -12,7 +12,7 @@ import { reactionsOf } from "../services/content/reactions.ts";
 import { findPosts } from "../services/content/search.ts";
 import type { CachedResponse } from "../services/read-cache.ts";
 import { readSettings } from "../services/settings.ts";
-import { cacheTags, ownThrough, readThrough } from "./read-cache.ts";
+import { cacheTags, ownThrough } from "./read-cache.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -86,8 +86,7 @@ function createPublicReads(app: FastifyInstance) {
     shownIn: (value: T) => Post[],
     put: (value: T, counts: Map<string, PostCounts>) => T,
   ) {
-    return readThrough(
-      app,
+    return app.readCache.through(
       key,
       async () => {
         // Posts read from the database just now come with their current counts: those are kept as they are.
@@ -97,7 +96,7 @@ function createPublicReads(app: FastifyInstance) {
           fresh = { value: await read(), readAt };
           return fresh.value;
         };
-        const inner = (await readThrough(app, `without-counts:${key}`, readFresh, tags)).value as T;
+        const inner = (await app.readCache.through(`without-counts:${key}`, readFresh, tags)).value as T;
         if (fresh) keepCounts(shownIn(fresh.value), fresh.readAt);
         return put(inner, await countsOf(shownIn(inner).map((post) => post.id)));
       },
@@ -134,8 +133,7 @@ function createPublicReads(app: FastifyInstance) {
       ),
 
     commentsPage: (postId: string, query: PageQuery) =>
-      readThrough(
-        app,
+      app.readCache.through(
         `comments:${postId}:${JSON.stringify(query)}`,
         async () => {
           await requirePublished(app.deps, postId);
@@ -145,8 +143,7 @@ function createPublicReads(app: FastifyInstance) {
       ),
 
     categoriesPage: (query: PageQuery) =>
-      readThrough(
-        app,
+      app.readCache.through(
         `categories:${JSON.stringify(query)}`,
         () => listCategories(app.deps, null, query),
         () => [cacheTags.categories],
@@ -157,27 +154,27 @@ function createPublicReads(app: FastifyInstance) {
      * addresses naming made-up categories cannot crowd real answers out of the cache.
      */
     categoryTitle: (title: string) =>
-      readThrough(
-        app,
-        `category:${title.toLowerCase()}`,
-        async () => {
-          const found = await findCategoryTitle(app.deps, title);
-          if (found === null) throw new HttpError(404, "Category not found");
-          return found;
-        },
-        () => [cacheTags.categories],
-      ).then(
-        (entry) => entry.value as string,
-        (error) => {
-          if (error instanceof HttpError && error.statusCode === 404) return null;
-          throw error;
-        },
-      ),
+      app.readCache
+        .through(
+          `category:${title.toLowerCase()}`,
+          async () => {
+            const found = await findCategoryTitle(app.deps, title);
+            if (found === null) throw new HttpError(404, "Category not found");
+            return found;
+          },
+          () => [cacheTags.categories],
+        )
+        .then(
+          (entry) => entry.value as string,
+          (error) => {
+            if (error instanceof HttpError && error.statusCode === 404) return null;
+            throw error;
+          },
+        ),
 
     settings: async () =>
       (
-        await readThrough(
-          app,
+        await app.readCache.through(
           "settings",
           () => readSettings(app.deps),
           () => [cacheTags.settings],

@@ -5,7 +5,7 @@ import type {
   onSendHookHandler,
   preSerializationHookHandler,
 } from "fastify";
-import { type CachedResponse, createReadCache, type Format, type ReadCache } from "../services/read-cache.ts";
+import { type CachedResponse, createReadCache, type ReadCache } from "../services/read-cache.ts";
 import { sendCompressed } from "./compression.ts";
 
 declare module "fastify" {
@@ -70,41 +70,6 @@ export function registerReadCache(app: FastifyInstance, options: { redisUrl?: st
     route.preSerialization = [...[route.preSerialization ?? []].flat(), precise];
   });
 }
-
-/**
- * The cached answer for `key`, or `produce()`'s, which is then kept with the tags of what it shows (a thrown
- * error, such as a 404, is not kept).
- */
-export async function readThrough<T>(
-  app: FastifyInstance,
-  key: string,
-  produce: () => Promise<T>,
-  tagsOf: (value: T) => string[],
-  format?: Format,
-): Promise<CachedResponse> {
-  const hit = app.readCache.get(key);
-  if (hit) return hit;
-  const readAt = app.readCache.clock;
-  // Readers who miss together share one read, as long as nothing at all changed since it began (a write since
-  // could be theirs, and they must see it).
-  const flights = inFlight.get(app) ?? new Map<string, Flight>();
-  inFlight.set(app, flights);
-  const flight = flights.get(key);
-  if (flight?.readAt === readAt) return flight.answer;
-  const answer = produce().then((value) => app.readCache.set(key, value, readAt, tagsOf(value), format));
-  flights.set(key, { readAt, answer });
-  try {
-    return await answer;
-  } finally {
-    if (flights.get(key)?.answer === answer) flights.delete(key);
-  }
-}
-
-interface Flight {
-  readAt: number;
-  answer: Promise<CachedResponse>;
-}
-const inFlight = new WeakMap<FastifyInstance, Map<string, Flight>>();
 
 /**
  * A signed-in reader's copy of the cached answer `shared`: `produce()` adds their own part (their reactions, which

@@ -188,27 +188,58 @@ export function createReadCache(options: {
     }
   });
 
+  function get(key: string): CachedResponse | undefined {
+    const entry = responses.get(key);
+    if (entry) stats.hits++;
+    else stats.misses++;
+    return entry;
+  }
+
+  /**
+   * Stores `value`, read from tick `readAt`, under `key` with the tags of what it shows. If one of them changed
+   * meanwhile, the value is answered but not kept; nor is one that alone would take an eighth of the budget.
+   */
+  function set(key: string, value: unknown, readAt: number, tags: readonly string[], format = JSON_FORMAT) {
+    const entry = respond(value, readAt, tags, format);
+    if (unchangedSince(readAt, tags) && entry.weight <= maxBytes / 8) responses.put(key, entry);
+    return entry as CachedResponse;
+  }
+
+  /** Reads under way, by key, with the tick each began at. */
+  const flights = new Map<string, { readAt: number; answer: Promise<CachedResponse> }>();
+
   return {
     /** The tick to pass to `set` for a value read from now on. */
     get clock() {
       return clock;
     },
 
-    get(key: string): CachedResponse | undefined {
-      const entry = responses.get(key);
-      if (entry) stats.hits++;
-      else stats.misses++;
-      return entry;
-    },
+    get,
+    set,
 
     /**
-     * Stores `value`, read from tick `readAt`, under `key` with the tags of what it shows. If one of them changed
-     * meanwhile, the value is answered but not kept; nor is one that alone would take an eighth of the budget.
+     * The answer under `key`, or `produce()`'s, kept with `tagsOf` its value (a thrown error, such as a 404, is not
+     * kept). Readers who miss together share one read, as long as nothing at all changed since it began: a write
+     * since then could be theirs, and they must see it.
      */
-    set(key: string, value: unknown, readAt: number, tags: readonly string[], format = JSON_FORMAT): CachedResponse {
-      const entry = respond(value, readAt, tags, format);
-      if (unchangedSince(readAt, tags) && entry.weight <= maxBytes / 8) responses.put(key, entry);
-      return entry;
+    async through<T>(
+      key: string,
+      produce: () => Promise<T>,
+      tagsOf: (value: T) => readonly string[],
+      format?: Format,
+    ): Promise<CachedResponse> {
+      const hit = get(key);
+      if (hit) return hit;
+      const readAt = clock;
+      const flight = flights.get(key);
+      if (flight?.readAt === readAt) return flight.answer;
+      const answer = produce().then((value) => set(key, value, readAt, tagsOf(value), format));
+      flights.set(key, { readAt, answer });
+      try {
+        return await answer;
+      } finally {
+        if (flights.get(key)?.answer === answer) flights.delete(key);
+      }
     },
 
     /**

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import type { Post } from "../../../shared/schemas/posts.ts";
-import { cacheTags, readThrough, sendCached } from "../../plugins/read-cache.ts";
+import { cacheTags, sendCached } from "../../plugins/read-cache.ts";
 import { excerpt, plainText } from "../../services/content/excerpt.ts";
 import { countPosts, listNewestPosts, listPostDates } from "../../services/content/post-queries.ts";
 import type { Format } from "../../services/read-cache.ts";
@@ -39,8 +39,7 @@ export const feedRoutes: FastifyPluginAsync = async (app) => {
     if (category === null) return reply.code(404).send({ message: "No such category" });
     // Only the feed's text is kept; the posts it was written from give its tags.
     let shown: Post[] = [];
-    const entry = await readThrough(
-      app,
+    const entry = await app.readCache.through(
       `feed:${JSON.stringify({ category, author: query.author })}`,
       async () => {
         const [settings, posts] = await Promise.all([
@@ -85,8 +84,7 @@ export const feedRoutes: FastifyPluginAsync = async (app) => {
   });
 
   app.get("/sitemap.xml", hide, async (request, reply) => {
-    const entry = await readThrough(
-      app,
+    const entry = await app.readCache.through(
       "sitemap",
       async () => {
         const total = await countPosts(app.deps);
@@ -104,8 +102,7 @@ export const feedRoutes: FastifyPluginAsync = async (app) => {
     const { file: name } = request.params as { file: string };
     const file = Number(name);
     if (!/^[1-9]\d{0,3}$/.test(name)) return reply.code(404).send({ message: "No such sitemap" });
-    const entry = await readThrough(
-      app,
+    const entry = await app.readCache.through(
       `sitemap:${file}`,
       async () => {
         const urls = await postUrls((file - 1) * SITEMAP_SIZE);
