@@ -1,52 +1,88 @@
-import { dehydrate } from "@tanstack/react-query";
+import { dehydrate, type QueryClient } from "@tanstack/react-query";
 import { prerenderToNodeStream } from "react-dom/static";
 import { createMemoryRouter } from "react-router-dom";
-import { type PostFilter, postFilterOf, type ReaderLoaders, type RenderedPage } from "../shared/reader-pages.ts";
+import {
+  type PageHead,
+  type PostFilter,
+  postFilterOf,
+  type ReaderLoaders,
+  type RenderedPage,
+} from "../shared/reader-pages.ts";
+import type { SiteSettings } from "../shared/schemas/settings.ts";
+import { pageHeads } from "./app/page-heads.ts";
+import { pageShell } from "./app/page-shell.ts";
 import { createQueryClient } from "./app/provider.tsx";
 import { Root } from "./app/root.tsx";
 import { routes } from "./app/routes.tsx";
 import { categoriesQueryOptions } from "./features/categories/api/get-categories.ts";
-import { postKeys } from "./features/posts/api/keys.ts";
+import { queryKeys } from "./lib/query-keys.ts";
 import { siteSettingsQueryOptions } from "./lib/site-settings.ts";
 
+/** What a reader page loaded: its head, and whether there is such a page (an unknown post or category is a 404). */
+type Loaded = { head: PageHead; found: boolean };
+
 /**
- * Renders a reader page (`/`, `/posts`, `/posts/{id}`, `/search`) to HTML on the server, from the same components the browser
- * hydrates. The server loads this module from the build (dist/server) and hands it loaders backed by its services;
- * the page's data goes into a query cache that is sent along, so the browser fetches nothing again.
+ * Renders a reader page (`/`, `/posts`, `/posts/{id}`, `/search`) on the server, from the same components the browser
+ * hydrates: its status, its head (as data) and its root element. The server loads this module from the build
+ * (dist/server) and hands it loaders backed by its services; the page's data goes into a query cache that is sent
+ * along, so the browser fetches nothing again.
  */
 export async function render(url: string, load: ReaderLoaders): Promise<RenderedPage> {
-  const { pathname, searchParams } = new URL(url, "http://localhost");
+  const address = new URL(url, "http://localhost");
   const queryClient = createQueryClient();
-  const postId = /^\/posts\/([^/]+)$/.exec(pathname)?.[1];
-  const category = pathname === "/posts" ? postFilterOf(searchParams).category : undefined;
-  const knownCategory = category === undefined || (await load.categoryExists(category));
-  const [settings] = await Promise.all([
-    load.settings(),
-    pathname === "/posts" && knownCategory && fillPosts(postFilterOf(searchParams)),
-    // An empty search lists nothing: the page only asks for words.
-    pathname === "/search" && searchParams.get("q")?.trim() && fillPosts(postFilterOf(searchParams, true)),
-  ]);
-  queryClient.setQueryData(siteSettingsQueryOptions().queryKey, settings);
-  const post = postId ? await load.post(decodeURIComponent(postId)) : undefined;
-  if (post) queryClient.setQueryData(postKeys.detail(post.id), post);
-  // An unknown post or category answers 404 with the not-found page (an address no route matches); the browser
-  // renders its own.
-  const found = post !== null && knownCategory;
+  const site = await load.settings();
+  queryClient.setQueryData(siteSettingsQueryOptions().queryKey, site);
+  const { head, found } = await loadPage(address, load, queryClient, site);
 
-  // A memory router, so the tree is the browser's own (see app/root.tsx); the reader pages load no route data.
+  // A memory router, so the tree is the browser's own (see app/root.tsx); the reader pages load no route data. A
+  // page that is not found renders the not-found page (an address no route matches); the browser renders its own.
   const router = createMemoryRouter(routes, { initialEntries: [found ? url : "/not-found/"] });
   const { prelude } = await prerenderToNodeStream(
     <Root queryClient={queryClient} router={router} />,
     // One piece of HTML: React would otherwise move large parts behind a script, which the CSP does not run.
     { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
-  let html = "";
-  for await (const chunk of prelude) html += chunk;
-  return { status: found ? 200 : 404, html, hydrate: found, state: JSON.stringify(dehydrate(queryClient)) };
+  let markup = "";
+  for await (const chunk of prelude) markup += chunk;
+  return { status: found ? 200 : 404, head, html: pageShell(markup, found, dehydrate(queryClient)) };
+}
 
-  async function fillPosts(filter: PostFilter) {
+async function loadPage(address: URL, load: ReaderLoaders, queryClient: QueryClient, site: SiteSettings) {
+  const { pathname, searchParams } = address;
+  const fillPosts = async (filter: PostFilter) => {
     const [posts, categories] = await Promise.all([load.posts(filter), load.categories()]);
-    queryClient.setQueryData(postKeys.list(filter), { pages: [posts], pageParams: [null] });
+    queryClient.setQueryData(queryKeys.posts.list(filter), { pages: [posts], pageParams: [null] });
     queryClient.setQueryData(categoriesQueryOptions().queryKey, categories);
+  };
+
+  if (pathname === "/posts") {
+    const filter = postFilterOf(searchParams);
+    if (filter.category !== undefined && !(await load.categoryExists(filter.category))) {
+      return { head: pageHeads.categoryNotFound(site), found: false } satisfies Loaded;
+    }
+    await fillPosts(filter);
+    return { head: pageHeads.posts(site, filter.category), found: true } satisfies Loaded;
   }
+  if (pathname === "/search") {
+    const filter = postFilterOf(searchParams, true);
+    // An empty search lists nothing: the page only asks for words.
+    if (filter.q) await fillPosts(filter);
+    return { head: pageHeads.search(site, filter.q), found: true } satisfies Loaded;
+  }
+  const postId = /^\/posts\/([^/]+)$/.exec(pathname)?.[1];
+  if (postId !== undefined) {
+    // A malformed escape names no post (Fastify refuses most of them before this).
+    const id = (() => {
+      try {
+        return decodeURIComponent(postId);
+      } catch {
+        return postId;
+      }
+    })();
+    const post = await load.post(id);
+    if (!post) return { head: pageHeads.postNotFound(site, id), found: false } satisfies Loaded;
+    queryClient.setQueryData(queryKeys.posts.detail(post.id), post);
+    return { head: pageHeads.post(site, post), found: true } satisfies Loaded;
+  }
+  return { head: pageHeads.home(site), found: true } satisfies Loaded;
 }

@@ -1,4 +1,5 @@
 import { COLOR_MODE_STORAGE_KEY, SESSION_STORAGE_KEY } from "../shared/constants.ts";
+import { HYDRATE_ATTRIBUTE, ROOT_ID } from "./app/page-shell.ts";
 
 // The entry, kept tiny. Screens the browser renders start the app at once. A reader page the server rendered is
 // already whole for a reader who is not signed in: its script (React, the router, Chakra UI) loads at the first sign
@@ -6,9 +7,9 @@ import { COLOR_MODE_STORAGE_KEY, SESSION_STORAGE_KEY } from "../shared/constants
 // before it is there is pressed again once it is. Links work meanwhile as plain links. A signed-in reader's page
 // starts at once, to show what is theirs.
 
-const root = document.getElementById("root");
+const root = document.getElementById(ROOT_ID);
 if (!root) throw new Error("index.html has no #root element");
-const hydrate = root.hasAttribute("data-hydrate");
+const hydrate = root.hasAttribute(HYDRATE_ATTRIBUTE);
 
 // The colour mode, before anything else paints: a stored choice, or the system's (see lib/color-mode.ts).
 const stored = localStorage.getItem(COLOR_MODE_STORAGE_KEY);

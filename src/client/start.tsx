@@ -1,6 +1,7 @@
 import { hydrate as hydrateQueries } from "@tanstack/react-query";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { createBrowserRouter } from "react-router-dom";
+import { PAGE_STATE_ID } from "./app/page-shell.ts";
 import { createQueryClient } from "./app/provider.tsx";
 import { Root } from "./app/root.tsx";
 import { routes } from "./app/routes.tsx";
@@ -11,7 +12,7 @@ import { routes } from "./app/routes.tsx";
  */
 export function start(root: HTMLElement, hydrate: boolean) {
   const queryClient = createQueryClient();
-  const state = document.getElementById("page-state");
+  const state = document.getElementById(PAGE_STATE_ID);
   if (state?.textContent) hydrateQueries(queryClient, JSON.parse(state.textContent));
   return new Promise<void>((resolve) => {
     const app = <Root queryClient={queryClient} router={createBrowserRouter(routes)} onStarted={resolve} />;

@@ -5,6 +5,9 @@ import pino from "pino";
 import type { PublicClient } from "viem";
 import type { Database, Db } from "./db/client.ts";
 import type { AppConfig } from "./env.ts";
+import { createChainClient } from "./infra/chain.ts";
+import { createMailer, type Mailer } from "./infra/mailer.ts";
+import { createStorage, type Storage } from "./infra/storage.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerClient } from "./plugins/client.ts";
 import { registerCompression } from "./plugins/compression.ts";
@@ -29,13 +32,10 @@ import { settingsRoutes } from "./routes/settings/index.ts";
 import { systemRoutes } from "./routes/system/index.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
-import { createChainClient } from "./services/chain.ts";
 import { createPublisher, type Publisher } from "./services/content/publisher.ts";
 import { createViewBuffer, type ViewBuffer } from "./services/content/view-buffer.ts";
 import type { Deps } from "./services/deps.ts";
-import { createMailer, type Mailer } from "./services/mailer.ts";
 import { createPaymentWatcher, type PaymentWatcher } from "./services/payments/finality.ts";
-import { createStorage, type Storage } from "./services/storage.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -140,6 +140,7 @@ export async function buildApp(options: AppOptions) {
   registerPublicReads(app);
   const views = createViewBuffer({ db: database.db, log: app.log });
   app.decorate("views", views);
+  views.start();
   const paymentWatcher = createPaymentWatcher({
     db: database.db,
     chain: app.chain,

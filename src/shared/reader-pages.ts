@@ -35,15 +35,34 @@ export interface ReaderLoaders {
   settings(): Promise<SiteSettings>;
 }
 
+/**
+ * A page's head as data: the renderer decides it from what it loaded, the server writes it out (escaped, with
+ * PUBLIC_URL) as title, description, canonical address, link previews, JSON-LD and feeds.
+ */
+export interface PageHead {
+  siteName: string;
+  /** The page's own title ("" on the home page: the site's name alone). */
+  title: string;
+  description: string;
+  /** The page's own address under PUBLIC_URL: path and the query that changes what it shows. */
+  path: string;
+  /** Feeds that carry what the page lists. */
+  feeds: { title: string; path: string }[];
+  /** On a post's page: the post (an article in link previews and JSON-LD). */
+  post?: Post;
+  /** Kept out of search engines (a missing post, an unknown category, search results). */
+  noindex?: boolean;
+}
+
 export interface RenderedPage {
   status: 200 | 404;
-  /** The markup for `#root`, with its styles. */
+  head: PageHead;
+  /** What takes the place of the template's empty root: the rendered root element and the state it hydrates from. */
   html: string;
-  /** Whether the browser hydrates the markup (a 404 shows the not-found page until the client renders its own). */
-  hydrate: boolean;
-  /** The client's query cache, to hydrate from without fetching again (JSON). */
-  state: string;
 }
+
+/** The empty root of the built index.html, where a rendered page goes. */
+export const EMPTY_ROOT = '<div id="root"></div>';
 
 /** How many posts a list page shows at first, on the server and in the client. */
 export const POSTS_PAGE_SIZE = 12;

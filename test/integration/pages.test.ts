@@ -76,7 +76,7 @@ describe("reader pages, feeds and discovery", () => {
     expect(state?.getAttribute("type")).toBe("application/json");
     expect(state?.textContent).not.toContain("</");
     const queries = JSON.parse(state?.textContent ?? "{}").queries as { queryKey: unknown[] }[];
-    expect(queries.map((query) => query.queryKey)).toContainEqual(["post", post.id]);
+    expect(queries.map((query) => query.queryKey)).toContainEqual(["posts", "detail", post.id]);
     // Only the page's own scripts: the CSP allows no inline script.
     const scripts = [...page.querySelectorAll("script")].filter(
       (script) => !script.getAttribute("type")?.startsWith("application/"),

@@ -38,6 +38,16 @@ describe("import boundaries", () => {
       "src/client/features/posts/components/probe.ts",
       'import { buildApp } from "../../../../server/app.ts";\nexport { buildApp };\n',
     ],
+    ["src/server/routes/feeds/probe.ts", 'import { renderHead } from "../pages/head.ts";\nexport { renderHead };\n'],
+    [
+      "src/server/services/content/probe.ts",
+      'import { cacheTags } from "../../plugins/read-cache.ts";\nexport { cacheTags };\n',
+    ],
+    ["src/server/infra/probe.ts", 'import { headline } from "../services/content/excerpt.ts";\nexport { headline };\n'],
+    [
+      "src/client/components/layout/probe.ts",
+      'import { adminKeys } from "../../features/admin/public.ts";\nexport { adminKeys };\n',
+    ],
   ])("refuses %s reaching across the boundary", (file, source) => {
     const result = lint(file, source);
     expect(result.ok).toBe(false);
@@ -55,10 +65,30 @@ describe("import boundaries", () => {
     ],
     [
       "src/client/features/comments/components/probe.ts",
-      'import { postKeys } from "../../posts/public.ts";\nimport { api } from "../../../lib/api-client.ts";\nimport { useComment } from "../api/comments.ts";\nexport { postKeys, api, useComment };\n',
+      'import { useCategories } from "../../categories/public.ts";\nimport { api } from "../../../lib/api-client.ts";\nimport { useComment } from "../api/comments.ts";\nexport { useCategories, api, useComment };\n',
     ],
-    ["src/client/features/wallet/probe.ts", 'import { userKeys } from "../users/public.ts";\nexport { userKeys };\n'],
+    [
+      "src/client/features/users/probe.ts",
+      'import { TipButton } from "../wallet/public.tsx";\nimport { queryKeys } from "../../lib/query-keys.ts";\nexport { TipButton, queryKeys };\n',
+    ],
   ])("allows %s its own files, src/shared and other features' public surfaces", (file, source) => {
     expect(lint(file, source)).toMatchObject({ ok: true });
+  });
+
+  it("refuses an import cycle", () => {
+    const dir = path.join(ROOT, "src/server/services");
+    const [a, b] = [`cycle-a-${process.pid}.ts`, `cycle-b-${process.pid}.ts`];
+    fs.writeFileSync(path.join(dir, a), `import { b } from "./${b}";\nexport const a = () => b;\n`);
+    fs.writeFileSync(path.join(dir, b), `import { a } from "./${a}";\nexport const b = () => a;\n`);
+    try {
+      const result = spawnSync(path.join(ROOT, "node_modules/.bin/biome"), ["lint", path.join(dir, a)], {
+        cwd: ROOT,
+        encoding: "utf8",
+      });
+      expect(result.status).not.toBe(0);
+      expect(result.stdout + result.stderr).toContain("noImportCycles");
+    } finally {
+      for (const file of [a, b]) fs.rmSync(path.join(dir, file), { force: true });
+    }
   });
 });

@@ -1,6 +1,6 @@
 import pino from "pino";
 import { describe, expect, it, vi } from "vitest";
-import { createReadCache } from "../../src/server/services/read-cache.ts";
+import { createReadCache } from "../../src/server/infra/read-cache.ts";
 
 const log = pino({ level: "silent" });
 const page = (size: number) => ({ items: "x".repeat(size) });

@@ -3,7 +3,7 @@ import { Suspense } from "react";
 import { Outlet, useLocation } from "react-router-dom";
 import { Footer } from "../components/layout/footer.tsx";
 import { Navbar } from "../components/layout/navbar.tsx";
-import { NoticeLines } from "../components/layout/notice-lines.tsx";
+import { UnverifiedNotice } from "../features/auth/components/unverified-notice.tsx";
 import { WalletSessionGuard } from "../features/wallet/public.tsx";
 import { useSession } from "../lib/session.ts";
 import { useSiteTitle } from "../lib/site-settings.ts";
@@ -17,7 +17,7 @@ export function Layout() {
     <Flex direction="column" minH="100dvh">
       {session?.loginMethod === "wallet" && <WalletSessionGuard />}
       <Navbar />
-      <NoticeLines />
+      <UnverifiedNotice />
       <Flex as="main" direction="column" flex="1">
         <Suspense fallback={<Spinner m="10" alignSelf="center" aria-label="Loading page" />}>
           <Outlet />

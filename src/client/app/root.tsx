@@ -2,7 +2,7 @@ import type { QueryClient } from "@tanstack/react-query";
 import { StrictMode, useEffect } from "react";
 import { type createBrowserRouter, RouterProvider } from "react-router-dom";
 import { getPost } from "../features/posts/api/get-post.ts";
-import { postDetailId, postKeys } from "../features/posts/api/keys.ts";
+import { postDetailId, queryKeys } from "../lib/query-keys.ts";
 import { sessionStore } from "../lib/session.ts";
 import { AppProvider } from "./provider.tsx";
 
@@ -17,7 +17,7 @@ function AddReadersOwn({ queryClient }: { queryClient: QueryClient }) {
       const id = postDetailId(query.queryKey);
       if (id)
         void queryClient.prefetchQuery({
-          queryKey: postKeys.detail(id),
+          queryKey: queryKeys.posts.detail(id),
           queryFn: () => getPost(id, { counted: true }),
           staleTime: 0,
         });

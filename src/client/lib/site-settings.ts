@@ -1,20 +1,19 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect } from "react";
-import { type SiteSettings, siteSettingsSchema } from "../../shared/schemas/settings.ts";
+import { DEFAULT_SITE_SETTINGS, type SiteSettings, siteSettingsSchema } from "../../shared/schemas/settings.ts";
 import { api } from "./api-client.ts";
-
-const DEFAULTS: SiteSettings = { siteName: "Penchain", siteDescription: "A blog made with blockchain." };
+import { queryKeys } from "./query-keys.ts";
 
 export const siteSettingsQueryOptions = () =>
   queryOptions({
-    queryKey: ["settings"],
+    queryKey: queryKeys.settings(),
     queryFn: () => api("/api/settings", siteSettingsSchema),
     staleTime: 5 * 60_000,
   });
 
 /** The admin-chosen name and description, with the defaults until (or if) they load. */
 export function useSiteSettings(): SiteSettings {
-  return useQuery(siteSettingsQueryOptions()).data ?? DEFAULTS;
+  return useQuery(siteSettingsQueryOptions()).data ?? DEFAULT_SITE_SETTINGS;
 }
 
 /**

@@ -15,6 +15,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { DEFAULT_SITE_SETTINGS } from "../../shared/schemas/settings.ts";
 
 // Index orders are written `DESC NULLS FIRST` because that is what `ORDER BY … DESC` means in PostgreSQL: an index
 // whose null order differs cannot serve the query's order, and every list would sort the whole table.
@@ -314,8 +315,8 @@ export const siteSettings = pgTable(
   "site_settings",
   {
     id: integer("id").primaryKey().default(1),
-    siteName: text("site_name").notNull().default("Penchain"),
-    siteDescription: text("site_description").notNull().default("A blog made with blockchain."),
+    siteName: text("site_name").notNull().default(DEFAULT_SITE_SETTINGS.siteName),
+    siteDescription: text("site_description").notNull().default(DEFAULT_SITE_SETTINGS.siteDescription),
     updatedAt: updatedAt(),
   },
   (t) => [check("site_settings_single_row", sql`${t.id} = 1`)],

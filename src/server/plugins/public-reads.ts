@@ -4,13 +4,12 @@ import type { PageQuery } from "../../shared/schemas/pagination.ts";
 import type { Post, PostDetail, PostListQuery } from "../../shared/schemas/posts.ts";
 import type { SiteSettings } from "../../shared/schemas/settings.ts";
 import { HttpError } from "../http-error.ts";
+import type { CachedResponse } from "../infra/read-cache.ts";
 import { findCategoryTitle, listCategories } from "../services/content/categories.ts";
 import { listComments } from "../services/content/comments.ts";
-import { type PostCounts, postCounts, requirePublished } from "../services/content/post-queries.ts";
-import { getPostDetail } from "../services/content/posts.ts";
+import { requirePublished } from "../services/content/post-queries.ts";
+import { findPosts, getPostDetail, type PostCounts, postCounts } from "../services/content/post-reads.ts";
 import { reactionsOf } from "../services/content/reactions.ts";
-import { findPosts } from "../services/content/search.ts";
-import type { CachedResponse } from "../services/read-cache.ts";
 import { readSettings } from "../services/settings.ts";
 import { cacheTags, ownThrough } from "./read-cache.ts";
 

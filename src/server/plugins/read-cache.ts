@@ -5,7 +5,7 @@ import type {
   onSendHookHandler,
   preSerializationHookHandler,
 } from "fastify";
-import { type CachedResponse, createReadCache, type ReadCache } from "../services/read-cache.ts";
+import { type CachedResponse, createReadCache, type ReadCache } from "../infra/read-cache.ts";
 import { sendCompressed } from "./compression.ts";
 
 declare module "fastify" {

@@ -2,9 +2,9 @@ import type { FastifyBaseLogger } from "fastify";
 import type { PublicClient } from "viem";
 import type { Db } from "../db/client.ts";
 import type { AppConfig } from "../env.ts";
+import type { Mailer } from "../infra/mailer.ts";
+import type { Storage } from "../infra/storage.ts";
 import type { SessionTokens } from "./auth/session-tokens.ts";
-import type { Mailer } from "./mailer.ts";
-import type { Storage } from "./storage.ts";
 
 /**
  * What services work with. A service takes these (or the few it uses) as plain values, never the app or a request,

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import sharp from "sharp";
 import { IMAGE_WIDTHS, type ImageKind, imageAt } from "../../shared/images.ts";
 import { HttpError } from "../http-error.ts";
-import type { Storage } from "./storage.ts";
+import type { Storage } from "../infra/storage.ts";
 
 const PIXEL_LIMIT = 40_000_000;
 

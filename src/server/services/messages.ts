@@ -2,9 +2,9 @@ import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
 import type { SendMailInput } from "../../shared/schemas/users.ts";
 import { mailOutbox, users } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
+import { userMessageMail } from "../infra/mail-templates.ts";
 import type { AuthUser } from "./auth/auth-user.ts";
 import type { Deps } from "./deps.ts";
-import { userMessageMail } from "./mail-templates.ts";
 
 /**
  * Counted in the outbox, where the recipient is known. Called in the transaction that queues the message, after a

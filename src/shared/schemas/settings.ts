@@ -14,6 +14,12 @@ export const siteSettingsSchema = z.object({
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
+/** The site's name and description until an admin changes them: the table's defaults, and the client's meanwhile. */
+export const DEFAULT_SITE_SETTINGS: SiteSettings = {
+  siteName: "Penchain",
+  siteDescription: "A blog made with blockchain.",
+};
+
 /** What an admin sees of the running system. */
 export const systemStatusSchema = z.object({
   database: z.enum(["pglite", "postgres"]),

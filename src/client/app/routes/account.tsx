@@ -1,7 +1,7 @@
-import { Spinner } from "@chakra-ui/react";
 import { Navigate, useParams } from "react-router-dom";
-import { ErrorLines } from "../../components/form/error-lines.tsx";
 import { Panel } from "../../components/layout/panel.tsx";
+import { QueryState } from "../../components/query-state.tsx";
+import { DraftList } from "../../features/posts/components/draft-list.tsx";
 import { useProfile } from "../../features/users/api/profile.ts";
 import {
   ChangePasswordForm,
@@ -16,7 +16,7 @@ const useUserId = () => useSession()?.id ?? "";
 
 export function ProfileRoute() {
   const { id = "" } = useParams();
-  return <ProfileView key={id} id={id} />;
+  return <ProfileView key={id} id={id} drafts={<DraftList />} />;
 }
 
 export const UploadPhotoRoute = () => (
@@ -39,9 +39,9 @@ export function UpdateProfileRoute() {
   if (id !== userId) return <Navigate to={`/update-profile/${userId}`} replace />;
   return (
     <Panel width="lg">
-      {profile.isPending && <Spinner aria-label="Loading profile" />}
-      <ErrorLines error={profile.error} />
-      {profile.data && <UpdateProfileForm profile={profile.data} />}
+      <QueryState query={profile} label="Loading profile">
+        {(data) => <UpdateProfileForm profile={data} />}
+      </QueryState>
     </Panel>
   );
 }

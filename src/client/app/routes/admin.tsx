@@ -1,6 +1,6 @@
-import { Box, Container, Heading, Spinner } from "@chakra-ui/react";
+import { Box, Container, Heading } from "@chakra-ui/react";
 import { useLocation, useParams, useSearchParams } from "react-router-dom";
-import { ErrorLines } from "../../components/form/error-lines.tsx";
+import { QueryState } from "../../components/query-state.tsx";
 import { useCategory } from "../../features/admin/api/categories.ts";
 import {
   AddCategoryForm,
@@ -60,9 +60,9 @@ export function UpdateCategoryRoute() {
   const category = useCategory(id);
   return (
     <Panel>
-      {category.isPending && <Spinner aria-label="Loading category" />}
-      <ErrorLines error={category.error} />
-      {category.data && <UpdateCategoryForm key={category.data.id} category={category.data} />}
+      <QueryState query={category} label="Loading category">
+        {(data) => <UpdateCategoryForm key={data.id} category={data} />}
+      </QueryState>
     </Panel>
   );
 }

@@ -1,5 +1,5 @@
-import { Container, Spinner } from "@chakra-ui/react";
-import { ErrorLines } from "../../components/form/error-lines.tsx";
+import { Container } from "@chakra-ui/react";
+import { QueryState } from "../../components/query-state.tsx";
 import { useCategories } from "../../features/categories/api/get-categories.ts";
 import { CreatePostForm } from "../../features/posts/components/create-post-form.tsx";
 
@@ -7,8 +7,9 @@ export function CreatePostRoute() {
   const categories = useCategories();
   return (
     <Container maxW="3xl" py="8">
-      {categories.isPending ? <Spinner aria-label="Loading categories" /> : <ErrorLines error={categories.error} />}
-      {categories.data && <CreatePostForm categories={categories.data.items} />}
+      <QueryState query={categories} label="Loading categories">
+        {(data) => <CreatePostForm categories={data.items} />}
+      </QueryState>
     </Container>
   );
 }

@@ -1,6 +1,6 @@
-import { Container, Spinner } from "@chakra-ui/react";
+import { Container } from "@chakra-ui/react";
 import { Navigate, useParams } from "react-router-dom";
-import { ErrorLines } from "../../components/form/error-lines.tsx";
+import { QueryState } from "../../components/query-state.tsx";
 import { useCategories } from "../../features/categories/api/get-categories.ts";
 import { useComment } from "../../features/comments/api/comments.ts";
 import { EditCommentForm } from "../../features/comments/components/edit-comment-form.tsx";
@@ -17,9 +17,13 @@ export function EditPostRoute() {
   if (post.data && post.data.user.id !== session?.id) return <Navigate to={`/posts/${id}`} replace />;
   return (
     <Container maxW="3xl" py="8">
-      {(post.isPending || categories.isPending) && <Spinner aria-label="Loading post" />}
-      <ErrorLines error={post.error ?? categories.error} />
-      {post.data && categories.data && <EditPostForm post={post.data} categories={categories.data.items} />}
+      <QueryState query={post} label="Loading post">
+        {(data) => (
+          <QueryState query={categories} label="Loading categories">
+            {(list) => <EditPostForm post={data} categories={list.items} />}
+          </QueryState>
+        )}
+      </QueryState>
     </Container>
   );
 }
@@ -32,9 +36,9 @@ export function EditCommentRoute() {
     return <Navigate to={`/posts/${comment.data.postId}`} replace />;
   return (
     <Container maxW="2xl" py="8">
-      {comment.isPending && <Spinner aria-label="Loading comment" />}
-      <ErrorLines error={comment.error} />
-      {comment.data && <EditCommentForm comment={comment.data} />}
+      <QueryState query={comment} label="Loading comment">
+        {(data) => <EditCommentForm comment={data} />}
+      </QueryState>
     </Container>
   );
 }

@@ -5,6 +5,7 @@ import { CategorySidebar } from "../../features/categories/components/category-s
 import { useCategories } from "../../features/categories/public.ts";
 import { PostList } from "../../features/posts/components/post-list.tsx";
 import { usePageTitle } from "../../lib/site-settings.ts";
+import { pageTitles } from "../page-heads.ts";
 import { NotFoundRoute } from "./not-found.tsx";
 
 /** The chosen category lives in the URL (?category=), so a filtered list can be shared and survives a reload. */
@@ -19,7 +20,7 @@ export function PostsRoute() {
     category !== "" &&
     categories?.nextCursor === null &&
     !categories.items.some((item) => item.title.toLowerCase() === category.toLowerCase());
-  usePageTitle(unknown ? "Page not found" : category ? `${category} | Latest Blogs` : "Latest Blogs");
+  usePageTitle(unknown ? pageTitles.categoryNotFound : pageTitles.posts(category));
   if (unknown) return <NotFoundRoute />;
   return (
     <Container maxW="7xl" py="8">

@@ -5,13 +5,14 @@ import { SearchForm } from "../../components/search-form.tsx";
 import { useCategories } from "../../features/categories/public.ts";
 import { PostList } from "../../features/posts/components/post-list.tsx";
 import { usePageTitle } from "../../lib/site-settings.ts";
+import { pageTitles } from "../page-heads.ts";
 
 /** `/search?q=&category=&author=`: the words and filters live in the address, so results can be shared. */
 export function SearchRoute() {
   const [params] = useSearchParams();
   const filter = postFilterOf(params, true);
   const categories = useCategories();
-  usePageTitle(filter.q ? `Search: ${filter.q}` : "Search");
+  usePageTitle(pageTitles.search(filter.q));
   return (
     <Container maxW="7xl" py="8">
       <Stack gap="6">

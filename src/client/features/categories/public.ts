@@ -1,2 +1,2 @@
 /** What other features may use of categories: the list (Create Blog's dropdown, the sidebar) and its keys. */
-export { categoryKeys, useCategories } from "./api/get-categories.ts";
+export { useCategories } from "./api/get-categories.ts";

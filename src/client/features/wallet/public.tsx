@@ -46,16 +46,15 @@ export const WalletLoginButton = () => (
   <WalletGate label="Sign in with wallet">{() => <WalletLoginIsland />}</WalletGate>
 );
 
-/** `verified`: the account's verified wallet, if any: replacing it asks for the current password too. */
-export const LinkWalletButton = ({ label, verified }: { label: string; verified: string | null }) => (
-  <WalletGate label={label} buttonProps={{ size: "sm", alignSelf: "flex-start" }}>
-    {() => <LinkWalletIsland label={label} verified={verified} />}
+export const LinkWalletButton = (props: React.ComponentProps<typeof LinkWalletIsland>) => (
+  <WalletGate label={props.label} buttonProps={{ size: "sm", alignSelf: "flex-start" }}>
+    {() => <LinkWalletIsland {...props} />}
   </WalletGate>
 );
 
-export const TipButton = ({ user }: { user: React.ComponentProps<typeof TipDialogIsland>["user"] }) => (
+export const TipButton = (props: Omit<React.ComponentProps<typeof TipDialogIsland>, "onClose">) => (
   <WalletGate label="Tip ETH" buttonProps={{ size: "xs", colorPalette: "yellow" }}>
-    {(close) => <TipDialogIsland user={user} onClose={close} />}
+    {(close) => <TipDialogIsland {...props} onClose={close} />}
   </WalletGate>
 );
 

@@ -3,6 +3,7 @@ import { useState } from "react";
 import type { Hash, TransactionReceipt } from "viem";
 import { useBlockNumber, useConfig } from "wagmi";
 import { getPublicClient } from "wagmi/actions";
+import { queryKeys } from "../../lib/query-keys.ts";
 import { parseWalletError } from "./parse-wallet-error.ts";
 
 export type TxState =
@@ -57,7 +58,7 @@ export function useTransactor({ confirmations, chainName }: { confirmations: num
       }
       setState({ status: "confirmed", hash, blockNumber: receipt.blockNumber });
       // Balances shown by RainbowKit are wagmi queries: they changed with this transaction.
-      void queryClient.invalidateQueries({ queryKey: ["balance"] });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.walletBalances() });
       return hash;
     } catch (error) {
       const message = error instanceof TxFailed ? error.message : parseWalletError(error, { chainName });

@@ -5,7 +5,7 @@ import { useConfig } from "wagmi";
 import { getAccount, switchChain } from "wagmi/actions";
 import type { PublicConfig } from "../../../shared/schemas/system.ts";
 import { useSession } from "../../lib/session.ts";
-import { userQueryOptions } from "../users/public.ts";
+import { userQueryOptions } from "../../lib/user-details.ts";
 import { useLinkWallet } from "./api/link-wallet.ts";
 import { signWalletProof } from "./api/sign-wallet-proof.ts";
 

@@ -1,10 +1,10 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
 import type { Post } from "../../../shared/schemas/posts.ts";
+import { excerpt, plainText } from "../../../shared/text.ts";
+import type { Format } from "../../infra/read-cache.ts";
 import { cacheTags, sendCached } from "../../plugins/read-cache.ts";
-import { excerpt, plainText } from "../../services/content/excerpt.ts";
-import { countPosts, listNewestPosts, listPostDates } from "../../services/content/post-queries.ts";
-import type { Format } from "../../services/read-cache.ts";
+import { countPosts, listNewestPosts, listPostDates } from "../../services/content/post-reads.ts";
 import { rss2, sitemapIndex, urlSet } from "./rss.ts";
 
 const FEED_SIZE = 20;

@@ -1,38 +1,25 @@
-import type { Post } from "../../../shared/schemas/posts.ts";
-import type { SiteSettings } from "../../../shared/schemas/settings.ts";
-import { escapeHtml } from "../../services/content/excerpt.ts";
-
-export interface PageHead {
-  title: string;
-  description: string;
-  /** The page's own address under PUBLIC_URL: path and the query that changes what it shows. */
-  path: string;
-  /** Feeds that carry what the page lists. */
-  feeds: { title: string; path: string }[];
-  post?: Post;
-  /** Kept out of search engines (a missing post). */
-  noindex?: boolean;
-}
+import type { PageHead } from "../../../shared/reader-pages.ts";
+import { escapeHtml } from "../../infra/html.ts";
 
 /**
  * The head of a reader page: title, description, canonical address, Open Graph and Twitter cards for link
  * previews, JSON-LD for search engines, and the feeds. Every value is escaped; JSON-LD cannot close its script.
  */
-export function renderHead(head: PageHead, site: SiteSettings, publicUrl: string): string {
+export function renderHead(head: PageHead, publicUrl: string): string {
   const url = `${publicUrl}${head.path}`;
-  const title = head.title ? `${head.title} | ${site.siteName}` : site.siteName;
+  const title = head.title ? `${head.title} | ${head.siteName}` : head.siteName;
   const image = head.post?.image ? absolute(publicUrl, head.post.image) : null;
   const tags: string[] = [
     `<title>${escapeHtml(title)}</title>`,
     meta("name", "description", head.description),
     `<link rel="canonical" href="${escapeHtml(url)}" />`,
-    meta("property", "og:site_name", site.siteName),
-    meta("property", "og:title", head.title || site.siteName),
+    meta("property", "og:site_name", head.siteName),
+    meta("property", "og:title", head.title || head.siteName),
     meta("property", "og:description", head.description),
     meta("property", "og:url", url),
     meta("property", "og:type", head.post ? "article" : "website"),
     meta("name", "twitter:card", image ? "summary_large_image" : "summary"),
-    meta("name", "twitter:title", head.title || site.siteName),
+    meta("name", "twitter:title", head.title || head.siteName),
     meta("name", "twitter:description", head.description),
     ...head.feeds.map(
       (feed) =>
@@ -58,7 +45,7 @@ export function renderHead(head: PageHead, site: SiteSettings, publicUrl: string
       datePublished: post.publishedAt ?? post.createdAt,
       dateModified: post.updatedAt,
       author: { "@type": "Person", name: author, url: `${publicUrl}/profile/${post.user.id}` },
-      publisher: { "@type": "Organization", name: site.siteName, url: publicUrl },
+      publisher: { "@type": "Organization", name: head.siteName, url: publicUrl },
       mainEntityOfPage: url,
       articleSection: post.category,
       ...(image ? { image } : {}),

@@ -22,8 +22,8 @@ import { multipartBody } from "../../plugins/multipart.ts";
 import { readKeys } from "../../plugins/public-reads.ts";
 import { addressKey, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { cacheTags, sendCached } from "../../plugins/read-cache.ts";
-import { listUnpublishedPosts } from "../../services/content/post-queries.ts";
-import * as posts from "../../services/content/posts.ts";
+import { getPostDetail, listUnpublishedPosts } from "../../services/content/post-reads.ts";
+import * as posts from "../../services/content/post-writes.ts";
 import * as reactions from "../../services/content/reactions.ts";
 
 const tags = ["posts"];
@@ -104,7 +104,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
         if (request.user && error instanceof HttpError && error.statusCode === 404) return null;
         throw error;
       });
-      if (!detail) return posts.getPostDetail(app.deps, id, currentUser(request).id);
+      if (!detail) return getPostDetail(app.deps, id, currentUser(request).id);
       if (!request.query.counted) app.views.record({ postId: id, ...viewerOf(request) });
       if (!request.user) return sendCached(request, reply, detail);
       const post = detail.value as PostDetail;

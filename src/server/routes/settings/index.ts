@@ -1,10 +1,8 @@
-import { isNotNull, isNull } from "drizzle-orm";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { FEATURED_FEE_WEI } from "../../../shared/constants.ts";
 import { siteSettingsSchema, systemStatusSchema } from "../../../shared/schemas/settings.ts";
-import { mailOutbox, siteSettings } from "../../db/schema.ts";
 import { security } from "../../plugins/docs.ts";
-import { readSettings } from "../../services/settings.ts";
+import { readSettings, updateSettings } from "../../services/settings.ts";
 
 const tags = ["settings"];
 
@@ -26,11 +24,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requireAdmin,
     handler: async (request) => {
-      await app.db
-        .insert(siteSettings)
-        .values({ id: 1, ...request.body })
-        .onConflictDoUpdate({ target: siteSettings.id, set: { ...request.body, updatedAt: new Date() } });
-      return read();
+      return updateSettings(app.deps, request.body);
     },
   });
 
@@ -50,8 +44,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
       minConfirmations: app.config.minConfirmations,
       mail: {
         transport: app.mailer.kind,
-        queued: await app.db.$count(mailOutbox, isNull(mailOutbox.sentAt)),
-        sent: await app.db.$count(mailOutbox, isNotNull(mailOutbox.sentAt)),
+        ...(await app.mailer.counts()),
       },
     }),
   });

@@ -5,8 +5,8 @@ import type { LinkWalletInput, SiweProof } from "../../../shared/schemas/siwe.ts
 import { isUniqueViolation } from "../../db/errors.ts";
 import { users } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
+import { walletLinkedMail } from "../../infra/mail-templates.ts";
 import type { Deps } from "../deps.ts";
-import { walletLinkedMail } from "../mail-templates.ts";
 import { findUser } from "../users/find-user.ts";
 import { toPrivateUser } from "../users/user-fields.ts";
 import { type AuthUser, BLOCKED } from "./auth-user.ts";

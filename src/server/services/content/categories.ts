@@ -4,8 +4,8 @@ import type { PageQuery } from "../../../shared/schemas/pagination.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
 import { categories, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
+import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
-import { afterCursor, cursorKey, toPage } from "../cursor.ts";
 import type { Deps } from "../deps.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 

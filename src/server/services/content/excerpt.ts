@@ -23,25 +23,3 @@ export function excerptParts(text: string): ExcerptPart[] {
   }
   return parts;
 }
-
-const ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
-export const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => ESCAPES[char] as string);
-
-const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " };
-
-/** The words of a post's (sanitised) HTML, for descriptions and feeds: no tags, entities read, spaces collapsed. */
-export function plainText(html: string) {
-  return html
-    .replace(/<(br|\/p|\/h\d|\/li|\/blockquote)\b[^>]*>/gi, " ")
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(amp|lt|gt|quot|#39|nbsp);/g, (_match, name: string) => ENTITIES[name] as string)
-    .replace(/\s+/g, " ")
-    .trim();
-}
-
-/** At most `max` characters, cut at a word. */
-export function excerpt(text: string, max = 160) {
-  if (text.length <= max) return text;
-  const cut = text.slice(0, max - 1);
-  return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2))}…`;
-}

@@ -1,8 +1,8 @@
-import { and, desc, eq, getTableColumns, inArray, ne, type SQL, sql } from "drizzle-orm";
-import type { Post, PostListQuery } from "../../../shared/schemas/posts.ts";
+import { and, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import type { Post } from "../../../shared/schemas/posts.ts";
 import { categories, payments, posts, reactions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import { cursorKey, cursorShapes, decodeCursor, toPage } from "../cursor.ts";
+import { cursorKey } from "../../infra/cursor.ts";
 import type { Deps } from "../deps.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 import { excerptParts } from "./excerpt.ts";
@@ -123,23 +123,6 @@ export function toPost(row: PostRow): Post {
   };
 }
 
-/**
- * Published posts: featured first, then newest first, keyset-paged on (isFeatured, publishedAt, id), all descending.
- * As anyone sees it: the route adds a signed-in reader's own reactions to the (cached) page.
- */
-export async function listPosts(deps: Pick<Deps, "db">, query: Omit<PostListQuery, "q">) {
-  const filters = [isPublished, ...postFilters(query)];
-  if (query.cursor) {
-    const [featured, at, id] = decodeCursor(query.cursor, cursorShapes.featuredTimeId);
-    filters.push(
-      sql`(${posts.isFeatured}, ${posts.publishedAt}, ${posts.id}) < (${featured}, ${at}::timestamptz, ${id}::uuid)`,
-    );
-  }
-  const rows = await selectPosts(deps, null, { where: and(...filters), limit: query.limit + 1 });
-  const page = toPage(rows, query.limit, (row) => [row.isFeatured, row.publishedKey, row.id]);
-  return { items: page.items.map(toPost), nextCursor: page.nextCursor };
-}
-
 /** The filters a reader can choose: a category (by title, any case) and an author. */
 export function postFilters(query: { category?: string | undefined; author?: string | undefined }) {
   const filters: (SQL | undefined)[] = [];
@@ -153,64 +136,4 @@ export function postFilters(query: { category?: string | undefined; author?: str
   }
   if (query.author) filters.push(eq(posts.userId, query.author));
   return filters;
-}
-
-/** The newest published posts, whatever is featured: what feeds carry. */
-export async function listNewestPosts(
-  deps: Pick<Deps, "db">,
-  query: { category?: string | undefined; author?: string | undefined; limit: number },
-) {
-  const rows = await selectPosts(deps, null, {
-    where: and(isPublished, ...postFilters(query)),
-    limit: query.limit,
-    order: "newest",
-  });
-  return rows.map(toPost);
-}
-
-/** An author's drafts and scheduled posts, last edited first: theirs alone, never cached. */
-export async function listUnpublishedPosts(
-  deps: Pick<Deps, "db">,
-  authorId: string,
-  query: { cursor?: string | undefined; limit: number },
-) {
-  const filters = [eq(posts.userId, authorId), ne(posts.status, "published")];
-  if (query.cursor) {
-    const [at, id] = decodeCursor(query.cursor, cursorShapes.timeId);
-    filters.push(sql`(${posts.updatedAt}, ${posts.id}) < (${at}::timestamptz, ${id}::uuid)`);
-  }
-  const rows = await selectPosts(deps, authorId, { where: and(...filters), limit: query.limit + 1, order: "edited" });
-  const page = toPage(rows, query.limit, (row) => [row.updatedKey, row.id]);
-  return { items: page.items.map(toPost), nextCursor: page.nextCursor };
-}
-
-/** Every published post's address and last change, oldest first, a sitemap file at a time. */
-export async function listPostDates(deps: Pick<Deps, "db">, page: { offset: number; limit: number }) {
-  return deps.db
-    .select({ id: posts.id, updatedAt: posts.updatedAt })
-    .from(posts)
-    .where(isPublished)
-    .orderBy(posts.publishedAt, posts.id)
-    .offset(page.offset)
-    .limit(page.limit);
-}
-
-export const countPosts = (deps: Pick<Deps, "db">) => deps.db.$count(posts, isPublished);
-
-/** What readers' likes, dislikes and comments change on a post: its counts, kept apart from cached pages. */
-export type PostCounts = Pick<Post, "likesCount" | "disLikesCount" | "commentsCount">;
-
-/** The current counts of some posts, in one query on the primary key. */
-export async function postCounts(deps: Pick<Deps, "db">, ids: string[]): Promise<Map<string, PostCounts>> {
-  if (ids.length === 0) return new Map();
-  const rows = await deps.db
-    .select({
-      id: posts.id,
-      likesCount: posts.likesCount,
-      disLikesCount: posts.disLikesCount,
-      commentsCount: posts.commentsCount,
-    })
-    .from(posts)
-    .where(inArray(posts.id, ids));
-  return new Map(rows.map(({ id, ...counts }) => [id, counts]));
 }

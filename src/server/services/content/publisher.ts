@@ -1,6 +1,20 @@
+import { and, eq, lte, sql } from "drizzle-orm";
+import { posts } from "../../db/schema.ts";
+import { periodic } from "../../infra/periodic.ts";
 import type { Deps } from "../deps.ts";
-import { periodic } from "../periodic.ts";
-import { publishDuePosts } from "./posts.ts";
+
+/**
+ * Publishes the scheduled posts whose time has come, and answers their ids. One UPDATE: when several instances run
+ * it at once, PostgreSQL re-checks the loser's WHERE against the winner's row, so each post is published once.
+ */
+export async function publishDuePosts(deps: Pick<Deps, "db">) {
+  const rows = await deps.db
+    .update(posts)
+    .set({ status: "published", updatedAt: new Date() })
+    .where(and(eq(posts.status, "scheduled"), lte(posts.publishedAt, sql`now()`)))
+    .returning({ id: posts.id });
+  return rows.map((row) => row.id);
+}
 
 /**
  * Publishes scheduled posts when their time comes: at start (so a post due while no server ran goes out at once)

@@ -4,7 +4,7 @@ import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { isPublished, POST_NOT_FOUND } from "./post-queries.ts";
-import { getPost } from "./posts.ts";
+import { getPost } from "./post-reads.ts";
 
 /** A reader's own reactions to some posts, in one query on the reactions key. */
 export async function reactionsOf(deps: Pick<Deps, "db">, userId: string, postIds: string[]) {

@@ -1,14 +1,10 @@
 import { and, desc, type SQL, sql } from "drizzle-orm";
 import type { PostListQuery } from "../../../shared/schemas/posts.ts";
 import { posts } from "../../db/schema.ts";
-import { cursorKey, cursorShapes, decodeCursor, toPage } from "../cursor.ts";
+import { cursorKey, cursorShapes, decodeCursor, toPage } from "../../infra/cursor.ts";
 import type { Deps } from "../deps.ts";
 import { headline } from "./excerpt.ts";
-import { isPublished, listPosts, type PostRow, postFilters, selectPosts, toPost } from "./post-queries.ts";
-
-/** The posts a list asks for: those matching its words when it has `q`, else the list in its own order. */
-export const findPosts = (deps: Pick<Deps, "db">, { q, ...query }: PostListQuery) =>
-  q === undefined ? listPosts(deps, query) : searchPosts(deps, q, query);
+import { isPublished, type PostRow, postFilters, selectPosts, toPost } from "./post-queries.ts";
 
 /**
  * The reader's words as a tsquery: websearch syntax ("quoted phrases", -excluded words, or), each word of three

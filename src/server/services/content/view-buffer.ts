@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.ts";
+import { periodic } from "../../infra/periodic.ts";
 
 const VIEW_WINDOW = "1 hour";
 const FLUSH_EVERY_MS = 1000;
@@ -69,8 +70,8 @@ export function createViewBuffer(options: { db: Db; log: FastifyBaseLogger }) {
     }
   }
 
-  const timer = setInterval(() => void buffer.flush(), FLUSH_EVERY_MS);
-  timer.unref();
+  // flush() never fails: a failed write keeps its views for the next.
+  const timer = periodic(() => buffer.flush(), { everyMs: FLUSH_EVERY_MS, onError: () => {} });
 
   const buffer = {
     record(view: Viewer & { postId: string }) {
@@ -82,8 +83,9 @@ export function createViewBuffer(options: { db: Db; log: FastifyBaseLogger }) {
       flushing = flushing.then(flushNow, flushNow);
       return flushing;
     },
+    start: timer.start,
     async close() {
-      clearInterval(timer);
+      await timer.close();
       await buffer.flush();
     },
   };

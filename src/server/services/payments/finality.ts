@@ -3,8 +3,8 @@ import type { FastifyBaseLogger } from "fastify";
 import type { Hash, PublicClient } from "viem";
 import type { Db } from "../../db/client.ts";
 import { payments, posts } from "../../db/schema.ts";
-import { periodic } from "../periodic.ts";
-import { isNotFound } from "./verify-payment.ts";
+import { isNotFound } from "../../infra/chain.ts";
+import { periodic } from "../../infra/periodic.ts";
 
 const CHECK_EVERY_MS = 60_000;
 const BATCH = 50;

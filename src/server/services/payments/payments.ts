@@ -1,7 +1,7 @@
 import { and, desc, eq } from "drizzle-orm";
 import type { Payment } from "../../../shared/schemas/payments.ts";
 import { payments, posts, users } from "../../db/schema.ts";
-import { afterCursor, cursorKey, toPage } from "../cursor.ts";
+import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { Deps } from "../deps.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 import { explorerTxUrl } from "./claim.ts";

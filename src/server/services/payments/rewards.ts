@@ -3,8 +3,8 @@ import type { PageQuery } from "../../../shared/schemas/pagination.ts";
 import type { Reward } from "../../../shared/schemas/payments.ts";
 import { payments, rewards, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import { afterCursor, cursorKey, toPage } from "../cursor.ts";
+import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
+import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { findUser } from "../users/find-user.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
@@ -75,7 +75,7 @@ export async function recordTip(
     throw new HttpError(400, "This user has no verified wallet to tip");
   const payment = await verifyPayment(deps, {
     txHash,
-    payerWallet: admin.walletVerifiedAt ? admin.walletAddress : null,
+    payerWallet: payingWallet(admin),
     recipient: target.walletAddress as `0x${string}`,
     minAmountWei: 1n,
     what: "the tip",

@@ -1,14 +1,7 @@
-import {
-  formatEther,
-  getAddress,
-  type Hash,
-  isAddressEqual,
-  parseEventLogs,
-  TransactionNotFoundError,
-  TransactionReceiptNotFoundError,
-} from "viem";
+import { formatEther, getAddress, type Hash, isAddressEqual, parseEventLogs } from "viem";
 import { featuredFeeAbi } from "../../../shared/contracts/featured-fee.ts";
 import { HttpError } from "../../http-error.ts";
+import { isNotFound } from "../../infra/chain.ts";
 import type { Deps } from "../deps.ts";
 import { statusAt } from "./finality.ts";
 
@@ -27,8 +20,8 @@ export interface VerifiedPayment {
 
 interface Expectation {
   txHash: string;
-  /** The payer's verified wallet, or null when they have none. */
-  payerWallet: string | null;
+  /** The payer's verified wallet (`payingWallet`). */
+  payerWallet: `0x${string}`;
   recipient: `0x${string}`;
   minAmountWei: bigint;
   what: string;
@@ -39,10 +32,6 @@ const unreachable = () =>
     503,
     "The blockchain node cannot be reached to check the payment. Nothing was saved: please try again.",
   );
-
-export function isNotFound(error: unknown) {
-  return error instanceof TransactionNotFoundError || error instanceof TransactionReceiptNotFoundError;
-}
 
 /** Contract recipients prove payment with a FeaturePaid event; plain addresses by the transfer itself. */
 const recipientIsContract = new Map<string, boolean>();
@@ -65,12 +54,6 @@ export async function verifyPayment(
   expected: Expectation,
 ): Promise<VerifiedPayment> {
   const chain = deps.config.chain;
-  if (!expected.payerWallet) {
-    throw new HttpError(
-      403,
-      "Verify your wallet first: sign the message offered on your profile, then pay from that wallet.",
-    );
-  }
   const hash = expected.txHash.toLowerCase() as Hash;
   try {
     const transaction = await deps.chain.getTransaction({ hash }).catch((error) => {

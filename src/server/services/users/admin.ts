@@ -2,8 +2,8 @@ import { desc, eq, sql } from "drizzle-orm";
 import type { PageQuery } from "../../../shared/schemas/pagination.ts";
 import { rewards, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
+import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
-import { afterCursor, cursorKey, toPage } from "../cursor.ts";
 import type { Deps } from "../deps.ts";
 import { findUser } from "./find-user.ts";
 import {

@@ -3,13 +3,13 @@ import type { Profile, UpdateProfileInput } from "../../../shared/schemas/users.
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
 import { categories, follows, posts, profileViews, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
+import { emailChangedMail } from "../../infra/mail-templates.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import { checkCurrentPassword } from "../auth/passwords.ts";
 import { EMAIL_TAKEN } from "../auth/registration.ts";
 import { isPublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { removeImage, storeImage } from "../images.ts";
-import { emailChangedMail } from "../mail-templates.ts";
 import { findUser } from "./find-user.ts";
 import {
   followersCountSql,

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { categorySchema } from "../../../../shared/schemas/categories.ts";
 import { api } from "../../../lib/api-client.ts";
-import { categoryKeys } from "../../categories/public.ts";
+import { queryKeys } from "../../../lib/query-keys.ts";
 
 export const useCategory = (id: string) =>
-  useQuery({ queryKey: categoryKeys.one(id), queryFn: () => api(`/api/category/${id}`, categorySchema) });
+  useQuery({ queryKey: queryKeys.categories.one(id), queryFn: () => api(`/api/category/${id}`, categorySchema) });
 
 /** Create, rename or delete; every category list reloads afterwards. */
 export function useCategoryMutation() {
@@ -15,6 +15,6 @@ export function useCategoryMutation() {
         method: remove ? "DELETE" : id ? "PUT" : "POST",
         ...(remove ? {} : { body: { title } }),
       }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: categoryKeys.all() }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.categories.all() }),
   });
 }

@@ -3,13 +3,13 @@ import type { z } from "zod";
 import { pageOf } from "../../../../shared/schemas/pagination.ts";
 import { adminUserListItemSchema, privateUserSchema, rewardResultSchema } from "../../../../shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
-import { adminKeys } from "./keys.ts";
+import { queryKeys } from "../../../lib/query-keys.ts";
 
 export type AdminUser = z.infer<typeof adminUserListItemSchema>;
 
 export const useAdminUsers = () =>
   useInfiniteQuery({
-    queryKey: adminKeys.users(),
+    queryKey: queryKeys.users.adminList(),
     queryFn: ({ pageParam }) =>
       api(`/api/users?limit=50${pageParam ? `&cursor=${pageParam}` : ""}`, pageOf(adminUserListItemSchema)),
     initialPageParam: null as string | null,
@@ -30,6 +30,15 @@ export function useAdminUserAction() {
       action === "likes"
         ? api(`/api/users/likes/${id}`, rewardResultSchema, { method: "PUT" })
         : api(`/api/users/${action}/${id}`, privateUserSchema, { method: "PUT" }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: adminKeys.users() }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.users.adminList() }),
   });
+}
+
+/** After a tip is recorded: the list's rewards, and the Payments screen. */
+export function useReloadAfterTip() {
+  const queryClient = useQueryClient();
+  return () => {
+    void queryClient.invalidateQueries({ queryKey: queryKeys.users.adminList() });
+    void queryClient.invalidateQueries({ queryKey: queryKeys.payments.all() });
+  };
 }

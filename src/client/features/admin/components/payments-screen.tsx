@@ -2,7 +2,7 @@ import { Badge, Box, Code, Heading, Link, Spinner, Stack, Table, Tabs, Text } fr
 import { Link as RouterLink } from "react-router-dom";
 import type { Payment } from "../../../../shared/schemas/payments.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
-import { LoadMore } from "../../../components/load-more.tsx";
+import { PagedList } from "../../../components/query-state.tsx";
 import { formatDate, formatEth, fullName, shortHex } from "../../../lib/format.ts";
 import { usePayments, useRewards } from "../api/payments.ts";
 
@@ -17,68 +17,65 @@ function TxLink({ hash, explorerUrl }: { hash: string; explorerUrl: string | nul
 
 function PaymentTable({ purpose }: { purpose: Payment["purpose"] }) {
   const payments = usePayments(purpose);
-  const items = payments.data?.pages.flatMap((page) => page.items) ?? [];
-  if (payments.isPending) return <Spinner aria-label="Loading payments" />;
   return (
-    <Stack gap="3">
-      <ErrorLines error={payments.error} />
-      {payments.isSuccess && items.length === 0 && <Text color="fg.muted">No payment yet.</Text>}
-      {items.length > 0 && (
-        <Box overflowX="auto">
-          <Table.Root size="sm" variant="outline">
-            <Table.Header>
-              <Table.Row>
-                <Table.ColumnHeader>{purpose === "featured" ? "Post" : "Tipped by"}</Table.ColumnHeader>
-                <Table.ColumnHeader>Payer</Table.ColumnHeader>
-                {purpose === "tip" && <Table.ColumnHeader>To wallet</Table.ColumnHeader>}
-                <Table.ColumnHeader textAlign="end">Amount</Table.ColumnHeader>
-                <Table.ColumnHeader textAlign="end">Block</Table.ColumnHeader>
-                <Table.ColumnHeader textAlign="end">Confirmations</Table.ColumnHeader>
-                <Table.ColumnHeader>Status</Table.ColumnHeader>
-                <Table.ColumnHeader>Transaction</Table.ColumnHeader>
-                <Table.ColumnHeader>Date</Table.ColumnHeader>
-              </Table.Row>
-            </Table.Header>
-            <Table.Body>
-              {items.map((payment) => (
-                <Table.Row key={payment.id}>
-                  <Table.Cell>
-                    {payment.post ? (
-                      <Link asChild color="teal.fg">
-                        <RouterLink to={`/posts/${payment.post.id}`}>{payment.post.title}</RouterLink>
-                      </Link>
-                    ) : (
-                      <Link asChild>
-                        <RouterLink to={`/profile/${payment.user.id}`}>{fullName(payment.user)}</RouterLink>
-                      </Link>
-                    )}
-                  </Table.Cell>
-                  <Table.Cell>
-                    <Code title={payment.payer}>{shortHex(payment.payer)}</Code>
-                  </Table.Cell>
-                  {purpose === "tip" && (
-                    <Table.Cell>
-                      <Code title={payment.recipient}>{shortHex(payment.recipient)}</Code>
-                    </Table.Cell>
-                  )}
-                  <Table.Cell textAlign="end">{formatEth(payment.amountWei)}</Table.Cell>
-                  <Table.Cell textAlign="end">{payment.blockNumber}</Table.Cell>
-                  <Table.Cell textAlign="end">{payment.confirmations}</Table.Cell>
-                  <Table.Cell>
-                    <PaymentStatus status={payment.status} />
-                  </Table.Cell>
-                  <Table.Cell>
-                    <TxLink hash={payment.txHash} explorerUrl={payment.explorerUrl} />
-                  </Table.Cell>
-                  <Table.Cell whiteSpace="nowrap">{formatDate(payment.createdAt)}</Table.Cell>
+    <PagedList pages={payments} label="Loading payments" empty="No payment yet.">
+      {(items) =>
+        items.length > 0 && (
+          <Box overflowX="auto">
+            <Table.Root size="sm" variant="outline">
+              <Table.Header>
+                <Table.Row>
+                  <Table.ColumnHeader>{purpose === "featured" ? "Post" : "Tipped by"}</Table.ColumnHeader>
+                  <Table.ColumnHeader>Payer</Table.ColumnHeader>
+                  {purpose === "tip" && <Table.ColumnHeader>To wallet</Table.ColumnHeader>}
+                  <Table.ColumnHeader textAlign="end">Amount</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">Block</Table.ColumnHeader>
+                  <Table.ColumnHeader textAlign="end">Confirmations</Table.ColumnHeader>
+                  <Table.ColumnHeader>Status</Table.ColumnHeader>
+                  <Table.ColumnHeader>Transaction</Table.ColumnHeader>
+                  <Table.ColumnHeader>Date</Table.ColumnHeader>
                 </Table.Row>
-              ))}
-            </Table.Body>
-          </Table.Root>
-        </Box>
-      )}
-      <LoadMore pages={payments} />
-    </Stack>
+              </Table.Header>
+              <Table.Body>
+                {items.map((payment) => (
+                  <Table.Row key={payment.id}>
+                    <Table.Cell>
+                      {payment.post ? (
+                        <Link asChild color="teal.fg">
+                          <RouterLink to={`/posts/${payment.post.id}`}>{payment.post.title}</RouterLink>
+                        </Link>
+                      ) : (
+                        <Link asChild>
+                          <RouterLink to={`/profile/${payment.user.id}`}>{fullName(payment.user)}</RouterLink>
+                        </Link>
+                      )}
+                    </Table.Cell>
+                    <Table.Cell>
+                      <Code title={payment.payer}>{shortHex(payment.payer)}</Code>
+                    </Table.Cell>
+                    {purpose === "tip" && (
+                      <Table.Cell>
+                        <Code title={payment.recipient}>{shortHex(payment.recipient)}</Code>
+                      </Table.Cell>
+                    )}
+                    <Table.Cell textAlign="end">{formatEth(payment.amountWei)}</Table.Cell>
+                    <Table.Cell textAlign="end">{payment.blockNumber}</Table.Cell>
+                    <Table.Cell textAlign="end">{payment.confirmations}</Table.Cell>
+                    <Table.Cell>
+                      <PaymentStatus status={payment.status} />
+                    </Table.Cell>
+                    <Table.Cell>
+                      <TxLink hash={payment.txHash} explorerUrl={payment.explorerUrl} />
+                    </Table.Cell>
+                    <Table.Cell whiteSpace="nowrap">{formatDate(payment.createdAt)}</Table.Cell>
+                  </Table.Row>
+                ))}
+              </Table.Body>
+            </Table.Root>
+          </Box>
+        )
+      }
+    </PagedList>
   );
 }
 

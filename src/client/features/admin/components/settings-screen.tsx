@@ -1,20 +1,15 @@
-import { Code, DataList, Heading, Spinner, Stack, Text } from "@chakra-ui/react";
-import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { Code, DataList, Heading, Stack, Text } from "@chakra-ui/react";
 import { formatEther } from "viem";
-import { type SiteSettings, siteSettingsSchema, systemStatusSchema } from "../../../../shared/schemas/settings.ts";
+import { type SiteSettings, type SystemStatus, siteSettingsSchema } from "../../../../shared/schemas/settings.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { useZodForm } from "../../../components/form/use-zod-form.ts";
-import { api } from "../../../lib/api-client.ts";
-import { adminKeys } from "../api/keys.ts";
+import { QueryState } from "../../../components/query-state.tsx";
+import { useSaveSiteSettings, useSystemStatus } from "../api/settings.ts";
 
 export function SiteSettingsForm({ settings }: { settings: SiteSettings }) {
-  const queryClient = useQueryClient();
-  const save = useMutation({
-    mutationFn: (input: SiteSettings) => api("/api/settings", siteSettingsSchema, { method: "PUT", body: input }),
-    onSuccess: (saved) => queryClient.setQueryData(["settings"], saved),
-  });
+  const save = useSaveSiteSettings();
   const form = useZodForm(siteSettingsSchema, {
     serverError: save.error,
     defaultValues: settings,
@@ -43,13 +38,15 @@ export function SiteSettingsForm({ settings }: { settings: SiteSettings }) {
 
 /** Read-only: these come from the server's configuration, not from this page. */
 export function SystemStatusPanel() {
-  const status = useQuery({
-    queryKey: adminKeys.status(),
-    queryFn: () => api("/api/settings/status", systemStatusSchema),
-  });
-  if (status.isPending) return <Spinner aria-label="Loading status" />;
-  if (!status.data) return <ErrorLines error={status.error} />;
-  const data = status.data;
+  const status = useSystemStatus();
+  return (
+    <QueryState query={status} label="Loading status">
+      {(data) => <SystemStatusList status={data} />}
+    </QueryState>
+  );
+}
+
+function SystemStatusList({ status: data }: { status: SystemStatus }) {
   const rows: [string, React.ReactNode][] = [
     ["Database", data.database === "postgres" ? "PostgreSQL" : "Embedded PGlite"],
     ["Chain", `${data.chain.name} (chain id ${data.chain.id})`],

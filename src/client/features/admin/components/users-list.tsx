@@ -1,101 +1,101 @@
-import { Badge, Box, Button, HStack, Spinner, Stack, Table, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, HStack, Table } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
-import { ErrorLines } from "../../../components/form/error-lines.tsx";
-import { LoadMore } from "../../../components/load-more.tsx";
+import { PagedList } from "../../../components/query-state.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { fullName } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { TipButton } from "../../wallet/public.tsx";
-import { useAdminUserAction, useAdminUsers } from "../api/users.ts";
+import { useAdminUserAction, useAdminUsers, useReloadAfterTip } from "../api/users.ts";
 
 export function UsersList() {
   const session = useSession();
   const users = useAdminUsers();
   const action = useAdminUserAction();
-  const items = users.data?.pages.flatMap((page) => page.items) ?? [];
-  if (users.isPending) return <Spinner aria-label="Loading users" />;
+  const reloadRewards = useReloadAfterTip();
   return (
-    <Stack gap="4">
-      <ErrorLines error={users.error ?? action.error} />
-      {users.isSuccess && items.length === 0 && <Text color="fg.muted">No User Found</Text>}
-      <Box overflowX="auto">
-        <Table.Root size="sm" variant="outline">
-          <Table.Header>
-            <Table.Row>
-              <Table.ColumnHeader>User</Table.ColumnHeader>
-              <Table.ColumnHeader>Account</Table.ColumnHeader>
-              <Table.ColumnHeader textAlign="end">Followers</Table.ColumnHeader>
-              <Table.ColumnHeader textAlign="end">Posts</Table.ColumnHeader>
-              <Table.ColumnHeader>Actions</Table.ColumnHeader>
-            </Table.Row>
-          </Table.Header>
-          <Table.Body>
-            {items.map((user) => (
-              <Table.Row key={user.id}>
-                <Table.Cell>
-                  <UserChip user={user} size="sm" link={false} detail={user.email} />
-                </Table.Cell>
-                <Table.Cell>
-                  <HStack gap="1" wrap="wrap">
-                    <Badge>{user.accountType}</Badge>
-                    {user.isAdmin && <Badge colorPalette="purple">Admin</Badge>}
-                    {user.isBlocked && <Badge colorPalette="red">Blocked</Badge>}
-                    {user.rewardsCount > 0 && (
-                      <Badge colorPalette="yellow" asChild>
-                        <RouterLink to={`/payments?user=${user.id}`}>Rewards {user.rewardsCount}</RouterLink>
-                      </Badge>
-                    )}
-                  </HStack>
-                </Table.Cell>
-                <Table.Cell textAlign="end">{user.followersCount}</Table.Cell>
-                <Table.Cell textAlign="end">{user.postCount}</Table.Cell>
-                <Table.Cell>
-                  <HStack gap="1" wrap="wrap">
-                    <Button asChild size="xs" variant="outline">
-                      <RouterLink to={`/profile/${user.id}`}>Profile</RouterLink>
-                    </Button>
-                    {/* An admin cannot block or reward themself; the server refuses it too. */}
-                    {user.id !== session?.id && (
-                      <Button
-                        size="xs"
-                        colorPalette={user.isBlocked ? "green" : "red"}
-                        variant="outline"
-                        disabled={action.isPending}
-                        onClick={() =>
-                          action.mutate({ id: user.id, action: user.isBlocked ? "unblock-user" : "block-user" })
-                        }
-                      >
-                        {user.isBlocked ? "Unblock" : "Block"}
-                      </Button>
-                    )}
-                    <Button asChild size="xs" variant="outline">
-                      <RouterLink to="/send-mail" state={{ email: user.email, id: user.id, name: fullName(user) }}>
-                        Message
-                      </RouterLink>
-                    </Button>
-                    {user.id !== session?.id && (
-                      <Button
-                        size="xs"
-                        colorPalette="yellow"
-                        variant={user.isRewardedByMe ? "solid" : "outline"}
-                        aria-pressed={user.isRewardedByMe}
-                        disabled={action.isPending}
-                        onClick={() => action.mutate({ id: user.id, action: "likes" })}
-                      >
-                        Reward
-                      </Button>
-                    )}
-                    {user.id !== session?.id && user.isWalletVerified && user.walletAddress && (
-                      <TipButton user={{ id: user.id, name: fullName(user), walletAddress: user.walletAddress }} />
-                    )}
-                  </HStack>
-                </Table.Cell>
+    <PagedList pages={users} label="Loading users" empty="No User Found" error={users.error ?? action.error} gap="4">
+      {(items) => (
+        <Box overflowX="auto">
+          <Table.Root size="sm" variant="outline">
+            <Table.Header>
+              <Table.Row>
+                <Table.ColumnHeader>User</Table.ColumnHeader>
+                <Table.ColumnHeader>Account</Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">Followers</Table.ColumnHeader>
+                <Table.ColumnHeader textAlign="end">Posts</Table.ColumnHeader>
+                <Table.ColumnHeader>Actions</Table.ColumnHeader>
               </Table.Row>
-            ))}
-          </Table.Body>
-        </Table.Root>
-      </Box>
-      <LoadMore pages={users} />
-    </Stack>
+            </Table.Header>
+            <Table.Body>
+              {items.map((user) => (
+                <Table.Row key={user.id}>
+                  <Table.Cell>
+                    <UserChip user={user} size="sm" link={false} detail={user.email} />
+                  </Table.Cell>
+                  <Table.Cell>
+                    <HStack gap="1" wrap="wrap">
+                      <Badge>{user.accountType}</Badge>
+                      {user.isAdmin && <Badge colorPalette="purple">Admin</Badge>}
+                      {user.isBlocked && <Badge colorPalette="red">Blocked</Badge>}
+                      {user.rewardsCount > 0 && (
+                        <Badge colorPalette="yellow" asChild>
+                          <RouterLink to={`/payments?user=${user.id}`}>Rewards {user.rewardsCount}</RouterLink>
+                        </Badge>
+                      )}
+                    </HStack>
+                  </Table.Cell>
+                  <Table.Cell textAlign="end">{user.followersCount}</Table.Cell>
+                  <Table.Cell textAlign="end">{user.postCount}</Table.Cell>
+                  <Table.Cell>
+                    <HStack gap="1" wrap="wrap">
+                      <Button asChild size="xs" variant="outline">
+                        <RouterLink to={`/profile/${user.id}`}>Profile</RouterLink>
+                      </Button>
+                      {/* An admin cannot block or reward themself; the server refuses it too. */}
+                      {user.id !== session?.id && (
+                        <Button
+                          size="xs"
+                          colorPalette={user.isBlocked ? "green" : "red"}
+                          variant="outline"
+                          disabled={action.isPending}
+                          onClick={() =>
+                            action.mutate({ id: user.id, action: user.isBlocked ? "unblock-user" : "block-user" })
+                          }
+                        >
+                          {user.isBlocked ? "Unblock" : "Block"}
+                        </Button>
+                      )}
+                      <Button asChild size="xs" variant="outline">
+                        <RouterLink to="/send-mail" state={{ email: user.email, id: user.id, name: fullName(user) }}>
+                          Message
+                        </RouterLink>
+                      </Button>
+                      {user.id !== session?.id && (
+                        <Button
+                          size="xs"
+                          colorPalette="yellow"
+                          variant={user.isRewardedByMe ? "solid" : "outline"}
+                          aria-pressed={user.isRewardedByMe}
+                          disabled={action.isPending}
+                          onClick={() => action.mutate({ id: user.id, action: "likes" })}
+                        >
+                          Reward
+                        </Button>
+                      )}
+                      {user.id !== session?.id && user.isWalletVerified && user.walletAddress && (
+                        <TipButton
+                          user={{ id: user.id, name: fullName(user), walletAddress: user.walletAddress }}
+                          onPaid={reloadRewards}
+                        />
+                      )}
+                    </HStack>
+                  </Table.Cell>
+                </Table.Row>
+              ))}
+            </Table.Body>
+          </Table.Root>
+        </Box>
+      )}
+    </PagedList>
   );
 }

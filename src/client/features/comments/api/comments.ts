@@ -2,13 +2,7 @@ import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tansta
 import { type Comment, commentSchema } from "../../../../shared/schemas/comments.ts";
 import { pageOf } from "../../../../shared/schemas/pagination.ts";
 import { api } from "../../../lib/api-client.ts";
-import { postKeys } from "../../posts/public.ts";
-
-export const commentKeys = {
-  one: (id: string) => ["comment", id] as const,
-  /** Under the post's key, so the post's reload takes its older comments along. */
-  older: (postId: string, firstCursor: string | null) => [...postKeys.detail(postId), "comments", firstCursor] as const,
-};
+import { queryKeys } from "../../../lib/query-keys.ts";
 
 const commentPageSchema = pageOf(commentSchema);
 
@@ -26,9 +20,9 @@ function useCommentMutation<T>(mutationFn: (input: T) => Promise<Comment>, after
   return useMutation({
     mutationFn,
     onSuccess: (comment) => {
-      if (after === "remove") queryClient.removeQueries({ queryKey: commentKeys.one(comment.id) });
-      else queryClient.setQueryData(commentKeys.one(comment.id), comment);
-      void queryClient.invalidateQueries({ queryKey: postKeys.detail(comment.postId) });
+      if (after === "remove") queryClient.removeQueries({ queryKey: queryKeys.comments.one(comment.id) });
+      else queryClient.setQueryData(queryKeys.comments.one(comment.id), comment);
+      void queryClient.invalidateQueries({ queryKey: queryKeys.posts.detail(comment.postId) });
     },
   });
 }
@@ -43,7 +37,7 @@ export const getComments = (postId: string, cursor: string) =>
 /** Older comments after the first page the post detail carries; fetched only when the reader asks. */
 export function useOlderComments(postId: string, firstCursor: string | null, enabled: boolean) {
   return useInfiniteQuery({
-    queryKey: commentKeys.older(postId, firstCursor),
+    queryKey: queryKeys.comments.older(postId, firstCursor),
     queryFn: ({ pageParam }) => getComments(postId, pageParam as string),
     initialPageParam: firstCursor,
     getNextPageParam: (page) => page.nextCursor,
@@ -52,4 +46,5 @@ export function useOlderComments(postId: string, firstCursor: string | null, ena
 }
 
 export const getComment = (id: string) => api(`/api/comments/${id}`, commentSchema);
-export const useComment = (id: string) => useQuery({ queryKey: commentKeys.one(id), queryFn: () => getComment(id) });
+export const useComment = (id: string) =>
+  useQuery({ queryKey: queryKeys.comments.one(id), queryFn: () => getComment(id) });

@@ -1,14 +1,11 @@
 import { Heading, Stack, Text } from "@chakra-ui/react";
-import { useMutation } from "@tanstack/react-query";
 import { useNavigate } from "react-router-dom";
-import { messageSchema, type SendMailInput, sendMailSchema } from "../../../../shared/schemas/users.ts";
+import { sendMailSchema } from "../../../../shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { useZodForm } from "../../../components/form/use-zod-form.ts";
-import { api } from "../../../lib/api-client.ts";
-
-const sendMail = (input: SendMailInput) => api("/api/email", messageSchema, { method: "POST", body: input });
+import { useSendMessage } from "../api/send-message.ts";
 
 interface Recipient {
   email: string;
@@ -22,7 +19,7 @@ interface Recipient {
  */
 export function SendMessageForm({ recipient }: { recipient: Recipient }) {
   const navigate = useNavigate();
-  const send = useMutation({ mutationFn: sendMail });
+  const send = useSendMessage();
   const byAddress = Boolean(recipient.email) || !recipient.id;
   const form = useZodForm(sendMailSchema, {
     serverError: send.error,

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { postSchema } from "../../../../shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
-import { postKeys } from "./keys.ts";
+import { queryKeys } from "../../../lib/query-keys.ts";
 
 export const deletePost = (id: string) => api(`/api/posts/${id}`, postSchema, { method: "DELETE" });
 
@@ -10,8 +10,8 @@ export function useDeletePost() {
   return useMutation({
     mutationFn: deletePost,
     onSuccess: (post) => {
-      queryClient.removeQueries({ queryKey: postKeys.detail(post.id) });
-      void queryClient.invalidateQueries({ queryKey: postKeys.lists() });
+      queryClient.removeQueries({ queryKey: queryKeys.posts.detail(post.id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.posts.all() });
     },
   });
 }

@@ -2,7 +2,7 @@ import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
 import { pageOf } from "../../../../shared/schemas/pagination.ts";
 import { postSchema } from "../../../../shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
-import { postKeys } from "./keys.ts";
+import { queryKeys } from "../../../lib/query-keys.ts";
 
 const postPageSchema = pageOf(postSchema);
 
@@ -12,7 +12,7 @@ export const getDrafts = (cursor: string | null) =>
 
 export const draftsQueryOptions = () =>
   infiniteQueryOptions({
-    queryKey: postKeys.drafts(),
+    queryKey: queryKeys.posts.drafts(),
     queryFn: ({ pageParam }) => getDrafts(pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.nextCursor,

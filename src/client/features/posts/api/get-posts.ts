@@ -1,9 +1,10 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
+import type { PostFilter } from "../../../../shared/reader-pages.ts";
 import { POSTS_PAGE_SIZE } from "../../../../shared/reader-pages.ts";
 import { pageOf } from "../../../../shared/schemas/pagination.ts";
 import { postSchema } from "../../../../shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
-import { type PostFilter, postKeys } from "./keys.ts";
+import { queryKeys } from "../../../lib/query-keys.ts";
 
 const postPageSchema = pageOf(postSchema);
 
@@ -18,7 +19,7 @@ export const getPosts = (filter: PostFilter, cursor: string | null) => {
 
 export const postsQueryOptions = (filter: PostFilter) =>
   infiniteQueryOptions({
-    queryKey: postKeys.list(filter),
+    queryKey: queryKeys.posts.list(filter),
     queryFn: ({ pageParam }) => getPosts(filter, pageParam),
     initialPageParam: null as string | null,
     getNextPageParam: (page) => page.nextCursor,

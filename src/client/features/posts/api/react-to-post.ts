@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { postSchema } from "../../../../shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
-import { postKeys } from "./keys.ts";
+import { queryKeys } from "../../../lib/query-keys.ts";
 
 export const reactToPost = ({ postId, kind }: { postId: string; kind: "likes" | "dislikes" }) =>
   api(`/api/posts/${kind}`, postSchema, { method: "PUT", body: { postId } });
@@ -12,8 +12,8 @@ export function useReactToPost() {
   return useMutation({
     mutationFn: reactToPost,
     onSuccess: (post) => {
-      void queryClient.invalidateQueries({ queryKey: postKeys.lists() });
-      void queryClient.invalidateQueries({ queryKey: postKeys.detail(post.id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.posts.lists() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.posts.detail(post.id) });
     },
   });
 }

@@ -1,7 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { type PostUpdate, postSchema } from "../../../../shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
-import { postKeys } from "./keys.ts";
+import { queryKeys } from "../../../lib/query-keys.ts";
 
 /** The spec sends the whole form object with the id; the server changes title, description and category. */
 export const updatePost = ({ id, ...input }: PostUpdate & { id: string }) =>
@@ -12,8 +12,8 @@ export function useUpdatePost() {
   return useMutation({
     mutationFn: updatePost,
     onSuccess: (post) => {
-      void queryClient.invalidateQueries({ queryKey: postKeys.lists() });
-      void queryClient.invalidateQueries({ queryKey: postKeys.detail(post.id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.posts.all() });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.posts.detail(post.id) });
     },
   });
 }

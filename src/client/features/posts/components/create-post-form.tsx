@@ -14,7 +14,7 @@ import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { usePublicConfig } from "../../../lib/config.ts";
 import { useSession } from "../../../lib/session.ts";
 import { PayFee, unusedPayment } from "../../wallet/public.tsx";
-import { type PostDraft, useCreatePost } from "../api/create-post.ts";
+import { useCreatePost } from "../api/create-post.ts";
 import { PostFields } from "./post-fields.tsx";
 import { PublishControls } from "./publish-controls.tsx";
 
@@ -45,25 +45,17 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
   const featured = form.watch("isFeatured") === "true";
 
   const onSubmit = form.handleSubmit((parsed) => {
-    const values = form.getValues();
-    const draft: PostDraft = {
-      title: values.title,
-      description: values.description,
-      category: values.category,
-      isFeatured: values.isFeatured === "true" ? "true" : "false",
-      transectionHash: values.transectionHash,
-      image,
-      status: parsed.status,
-      publishAt: parsed.publishAt,
-    };
-    create.mutate(draft, {
-      onSuccess: (post) => {
-        autosave.clear();
-        if (session) unusedPayment.forget(session.id, draft.transectionHash);
-        // Published: the list, as the spec says; a draft or scheduled post: its own page, which only the author sees.
-        navigate(post.status === "published" ? "/posts" : `/posts/${post.id}`);
+    create.mutate(
+      { ...parsed, image },
+      {
+        onSuccess: (post) => {
+          autosave.clear();
+          if (session) unusedPayment.forget(session.id, parsed.transectionHash);
+          // Published: the list, as the spec says; a draft or scheduled post: its own page, which only the author sees.
+          navigate(post.status === "published" ? "/posts" : `/posts/${post.id}`);
+        },
       },
-    });
+    );
   });
 
   return (

@@ -1,7 +1,8 @@
-import { Badge, Box, Button, Container, Heading, HStack, Spinner, Stack, Text } from "@chakra-ui/react";
+import { Badge, Box, Button, Container, Heading, HStack, Stack, Text } from "@chakra-ui/react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, EyeIcon, StarIcon, TrashIcon } from "../../../components/icons.tsx";
+import { QueryState } from "../../../components/query-state.tsx";
 import { RichText } from "../../../components/rich-text.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { useSession } from "../../../lib/session.ts";
@@ -26,69 +27,67 @@ export function PostDetail({
   const remove = useDeletePost();
   usePageTitle(post.data?.title);
 
-  if (post.isPending) return <Spinner m="10" aria-label="Loading post" />;
-  if (!post.data)
-    return (
-      <Container maxW="3xl" py="10">
-        <ErrorLines error={post.error} />
-      </Container>
-    );
-  const data = post.data;
-  const isAuthor = session?.id === data.user.id;
   return (
-    <Container as="article" maxW="3xl" py="8">
-      <Stack gap="5">
-        {data.image && (
-          <CoverImage url={data.image} sizes="(min-width: 48rem) 48rem, 100vw" priority borderRadius="xl" />
-        )}
-        <HStack gap="2">
-          <Badge colorPalette="teal">{data.category}</Badge>
-          {data.isFeatured && (
-            <Badge colorPalette="yellow">
-              <StarIcon /> Featured
-            </Badge>
-          )}
-        </HStack>
-        <Heading as="h1" size="3xl">
-          {data.title}
-        </Heading>
-        {data.status !== "published" && <UnpublishedNotice post={data} />}
-        <UserChip user={data.user} size="sm">
-          <Text color="fg.muted">
-            <PublishedDate post={data} /> · <EyeIcon /> {data.numViews}
-            <Box as="span" srOnly>
-              views
-            </Box>
-          </Text>
-          {isAuthor && (
-            <HStack ms="auto">
-              <Button asChild size="sm" variant="outline" aria-label="Edit post">
-                <RouterLink to={`/update-post/${data.id}`}>
-                  <EditIcon /> Edit
-                </RouterLink>
-              </Button>
-              <Button
-                size="sm"
-                variant="outline"
-                colorPalette="red"
-                aria-label="Delete post"
-                disabled={remove.isPending}
-                onClick={() => {
-                  if (window.confirm(`Delete "${data.title}"?`))
-                    remove.mutate(data.id, { onSuccess: () => navigate("/posts") });
-                }}
-              >
-                <TrashIcon /> Delete
-              </Button>
-            </HStack>
-          )}
-        </UserChip>
-        <ErrorLines error={remove.error} />
-        <Box borderTopWidth="1px" pt="5">
-          <RichText html={data.description} />
-        </Box>
-        {children?.(data)}
-      </Stack>
-    </Container>
+    <QueryState query={post} label="Loading post" page>
+      {(data) => {
+        const isAuthor = session?.id === data.user.id;
+        return (
+          <Container as="article" maxW="3xl" py="8">
+            <Stack gap="5">
+              {data.image && (
+                <CoverImage url={data.image} sizes="(min-width: 48rem) 48rem, 100vw" priority borderRadius="xl" />
+              )}
+              <HStack gap="2">
+                <Badge colorPalette="teal">{data.category}</Badge>
+                {data.isFeatured && (
+                  <Badge colorPalette="yellow">
+                    <StarIcon /> Featured
+                  </Badge>
+                )}
+              </HStack>
+              <Heading as="h1" size="3xl">
+                {data.title}
+              </Heading>
+              {data.status !== "published" && <UnpublishedNotice post={data} />}
+              <UserChip user={data.user} size="sm">
+                <Text color="fg.muted">
+                  <PublishedDate post={data} /> · <EyeIcon /> {data.numViews}
+                  <Box as="span" srOnly>
+                    views
+                  </Box>
+                </Text>
+                {isAuthor && (
+                  <HStack ms="auto">
+                    <Button asChild size="sm" variant="outline" aria-label="Edit post">
+                      <RouterLink to={`/update-post/${data.id}`}>
+                        <EditIcon /> Edit
+                      </RouterLink>
+                    </Button>
+                    <Button
+                      size="sm"
+                      variant="outline"
+                      colorPalette="red"
+                      aria-label="Delete post"
+                      disabled={remove.isPending}
+                      onClick={() => {
+                        if (window.confirm(`Delete "${data.title}"?`))
+                          remove.mutate(data.id, { onSuccess: () => navigate("/posts") });
+                      }}
+                    >
+                      <TrashIcon /> Delete
+                    </Button>
+                  </HStack>
+                )}
+              </UserChip>
+              <ErrorLines error={remove.error} />
+              <Box borderTopWidth="1px" pt="5">
+                <RichText html={data.description} />
+              </Box>
+              {children?.(data)}
+            </Stack>
+          </Container>
+        );
+      }}
+    </QueryState>
   );
 }

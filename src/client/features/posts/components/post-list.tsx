@@ -1,9 +1,8 @@
-import { SimpleGrid, Spinner, Stack, Text } from "@chakra-ui/react";
+import { SimpleGrid } from "@chakra-ui/react";
 import { useEffect, useRef } from "react";
-import { ErrorLines } from "../../../components/form/error-lines.tsx";
-import { LoadMore } from "../../../components/load-more.tsx";
+import type { PostFilter } from "../../../../shared/reader-pages.ts";
+import { PagedList } from "../../../components/query-state.tsx";
 import { usePosts } from "../api/get-posts.ts";
-import type { PostFilter } from "../api/keys.ts";
 import { PostCard } from "./post-card.tsx";
 
 /**
@@ -28,19 +27,18 @@ export function PostList({ filter }: { filter: PostFilter }) {
     return () => observer.disconnect();
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
-  const items = posts.data?.pages.flatMap((page) => page.items) ?? [];
-  if (posts.isPending) return <Spinner aria-label="Loading posts" />;
   return (
-    <Stack gap="6">
-      <ErrorLines error={posts.error} />
-      {posts.isSuccess && items.length === 0 && <Text color="fg.muted">No Blog Found</Text>}
-      <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="5">
-        {items.map((post, index) => (
-          <PostCard key={post.id} post={post} priority={index === 0} />
-        ))}
-      </SimpleGrid>
-      <div ref={sentinel} />
-      <LoadMore pages={posts} />
-    </Stack>
+    <PagedList pages={posts} label="Loading posts" empty="No Blog Found" gap="6">
+      {(items) => (
+        <>
+          <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="5">
+            {items.map((post, index) => (
+              <PostCard key={post.id} post={post} priority={index === 0} />
+            ))}
+          </SimpleGrid>
+          <div ref={sentinel} />
+        </>
+      )}
+    </PagedList>
   );
 }

@@ -7,12 +7,13 @@ import {
   type UpdateProfileInput,
 } from "../../../../shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
+import { toFormData } from "../../../lib/form-data.ts";
+import { queryKeys } from "../../../lib/query-keys.ts";
 import { useSession, useSetSession } from "../../../lib/session.ts";
-import { userKeys } from "./keys.ts";
 
 export const getProfile = (id: string) => api(`/api/users/profile/${id}`, profileSchema);
 export const profileQueryOptions = (id: string) =>
-  queryOptions({ queryKey: userKeys.profile(id), queryFn: () => getProfile(id) });
+  queryOptions({ queryKey: queryKeys.users.profile(id), queryFn: () => getProfile(id) });
 export const useProfile = (id: string) => useQuery(profileQueryOptions(id));
 
 /** Follow or unfollow; the profile reloads afterwards, as the spec says. */
@@ -24,7 +25,7 @@ export function useFollow(id: string) {
         method: "PUT",
         body: follow ? { followId: id } : { unFollowId: id },
       }),
-    onSuccess: () => void queryClient.invalidateQueries({ queryKey: userKeys.profiles() }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.users.profiles() }),
   });
 }
 
@@ -51,7 +52,7 @@ export function useUpdateProfile() {
     mutationFn: (input: UpdateProfileInput) => api("/api/users", privateUserSchema, { method: "PUT", body: input }),
     onSuccess: (user) => {
       refresh(user);
-      void queryClient.invalidateQueries({ queryKey: userKeys.profile(user.id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.users.profile(user.id) });
     },
   });
 }
@@ -60,14 +61,20 @@ export function useUploadPhoto() {
   const queryClient = useQueryClient();
   const refresh = useRefreshSession();
   return useMutation({
-    mutationFn: (file: File) => {
-      const form = new FormData();
-      form.set("image", file);
-      return api("/api/users/profilephoto-upload", privateUserSchema, { method: "PUT", body: form });
-    },
+    mutationFn: (file: File) =>
+      api("/api/users/profilephoto-upload", privateUserSchema, {
+        method: "PUT",
+        body: toFormData({}, { image: file }),
+      }),
     onSuccess: (user) => {
       refresh(user);
-      void queryClient.invalidateQueries({ queryKey: userKeys.profile(user.id) });
+      void queryClient.invalidateQueries({ queryKey: queryKeys.users.profile(user.id) });
     },
   });
+}
+
+/** A user's profile is shown again from the server (after their wallet changed). */
+export function useReloadProfile() {
+  const queryClient = useQueryClient();
+  return (id: string) => void queryClient.invalidateQueries({ queryKey: queryKeys.users.profile(id) });
 }

@@ -1,8 +1,10 @@
 import { Badge, Box, Code, Heading, HStack, Stack, Text } from "@chakra-ui/react";
 import { LinkWalletButton } from "../../wallet/public.tsx";
+import { useReloadProfile } from "../api/profile.ts";
 
 /** Only the owner sees the wallet; signing with it verifies it (or moves the account to another wallet). */
 export function OwnWallet({ address, verified }: { address: string | null; verified: boolean }) {
+  const reloadProfile = useReloadProfile();
   return (
     <Box as="section" aria-labelledby="wallet-heading" mt="6" borderWidth="1px" borderRadius="lg" p="4">
       <HStack gap="2" wrap="wrap" mb="2">
@@ -24,7 +26,11 @@ export function OwnWallet({ address, verified }: { address: string | null; verif
             ? "You can sign in with this wallet and pay featured fees from it. Sign with another wallet to use that one instead."
             : "Sign a message with your wallet to prove it is yours; then you can sign in with it and pay featured fees from it."}
         </Text>
-        <LinkWalletButton label={verified ? "Change wallet" : "Verify wallet"} verified={verified ? address : null} />
+        <LinkWalletButton
+          label={verified ? "Change wallet" : "Verify wallet"}
+          verified={verified ? address : null}
+          onLinked={(user) => reloadProfile(user.id)}
+        />
       </Stack>
     </Box>
   );

@@ -1,21 +1,15 @@
-import { useMutation, useQueryClient } from "@tanstack/react-query";
+import { useMutation } from "@tanstack/react-query";
 import { rewardResultSchema } from "../../../../shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
-import { adminKeys } from "../../admin/public.ts";
 
-/** Records a confirmed ETH tip as the admin's reward; the server verifies it on-chain first. */
-export function useRecordTip() {
-  const queryClient = useQueryClient();
+/** Records a confirmed ETH tip as the admin's reward; the server verifies it on-chain first. Then `onPaid`. */
+export function useRecordTip(onPaid?: () => void) {
   return useMutation({
     mutationFn: ({ userId, hash }: { userId: string; hash: string }) =>
       api(`/api/users/${userId}/tip`, rewardResultSchema, {
         method: "POST",
         body: { transectionHash: hash },
       }),
-    onSuccess: () => {
-      void queryClient.invalidateQueries({ queryKey: adminKeys.users() });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.payments() });
-      void queryClient.invalidateQueries({ queryKey: adminKeys.rewards() });
-    },
+    onSuccess: () => onPaid?.(),
   });
 }

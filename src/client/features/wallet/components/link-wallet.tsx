@@ -4,6 +4,7 @@ import { useState } from "react";
 import { useConfig } from "wagmi";
 import { getAccount } from "wagmi/actions";
 import type { PublicConfig } from "../../../../shared/schemas/system.ts";
+import type { PrivateUser } from "../../../../shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { usePublicConfig } from "../../../lib/config.ts";
 import { useLinkWallet } from "../api/link-wallet.ts";
@@ -15,10 +16,17 @@ import { walletIsland } from "./wallet-providers.tsx";
 /** The profile owner's "Verify wallet" / "Change wallet": sign with the connected wallet to make it the verified one. */
 export default walletIsland(LinkWalletPanel);
 
-function LinkWalletPanel({ label, verified }: { label: string; verified: string | null }) {
+export interface LinkWalletProps {
+  label: string;
+  /** The account's verified wallet, if any: replacing it asks for the current password too. */
+  verified: string | null;
+  onLinked?: (user: PrivateUser) => void;
+}
+
+function LinkWalletPanel({ label, verified, onLinked }: LinkWalletProps) {
   const site = usePublicConfig().data as PublicConfig;
   const config = useConfig();
-  const link = useLinkWallet();
+  const link = useLinkWallet(onLinked);
   const [error, setError] = useState<string | null>(null);
   const [signing, setSigning] = useState(false);
   const [currentPassword, setCurrentPassword] = useState("");

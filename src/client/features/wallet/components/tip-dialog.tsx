@@ -18,6 +18,8 @@ export interface TipTarget {
 interface Props {
   user: TipTarget;
   onClose: () => void;
+  /** The tip is recorded. */
+  onPaid?: () => void;
 }
 
 /** An admin tips ETH to a user's verified wallet; once confirmed, the server verifies it and records the reward. */
@@ -25,12 +27,12 @@ export default walletIsland(TipDialogPanel);
 
 const amountOk = (amount: string) => /^\d+(\.\d{1,18})?$/.test(amount) && parseEther(amount) > 0n;
 
-function TipDialogPanel({ user, onClose }: Props) {
+function TipDialogPanel({ user, onClose, onPaid }: Props) {
   const config = useConfig();
   const { address } = useAccount();
   const action = useWalletAction();
   const { site } = action;
-  const record = useRecordTip();
+  const record = useRecordTip(onPaid);
   const [amount, setAmount] = useState("0.01");
   const [paid, setPaid] = useState<Hash | null>(null);
   const busy = action.busy;

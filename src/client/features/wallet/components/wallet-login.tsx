@@ -2,12 +2,11 @@ import { Button, Stack, Text } from "@chakra-ui/react";
 import { createAuthenticationAdapter, useConnectModal } from "@rainbow-me/rainbowkit";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { createSiweMessage } from "viem/siwe";
-import { siweNonceSchema } from "../../../../shared/schemas/siwe.ts";
 import type { PublicConfig } from "../../../../shared/schemas/system.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
-import { api } from "../../../lib/api-client.ts";
 import { usePublicConfig } from "../../../lib/config.ts";
 import { useSetSession } from "../../../lib/session.ts";
+import { getSiweNonce } from "../api/sign-wallet-proof.ts";
 import { walletLogin } from "../api/wallet-login.ts";
 import { parseWalletError } from "../parse-wallet-error.ts";
 import { WalletProviders } from "./wallet-providers.tsx";
@@ -23,7 +22,7 @@ export default function WalletLogin() {
   const adapter = useMemo(
     () =>
       createAuthenticationAdapter({
-        getNonce: async () => (await api("/api/auth/siwe/nonce", siweNonceSchema)).nonce,
+        getNonce: getSiweNonce,
         // RainbowKit asks only once a wallet connected, which WalletProviders allows only with the settings loaded.
         createMessage: ({ nonce, address }) => {
           if (!site) throw new Error("The site's chain settings are not loaded yet.");

@@ -1,36 +1,16 @@
-import { and, eq, lte, or, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import { FEATURED_FEE_WEI } from "../../../shared/constants.ts";
 import type { CreatePostBody, PostStatus, PostUpdate } from "../../../shared/schemas/posts.ts";
 import { categories, posts } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
+import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { removeImage, storeImage } from "../images.ts";
 import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
 import { hasContent, sanitizePostHtml } from "../sanitize.ts";
-import { listComments } from "./comments.ts";
-import { isPublished, POST_NOT_FOUND, selectPosts, toPost } from "./post-queries.ts";
-
-/** A post whatever its status: for its author's own answers (create, edit, delete). */
-export async function getPost(deps: Pick<Deps, "db">, id: string, viewerId: string | null) {
-  const [row] = await selectPosts(deps, viewerId, { where: eq(posts.id, id), limit: 1 });
-  if (!row) throw new HttpError(404, POST_NOT_FOUND);
-  return toPost(row);
-}
-
-/**
- * A post with its first page of comments as anyone sees it (no reader's own reaction): published only, unless
- * `authorId` names its author, who also sees it as a draft or scheduled. A draft is never told apart from a
- * missing post.
- */
-export async function getPostDetail(deps: Pick<Deps, "db">, id: string, authorId?: string) {
-  const visible = authorId ? or(isPublished, eq(posts.userId, authorId)) : isPublished;
-  const [row] = await selectPosts(deps, null, { where: and(eq(posts.id, id), visible), limit: 1 });
-  if (!row) throw new HttpError(404, POST_NOT_FOUND);
-  const page = await listComments(deps, id, { limit: 20 });
-  return { ...toPost(row), comments: page.items, commentsNextCursor: page.nextCursor };
-}
+import { POST_NOT_FOUND } from "./post-queries.ts";
+import { getPost } from "./post-reads.ts";
 
 /**
  * The columns an author's button sets: publish now (a post published before keeps its date), keep as a draft, or
@@ -53,19 +33,6 @@ function publishing(input: { status?: PostStatus | undefined; publishAt?: string
     default:
       return {};
   }
-}
-
-/**
- * Publishes the scheduled posts whose time has come, and answers their ids. One UPDATE: when several instances run
- * it at once, PostgreSQL re-checks the loser's WHERE against the winner's row, so each post is published once.
- */
-export async function publishDuePosts(deps: Pick<Deps, "db">) {
-  const rows = await deps.db
-    .update(posts)
-    .set({ status: "published", updatedAt: new Date() })
-    .where(and(eq(posts.status, "scheduled"), lte(posts.publishedAt, sql`now()`)))
-    .returning({ id: posts.id });
-  return rows.map((row) => row.id);
 }
 
 async function categoryId(deps: Pick<Deps, "db">, title: string) {
@@ -97,7 +64,7 @@ export async function createPost(
   const payment = input.transectionHash
     ? await verifyPayment(deps, {
         txHash: input.transectionHash,
-        payerWallet: author.walletVerifiedAt ? author.walletAddress : null,
+        payerWallet: payingWallet(author),
         recipient: deps.config.feeRecipient,
         minAmountWei: FEATURED_FEE_WEI,
         what: "the featured-post fee",

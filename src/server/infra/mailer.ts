@@ -1,11 +1,12 @@
 import fs from "node:fs";
 import path from "node:path";
-import { and, asc, eq, inArray, isNull, lt, lte } from "drizzle-orm";
+import { and, asc, eq, inArray, isNotNull, isNull, lt, lte } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 import type { Db } from "../db/client.ts";
 import { mailOutbox } from "../db/schema.ts";
 import type { MailContent } from "./mail-templates.ts";
+import { periodic } from "./periodic.ts";
 
 export type Delivery = "sent" | "queued";
 const MAX_ATTEMPTS = 8;
@@ -102,8 +103,6 @@ export function createMailer(options: {
     }
   }
 
-  let timer: NodeJS.Timeout | undefined;
-  let retrying: Promise<unknown> = Promise.resolve();
   /** Work that ends in mail, started after an answer left (see `later`). */
   const pending = new Set<Promise<unknown>>();
 
@@ -183,10 +182,16 @@ export function createMailer(options: {
     },
 
     start() {
-      timer = setInterval(() => {
-        retrying = mailer.retryDue().catch((error) => log.error({ err: error }, "mail retry failed"));
-      }, RETRY_EVERY_MS);
-      timer.unref();
+      retrying.start();
+    },
+
+    /** How many mails wait in the outbox, and how many it has sent. */
+    async counts() {
+      const [queued, sent] = await Promise.all([
+        db.$count(mailOutbox, isNull(mailOutbox.sentAt)),
+        db.$count(mailOutbox, isNotNull(mailOutbox.sentAt)),
+      ]);
+      return { queued, sent };
     },
 
     /** Resolves once the work started with `later` so far has ended. */
@@ -195,11 +200,15 @@ export function createMailer(options: {
     },
 
     async close() {
-      clearInterval(timer);
-      await Promise.all([retrying, ...pending]);
+      await retrying.close();
+      await Promise.all(pending);
       transport.close();
     },
   };
+  const retrying = periodic(() => mailer.retryDue(), {
+    everyMs: RETRY_EVERY_MS,
+    onError: (error) => log.error({ err: error }, "mail retry failed"),
+  });
   return mailer;
 }
 export type Mailer = ReturnType<typeof createMailer>;

@@ -1,10 +1,10 @@
 import { Alert, Button, Container, Stack, Text } from "@chakra-ui/react";
-import { useRequestVerificationEmail } from "../../features/auth/public.ts";
-import { splitError } from "../../lib/api-client.ts";
-import { useSession } from "../../lib/session.ts";
+import { splitError } from "../../../lib/api-client.ts";
+import { useSession } from "../../../lib/session.ts";
+import { useRequestVerificationEmail } from "../api/request-verification-email.ts";
 
 /** The lines under the bar: the unverified banner, and the verification request's loading, success and error. */
-export function NoticeLines() {
+export function UnverifiedNotice() {
   const session = useSession();
   const request = useRequestVerificationEmail();
   if (!session) return null;

@@ -1,4 +1,4 @@
-import { escapeHtml } from "./content/excerpt.ts";
+import { escapeHtml } from "./html.ts";
 
 export interface MailContent {
   subject: string;

@@ -1,0 +1,57 @@
+import type { PostFilter } from "../../shared/reader-pages.ts";
+import type { Payment } from "../../shared/schemas/payments.ts";
+
+const postDetail = (id: string) => ["posts", "detail", id] as const;
+
+/**
+ * Every TanStack Query key of the client, one root per resource, so invalidating a root reaches everything under
+ * it and no feature writes a literal key. Features import these, never each other's keys.
+ */
+export const queryKeys = {
+  posts: {
+    /** Lists, drafts and details: what creating, editing or deleting a post may change. */
+    all: () => ["posts"] as const,
+    lists: () => ["posts", "list"] as const,
+    list: (filter: PostFilter) => ["posts", "list", filter] as const,
+    detail: postDetail,
+    /** The signed-in author's drafts and scheduled posts. */
+    drafts: () => ["posts", "drafts"] as const,
+  },
+  comments: {
+    one: (id: string) => ["comments", id] as const,
+    /** Under the post's key, so the post's reload takes its older comments along. */
+    older: (postId: string, firstCursor: string | null) => [...postDetail(postId), "comments", firstCursor] as const,
+  },
+  categories: {
+    all: () => ["categories"] as const,
+    one: (id: string) => ["categories", id] as const,
+  },
+  users: {
+    /** A user's public details. */
+    summary: (id: string) => ["users", "summary", id] as const,
+    profiles: () => ["users", "profile"] as const,
+    profile: (id: string) => ["users", "profile", id] as const,
+    /** The admin's list of every user. */
+    adminList: () => ["users", "admin-list"] as const,
+  },
+  payments: {
+    /** Payments, tips and rewards. */
+    all: () => ["payments"] as const,
+    list: (purpose?: Payment["purpose"]) =>
+      purpose ? (["payments", "list", purpose] as const) : (["payments", "list"] as const),
+    rewards: (userId?: string) =>
+      userId ? (["payments", "rewards", userId] as const) : (["payments", "rewards"] as const),
+  },
+  /** The site's name and description. */
+  settings: () => ["settings"] as const,
+  /** What an admin sees of the running system. */
+  systemStatus: () => ["system", "status"] as const,
+  /** The server's public configuration (chain, fee). */
+  config: () => ["config"] as const,
+  /** wagmi's own root for the balances RainbowKit shows. */
+  walletBalances: () => ["balance"] as const,
+};
+
+/** The id of a post detail's key, or null for any other key (older comments sit under it). */
+export const postDetailId = (key: readonly unknown[]) =>
+  key[0] === "posts" && key[1] === "detail" && key.length === 3 && typeof key[2] === "string" ? key[2] : null;

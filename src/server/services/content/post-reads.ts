@@ -1,0 +1,110 @@
+import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
+import type { Post, PostListQuery } from "../../../shared/schemas/posts.ts";
+import { posts } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
+import { cursorShapes, decodeCursor, toPage } from "../../infra/cursor.ts";
+import type { Deps } from "../deps.ts";
+import { listComments } from "./comments.ts";
+import { isPublished, POST_NOT_FOUND, postFilters, selectPosts, toPost } from "./post-queries.ts";
+import { searchPosts } from "./search.ts";
+
+/** A post whatever its status: for its author's own answers (create, edit, delete). */
+export async function getPost(deps: Pick<Deps, "db">, id: string, viewerId: string | null) {
+  const [row] = await selectPosts(deps, viewerId, { where: eq(posts.id, id), limit: 1 });
+  if (!row) throw new HttpError(404, POST_NOT_FOUND);
+  return toPost(row);
+}
+
+/**
+ * A post with its first page of comments as anyone sees it (no reader's own reaction): published only, unless
+ * `authorId` names its author, who also sees it as a draft or scheduled. A draft is never told apart from a
+ * missing post.
+ */
+export async function getPostDetail(deps: Pick<Deps, "db">, id: string, authorId?: string) {
+  const visible = authorId ? or(isPublished, eq(posts.userId, authorId)) : isPublished;
+  const [row] = await selectPosts(deps, null, { where: and(eq(posts.id, id), visible), limit: 1 });
+  if (!row) throw new HttpError(404, POST_NOT_FOUND);
+  const page = await listComments(deps, id, { limit: 20 });
+  return { ...toPost(row), comments: page.items, commentsNextCursor: page.nextCursor };
+}
+
+/** The posts a list asks for: those matching its words when it has `q`, else the list in its own order. */
+export const findPosts = (deps: Pick<Deps, "db">, { q, ...query }: PostListQuery) =>
+  q === undefined ? listPosts(deps, query) : searchPosts(deps, q, query);
+
+/**
+ * Published posts: featured first, then newest first, keyset-paged on (isFeatured, publishedAt, id), all descending.
+ * As anyone sees it: the route adds a signed-in reader's own reactions to the (cached) page.
+ */
+export async function listPosts(deps: Pick<Deps, "db">, query: Omit<PostListQuery, "q">) {
+  const filters = [isPublished, ...postFilters(query)];
+  if (query.cursor) {
+    const [featured, at, id] = decodeCursor(query.cursor, cursorShapes.featuredTimeId);
+    filters.push(
+      sql`(${posts.isFeatured}, ${posts.publishedAt}, ${posts.id}) < (${featured}, ${at}::timestamptz, ${id}::uuid)`,
+    );
+  }
+  const rows = await selectPosts(deps, null, { where: and(...filters), limit: query.limit + 1 });
+  const page = toPage(rows, query.limit, (row) => [row.isFeatured, row.publishedKey, row.id]);
+  return { items: page.items.map(toPost), nextCursor: page.nextCursor };
+}
+
+/** The newest published posts, whatever is featured: what feeds carry. */
+export async function listNewestPosts(
+  deps: Pick<Deps, "db">,
+  query: { category?: string | undefined; author?: string | undefined; limit: number },
+) {
+  const rows = await selectPosts(deps, null, {
+    where: and(isPublished, ...postFilters(query)),
+    limit: query.limit,
+    order: "newest",
+  });
+  return rows.map(toPost);
+}
+
+/** An author's drafts and scheduled posts, last edited first: theirs alone, never cached. */
+export async function listUnpublishedPosts(
+  deps: Pick<Deps, "db">,
+  authorId: string,
+  query: { cursor?: string | undefined; limit: number },
+) {
+  const filters = [eq(posts.userId, authorId), ne(posts.status, "published")];
+  if (query.cursor) {
+    const [at, id] = decodeCursor(query.cursor, cursorShapes.timeId);
+    filters.push(sql`(${posts.updatedAt}, ${posts.id}) < (${at}::timestamptz, ${id}::uuid)`);
+  }
+  const rows = await selectPosts(deps, authorId, { where: and(...filters), limit: query.limit + 1, order: "edited" });
+  const page = toPage(rows, query.limit, (row) => [row.updatedKey, row.id]);
+  return { items: page.items.map(toPost), nextCursor: page.nextCursor };
+}
+
+/** Every published post's address and last change, oldest first, a sitemap file at a time. */
+export async function listPostDates(deps: Pick<Deps, "db">, page: { offset: number; limit: number }) {
+  return deps.db
+    .select({ id: posts.id, updatedAt: posts.updatedAt })
+    .from(posts)
+    .where(isPublished)
+    .orderBy(posts.publishedAt, posts.id)
+    .offset(page.offset)
+    .limit(page.limit);
+}
+
+export const countPosts = (deps: Pick<Deps, "db">) => deps.db.$count(posts, isPublished);
+
+/** What readers' likes, dislikes and comments change on a post: its counts, kept apart from cached pages. */
+export type PostCounts = Pick<Post, "likesCount" | "disLikesCount" | "commentsCount">;
+
+/** The current counts of some posts, in one query on the primary key. */
+export async function postCounts(deps: Pick<Deps, "db">, ids: string[]): Promise<Map<string, PostCounts>> {
+  if (ids.length === 0) return new Map();
+  const rows = await deps.db
+    .select({
+      id: posts.id,
+      likesCount: posts.likesCount,
+      disLikesCount: posts.disLikesCount,
+      commentsCount: posts.commentsCount,
+    })
+    .from(posts)
+    .where(inArray(posts.id, ids));
+  return new Map(rows.map(({ id, ...counts }) => [id, counts]));
+}
