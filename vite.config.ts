@@ -18,10 +18,48 @@ export default defineConfig(({ isSsrBuild }) => ({
     outDir: path.join(ROOT, isSsrBuild ? "dist/server" : "dist/client"),
     emptyOutDir: true,
     sourcemap: true,
-    // The app shell (React, the router, Chakra) and the lazily loaded wallet chunk are each about 600 kB before
-    // gzip; every screen and the wallet load on demand, so the default 500 kB warning only adds noise.
+    // The lazily loaded wallet chunk is about 600 kB before compression; it loads on demand, so the default 500 kB
+    // warning only adds noise.
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
+      // The libraries every screen runs on, in a few chunks rather than dozens of small ones: a phone on a slow
+      // network pays a round trip for each file it fetches. React and Chakra UI's styling (all the theme needs) are
+      // apart from the rest, so main.tsx can run them in a task of their own. Each screen's own code and what only
+      // it uses (the editor, the wallet, dialogs) stay in chunks of their own.
+      output: isSsrBuild
+        ? {}
+        : {
+            codeSplitting: {
+              groups: [
+                {
+                  name: "react",
+                  test: /node_modules[\\/](react|react-dom|scheduler|react-is|@emotion|stylis|hoist-non-react-statics)[\\/]/,
+                  priority: 3,
+                },
+                {
+                  name: "libs",
+                  test: /node_modules[\\/](react-router|react-router-dom|@tanstack|jotai|zod|cookie|set-cookie-parser|react-hook-form|@hookform)[\\/]/,
+                  priority: 2,
+                },
+                // Chakra UI's styling system and theme; its components go with the screens that use them.
+                {
+                  name: "ui",
+                  test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/](?!components[\\/])|@pandacss[\\/])/,
+                  priority: 1,
+                },
+                // What every screen of the app runs on: its client library and shared components, without what they
+                // import (not src/shared, whose constants the tiny entry of the reader pages imports, nor the image
+                // picker's, the post body's sanitiser's and the menus' libraries, which come with what needs them).
+                // Not the components with large libraries of their own (the image picker, the post body's sanitiser,
+                // the bar's menus), which come with the screens or the presses that need them.
+                {
+                  name: "shell",
+                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list)/,
+                  includeDependenciesRecursively: false,
+                },
+              ],
+            },
+          },
       onLog(level, log, handler) {
         // ox (under viem) names a Node module in code paths browsers never take.
         if (log.message.includes("node:worker_threads") && log.message.includes("/ox/")) return;

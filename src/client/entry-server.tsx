@@ -13,7 +13,8 @@ import { pageHeads } from "./app/page-heads.ts";
 import { pageShell } from "./app/page-shell.ts";
 import { createQueryClient } from "./app/provider.tsx";
 import { Root } from "./app/root.tsx";
-import { routes } from "./app/routes.tsx";
+import { preloadScreen, routes } from "./app/routes.tsx";
+import { screenAt } from "./app/screen-table.ts";
 import { categoriesQueryOptions } from "./features/categories/api/get-categories.ts";
 import { queryKeys } from "./lib/query-keys.ts";
 import { siteSettingsQueryOptions } from "./lib/site-settings.ts";
@@ -22,7 +23,8 @@ import { siteSettingsQueryOptions } from "./lib/site-settings.ts";
 type Loaded = { head: PageHead; found: boolean };
 
 /**
- * Renders a reader page (`/`, `/posts`, `/posts/{id}`, `/search`) on the server, from the same components the browser
+ * Renders a reader page (`/`, `/posts`, `/posts/{id}`, `/search`) a visitor's form (`/login`, `/register`,
+ * `/password-reset-token`) or Create Blog's empty form on the server, from the same components the browser
  * hydrates: its status, its head (as data) and its root element. The server loads this module from the build
  * (dist/server) and hands it loaders backed by its services; the page's data goes into a query cache that is sent
  * along, so the browser fetches nothing again.
@@ -33,18 +35,24 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
   const site = await load.settings();
   queryClient.setQueryData(siteSettingsQueryOptions().queryKey, site);
   const { head, found } = await loadPage(address, load, queryClient, site);
+  await preloadScreen(found ? address.pathname : "/not-found/");
 
   // A memory router, so the tree is the browser's own (see app/root.tsx); the reader pages load no route data. A
   // page that is not found renders the not-found page (an address no route matches); the browser renders its own.
   const router = createMemoryRouter(routes, { initialEntries: [found ? url : "/not-found/"] });
   const { prelude } = await prerenderToNodeStream(
-    <Root queryClient={queryClient} router={router} />,
+    <Root queryClient={queryClient} router={router} hydrating />,
     // One piece of HTML: React would otherwise move large parts behind a script, which the CSP does not run.
     { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
   let markup = "";
   for await (const chunk of prelude) markup += chunk;
-  return { status: found ? 200 : 404, head, html: pageShell(markup, found, dehydrate(queryClient)) };
+  const startNow = found && screenAt(address.pathname)?.access !== "public";
+  return {
+    status: found ? 200 : 404,
+    head,
+    html: pageShell(markup, dehydrate(queryClient), { hydrate: found, startNow }),
+  };
 }
 
 async function loadPage(address: URL, load: ReaderLoaders, queryClient: QueryClient, site: SiteSettings) {
@@ -68,6 +76,14 @@ async function loadPage(address: URL, load: ReaderLoaders, queryClient: QueryCli
     // An empty search lists nothing: the page only asks for words.
     if (filter.q) await fillPosts(filter);
     return { head: pageHeads.search(site, filter.q), found: true } satisfies Loaded;
+  }
+  if (pathname === "/login" || pathname === "/register" || pathname === "/password-reset-token") {
+    return { head: pageHeads.form(site, pathname), found: true } satisfies Loaded;
+  }
+  // Create Blog's form is the same for every author until the browser fills in theirs.
+  if (pathname === "/create-post") {
+    queryClient.setQueryData(categoriesQueryOptions().queryKey, await load.categories());
+    return { head: pageHeads.createPost(site), found: true } satisfies Loaded;
   }
   const postId = /^\/posts\/([^/]+)$/.exec(pathname)?.[1];
   if (postId !== undefined) {

@@ -1,11 +1,12 @@
 import { COLOR_MODE_STORAGE_KEY, SESSION_STORAGE_KEY } from "../shared/constants.ts";
-import { HYDRATE_ATTRIBUTE, ROOT_ID } from "./app/page-shell.ts";
+import { HYDRATE_ATTRIBUTE, ROOT_ID, START_NOW_ATTRIBUTE } from "./app/page-shell.ts";
 
-// The entry, kept tiny. Screens the browser renders start the app at once. A reader page the server rendered is
-// already whole for a reader who is not signed in: its script (React, the router, Chakra UI) loads at the first sign
-// they want more than reading — a press, a key, a touch, a scroll towards the end of the list — and a button pressed
-// before it is there is pressed again once it is. Links work meanwhile as plain links. A signed-in reader's page
-// starts at once, to show what is theirs.
+// The entry, kept tiny. Screens the browser renders start the app at once. A page the server rendered (a reader page,
+// or the login and register forms) is already whole for a visitor who is not signed in: its script (React, the
+// router, Chakra UI) loads at the first sign they want more than reading — a press, a key, a touch, a scroll towards
+// the end of the list — and a button pressed before it is there is pressed again once it is (so is the submit button
+// that Enter presses in a form). Links work meanwhile as plain links. A signed-in reader's page starts at once, to
+// show what is theirs, and so does a page only signed-in users may use (Create Blog), to send others to log in.
 
 const root = document.getElementById(ROOT_ID);
 if (!root) throw new Error("index.html has no #root element");
@@ -31,9 +32,19 @@ function onScroll() {
   if (window.innerHeight + window.scrollY > document.documentElement.scrollHeight - 1200) void start();
 }
 
+/** Lets the browser paint and handle input between two pieces of start-up work. */
+const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+/**
+ * Chakra UI's theme is built in a task of its own, before the app's modules run in the next: two shorter tasks rather
+ * than one that would hold a painted page for longer.
+ */
+const beforeApp = () => import("./app/theme.ts").then(nextTask);
+
 let started: Promise<void> | undefined;
 function start() {
-  started ??= import("./start.tsx")
+  started ??= beforeApp()
+    .then(() => import("./start.tsx"))
     .then((app) => app.start(root as HTMLElement, hydrate))
     .then(() => {
       removeEventListener("click", hold, true);
@@ -43,7 +54,7 @@ function start() {
   return started;
 }
 
-if (!hydrate || localStorage.getItem(SESSION_STORAGE_KEY)) void start();
+if (!hydrate || root.hasAttribute(START_NOW_ATTRIBUTE) || localStorage.getItem(SESSION_STORAGE_KEY)) void start();
 else {
   for (const type of ["pointerdown", "keydown", "touchstart"]) {
     addEventListener(type, () => void start(), { capture: true, passive: true, once: true });

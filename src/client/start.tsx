@@ -1,22 +1,30 @@
 import { hydrate as hydrateQueries } from "@tanstack/react-query";
+import { startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { createBrowserRouter } from "react-router-dom";
 import { PAGE_STATE_ID } from "./app/page-shell.ts";
 import { createQueryClient } from "./app/provider.tsx";
 import { Root } from "./app/root.tsx";
-import { routes } from "./app/routes.tsx";
+import { preloadScreen, routes } from "./app/routes.tsx";
 
 /**
  * Starts the app in `root`: hydrates a page the server rendered (`hydrate`, see entry-server.tsx), or renders one.
- * Resolves once the page is React's, so clicks held until then can be replayed (see main.tsx).
+ * Resolves once the page is React's, so clicks held until then can be replayed (see main.tsx). The first render is
+ * a transition, which React works through in slices of a few milliseconds, so a phone stays responsive while the
+ * page starts; the screen's own chunk is fetched first, so hydration does not stop to wait for it.
  */
-export function start(root: HTMLElement, hydrate: boolean) {
+export async function start(root: HTMLElement, hydrate: boolean) {
   const queryClient = createQueryClient();
   const state = document.getElementById(PAGE_STATE_ID);
   if (state?.textContent) hydrateQueries(queryClient, JSON.parse(state.textContent));
+  await preloadScreen(location.pathname);
   return new Promise<void>((resolve) => {
-    const app = <Root queryClient={queryClient} router={createBrowserRouter(routes)} onStarted={resolve} />;
-    if (hydrate) hydrateRoot(root, app);
-    else createRoot(root).render(app);
+    const app = (
+      <Root queryClient={queryClient} router={createBrowserRouter(routes)} onStarted={resolve} hydrating={hydrate} />
+    );
+    startTransition(() => {
+      if (hydrate) hydrateRoot(root, app);
+      else createRoot(root).render(app);
+    });
   });
 }

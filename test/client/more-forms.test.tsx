@@ -18,7 +18,7 @@ describe("Create Blog", () => {
     const writer = await server.signUp();
     await renderApp("/create-post", writer);
     const category = await screen.findByLabelText("Category");
-    expect(within(category).getByRole("option", { name: "Protocols" })).toBeInTheDocument();
+    expect(await within(category).findByRole("option", { name: "Protocols" })).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Create" }));
     expect(await screen.findByText("Title is required")).toBeInTheDocument();
     expect(screen.getByText("Category is required")).toBeInTheDocument();

@@ -141,11 +141,35 @@ describe("reader pages, feeds and discovery", () => {
   });
 
   it("keeps client screens out of search engines and serves them whatever the Accept header", async () => {
-    const login = await get("/login", { accept: "*/*" });
-    expect(login.statusCode).toBe(200);
-    expect(login.headers["x-robots-tag"]).toBe("noindex");
+    const screen = await get("/update-password", { accept: "*/*" });
+    expect(screen.statusCode).toBe(200);
+    expect(screen.headers["x-robots-tag"]).toBe("noindex");
     expect((await get("/assets/missing.js")).statusCode).toBe(404);
     expect((await get("/api/nothing", { accept: "text/html" })).headers["content-type"]).toContain("json");
+  });
+
+  it("renders the login, register and Create Blog forms on the server, kept out of search engines", async () => {
+    for (const [path, heading] of [
+      ["/login", "Login to your account"],
+      ["/register", "Register"],
+      ["/password-reset-token", "Password Reset Form"],
+      ["/create-post", "Create Post"],
+    ] as const) {
+      const response = await get(path, { accept: "*/*" });
+      expect(response.statusCode).toBe(200);
+      expect(response.headers["x-robots-tag"]).toBe("noindex");
+      const page = html(response.body);
+      expect(page.querySelector("#root h1, #root h2")?.textContent).toContain(heading);
+      expect(page.querySelector('meta[name="robots"]')?.getAttribute("content")).toBe("noindex");
+      expect(page.querySelector("#root")?.hasAttribute("data-hydrate")).toBe(true);
+      // Create Blog is for signed-in users: the app starts at once, to send a visitor to log in.
+      expect(page.querySelector("#root")?.hasAttribute("data-start-now")).toBe(path === "/create-post");
+    }
+    // Create Blog's dropdown is filled on the server.
+    const create = html((await get("/create-post")).body);
+    expect([...create.querySelectorAll("#root option")].map((option) => option.textContent)).toContain(
+      "Compilers & <Tools>",
+    );
   });
 
   it("publishes RSS feeds for the site, a category and an author", async () => {

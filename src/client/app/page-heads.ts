@@ -7,6 +7,10 @@ import { excerpt, plainText } from "../../shared/text.ts";
 export const pageTitles = {
   posts: (category?: string) => (category ? `${category} | Latest Blogs` : "Latest Blogs"),
   search: (q?: string) => (q ? `Search: ${q}` : "Search"),
+  login: "Login",
+  register: "Register",
+  passwordReset: "Password Reset Form",
+  createPost: "Create Post",
   categoryNotFound: "Category not found",
   postNotFound: "Post not found",
 };
@@ -71,6 +75,34 @@ export const pageHeads = {
         path: `/rss.xml?author=${post.user.id}`,
       },
     ],
+  }),
+
+  /** The forms a visitor opens first: rendered on the server too, so they show before the app has loaded. */
+  form: (site: SiteSettings, path: "/login" | "/register" | "/password-reset-token"): PageHead => ({
+    siteName: site.siteName,
+    title: {
+      "/login": pageTitles.login,
+      "/register": pageTitles.register,
+      "/password-reset-token": pageTitles.passwordReset,
+    }[path],
+    description: {
+      "/login": `Log in to ${site.siteName}, with your e-mail and password or your wallet.`,
+      "/register": `Create your ${site.siteName} account and start writing.`,
+      "/password-reset-token": `Reset your ${site.siteName} password.`,
+    }[path],
+    path,
+    feeds: [],
+    // Forms, not content: kept out of search engines like the screens the browser renders.
+    noindex: true,
+  }),
+
+  createPost: (site: SiteSettings): PageHead => ({
+    siteName: site.siteName,
+    title: pageTitles.createPost,
+    description: `Write a post on ${site.siteName}.`,
+    path: "/create-post",
+    feeds: [],
+    noindex: true,
   }),
 
   postNotFound: (site: SiteSettings, id: string): PageHead => ({

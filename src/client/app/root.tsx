@@ -4,6 +4,7 @@ import { type createBrowserRouter, RouterProvider } from "react-router-dom";
 import { getPost } from "../features/posts/api/get-post.ts";
 import { postDetailId, queryKeys } from "../lib/query-keys.ts";
 import { sessionStore } from "../lib/session.ts";
+import { HydrationBoundary } from "../lib/use-hydrated.tsx";
 import { AppProvider } from "./provider.tsx";
 
 /**
@@ -41,17 +42,22 @@ export function Root({
   queryClient,
   router,
   onStarted = () => {},
+  hydrating = false,
 }: {
   queryClient: QueryClient;
+  /** The tree renders (on the server) or hydrates (in the browser) HTML the server rendered. */
+  hydrating?: boolean;
   router: ReturnType<typeof createBrowserRouter>;
   onStarted?: () => void;
 }) {
   return (
     <StrictMode>
       <AppProvider queryClient={queryClient}>
-        <RouterProvider router={router} />
-        <AddReadersOwn queryClient={queryClient} />
-        <Started onStarted={onStarted} />
+        <HydrationBoundary hydrating={hydrating}>
+          <RouterProvider router={router} />
+          <AddReadersOwn queryClient={queryClient} />
+          <Started onStarted={onStarted} />
+        </HydrationBoundary>
       </AppProvider>
     </StrictMode>
   );

@@ -1,7 +1,7 @@
 import { useEffect, useState } from "react";
 import { format } from "timeago.js";
 import { TIMEAGO_REFRESH_MS } from "../../shared/constants.ts";
-import { useHydrated } from "../lib/use-hydrated.ts";
+import { useHydrated } from "../lib/use-hydrated.tsx";
 
 /** "5 minutes ago", refreshed every 60 s as the spec says; the exact time is in the tooltip and for screen readers. */
 export function TimeAgo({ iso }: { iso: string }) {

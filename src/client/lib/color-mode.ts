@@ -2,7 +2,7 @@ import { useAtom } from "jotai";
 import { atomWithStorage } from "jotai/utils";
 import { useEffect, useSyncExternalStore } from "react";
 import { COLOR_MODE_STORAGE_KEY } from "../../shared/constants.ts";
-import { useHydrated } from "./use-hydrated.ts";
+import { useHydrated } from "./use-hydrated.tsx";
 
 export type ColorMode = "light" | "dark";
 
@@ -20,7 +20,13 @@ const systemMode = (): ColorMode => (systemQuery()?.matches ? "dark" : "light");
 /** Chakra's dark tokens apply under a `dark` class on <html>; this keeps that class in step with the choice. */
 export function useColorMode() {
   const [choice, setChoice] = useAtom(colorModeAtom);
-  const system = useSyncExternalStore(subscribe, systemMode, () => "light" as ColorMode);
+  // The system's mode counts only once hydrated (below), so the browser may read it while hydrating too: a server
+  // snapshot that differs from it would force a synchronous render of the whole app right after hydration.
+  const system = useSyncExternalStore(
+    subscribe,
+    systemMode,
+    typeof window === "undefined" ? () => "light" : systemMode,
+  );
   // A stored choice is the browser's alone: server-rendered HTML is light until it hydrates.
   const mode = useHydrated() ? (choice ?? system) : "light";
   useEffect(() => {

@@ -1,15 +1,13 @@
 import { Container } from "@chakra-ui/react";
-import { QueryState } from "../../components/query-state.tsx";
-import { useCategories } from "../../features/categories/api/get-categories.ts";
 import { CreatePostForm } from "../../features/posts/components/create-post-form.tsx";
+import { usePageTitle } from "../../lib/site-settings.ts";
+import { pageTitles } from "../page-heads.ts";
 
 export function CreatePostRoute() {
-  const categories = useCategories();
+  usePageTitle(pageTitles.createPost);
   return (
     <Container maxW="3xl" py="8">
-      <QueryState query={categories} label="Loading categories">
-        {(data) => <CreatePostForm categories={data.items} />}
-      </QueryState>
+      <CreatePostForm />
     </Container>
   );
 }

@@ -1,7 +1,6 @@
 import { Container } from "@chakra-ui/react";
 import { Navigate, useParams } from "react-router-dom";
 import { QueryState } from "../../components/query-state.tsx";
-import { useCategories } from "../../features/categories/api/get-categories.ts";
 import { useComment } from "../../features/comments/api/comments.ts";
 import { EditCommentForm } from "../../features/comments/components/edit-comment-form.tsx";
 import { usePost } from "../../features/posts/api/get-post.ts";
@@ -13,16 +12,11 @@ export function EditPostRoute() {
   const { id = "" } = useParams();
   const session = useSession();
   const post = usePost(id);
-  const categories = useCategories();
   if (post.data && post.data.user.id !== session?.id) return <Navigate to={`/posts/${id}`} replace />;
   return (
     <Container maxW="3xl" py="8">
       <QueryState query={post} label="Loading post">
-        {(data) => (
-          <QueryState query={categories} label="Loading categories">
-            {(list) => <EditPostForm post={data} categories={list.items} />}
-          </QueryState>
-        )}
+        {(data) => <EditPostForm post={data} />}
       </QueryState>
     </Container>
   );

@@ -1,5 +1,6 @@
 import { useEffect, useState } from "react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
+import { useHydrated } from "../../lib/use-hydrated.tsx";
 
 const PREFIX = "penchain:autosave:";
 const AFTER_MS = 600;
@@ -29,10 +30,15 @@ export function useAutosave<T extends FieldValues>(
   form: Pick<UseFormReturn<T, unknown, FieldValues>, "watch" | "reset" | "getValues">,
 ) {
   const storageKey = PREFIX + key;
-  const [offer, setOffer] = useState(() => {
+  const hydrated = useHydrated();
+  const [offer, setOffer] = useState<Saved<T> | null>(null);
+  // This browser's copy is looked for once the page is the browser's (a form the server rendered has none).
+  const { getValues } = form;
+  useEffect(() => {
+    if (!hydrated) return;
     const saved = read<T>(storageKey);
-    return saved && JSON.stringify(saved.values) !== JSON.stringify(form.getValues()) ? saved : null;
-  });
+    setOffer(saved && JSON.stringify(saved.values) !== JSON.stringify(getValues()) ? saved : null);
+  }, [hydrated, storageKey, getValues]);
   const [savedAt, setSavedAt] = useState<Date | null>(null);
   /** Bumped on restore, as a key for fields that read their value once (the rich-text editor). */
   const [version, setVersion] = useState(0);

@@ -1,4 +1,4 @@
-import { Avatar, Box, Button, Container, Flex, HStack, Link, Menu, Portal } from "@chakra-ui/react";
+import { Avatar, Box, Button, Container, Flex, HStack, Link } from "@chakra-ui/react";
 import { Link as RouterLink, NavLink as RouterNavLink } from "react-router-dom";
 import { imageAt } from "../../../shared/images.ts";
 import { useColorMode } from "../../lib/color-mode.ts";
@@ -8,6 +8,7 @@ import { useLogout } from "../../lib/use-logout.ts";
 import { MenuIcon, MoonIcon, SearchIcon, SunIcon } from "../icons.tsx";
 import { SearchForm } from "../search-form.tsx";
 import { avatarMenuFor, navLinksFor } from "./nav-links.ts";
+import { NavMenu } from "./nav-menu.tsx";
 
 export function Navbar() {
   const session = useSession();
@@ -68,38 +69,25 @@ export function Navbar() {
                 </Box>
               </Box>
             </Button>
-            <Menu.Root>
-              <Menu.Trigger asChild>
+            <NavMenu
+              trigger={(props) => (
                 <Button
                   variant="outline"
                   size="sm"
                   display={{ base: "inline-flex", md: "none" }}
                   aria-label="Open navigation"
+                  {...props}
                 >
                   <MenuIcon />
                 </Button>
-              </Menu.Trigger>
-              <Portal>
-                <Menu.Positioner>
-                  <Menu.Content>
-                    {links.map((link) => (
-                      <Menu.Item key={link.to} value={link.to} asChild>
-                        <RouterLink to={link.to}>{link.label}</RouterLink>
-                      </Menu.Item>
-                    ))}
-                    <Menu.Item value="/search" asChild>
-                      <RouterLink to="/search">Search</RouterLink>
-                    </Menu.Item>
-                    {/* On a phone, Logout is here rather than in the bar. */}
-                    {session && (
-                      <Menu.Item value="logout" onSelect={logout}>
-                        Logout
-                      </Menu.Item>
-                    )}
-                  </Menu.Content>
-                </Menu.Positioner>
-              </Portal>
-            </Menu.Root>
+              )}
+              items={[
+                ...links,
+                { to: "/search", label: "Search" },
+                // On a phone, Logout is here rather than in the bar.
+                ...(session ? [{ label: "Logout", onSelect: logout }] : []),
+              ]}
+            />
 
             {/* On a phone, Login is in the menu. */}
             {!session && (
@@ -115,9 +103,9 @@ export function Navbar() {
                 <Button variant="outline" size="sm" onClick={logout} display={{ base: "none", sm: "inline-flex" }}>
                   Logout
                 </Button>
-                <Menu.Root>
-                  <Menu.Trigger asChild>
-                    <Button variant="plain" size="sm" p="0" aria-label="Account menu">
+                <NavMenu
+                  trigger={(props) => (
+                    <Button variant="plain" size="sm" p="0" aria-label="Account menu" {...props}>
                       <Avatar.Root size="sm">
                         <Avatar.Fallback name={`${session.firstName} ${session.lastName}`} />
                         {session.profilePhoto && (
@@ -125,19 +113,9 @@ export function Navbar() {
                         )}
                       </Avatar.Root>
                     </Button>
-                  </Menu.Trigger>
-                  <Portal>
-                    <Menu.Positioner>
-                      <Menu.Content>
-                        {avatarMenuFor(session).map((item) => (
-                          <Menu.Item key={item.to} value={item.to} asChild>
-                            <RouterLink to={item.to}>{item.label}</RouterLink>
-                          </Menu.Item>
-                        ))}
-                      </Menu.Content>
-                    </Menu.Positioner>
-                  </Portal>
-                </Menu.Root>
+                  )}
+                  items={avatarMenuFor(session)}
+                />
               </>
             )}
           </HStack>

@@ -50,7 +50,8 @@ function readTemplate(file: string) {
 }
 
 /**
- * The reader pages (`/`, `/posts`, `/posts/{id}`, `/search`) rendered on the server by the client's own components
+ * The reader pages (`/`, `/posts`, `/posts/{id}`, `/search`) a visitor's forms (`/login`, `/register`,
+ * `/password-reset-token`) and Create Blog's empty form, rendered on the server by the client's own components
  * (built into dist/server), so a visitor sees the text, and a crawler or a link preview its head, from the first
  * response. The renderer decides the page; this only puts it into the template.
  */
@@ -70,8 +71,21 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
       // Replaced by functions: a replacement string would read "$'" or "$&" in a post as patterns.
       .replace("</head>", () => `    ${renderHead(head, publicUrl)}\n  </head>`)
       .replace(EMPTY_ROOT, () => html);
+    if (head.noindex) reply.header("x-robots-tag", "noindex");
     return reply.code(status).type("text/html; charset=utf-8").header("cache-control", "no-cache").send(document);
   }
 
-  for (const url of ["/", "/posts", "/search", "/posts/:id"]) app.get(url, { schema: { hide: true } }, page);
+  const rendered = [
+    "/",
+    "/posts",
+    "/search",
+    "/posts/:id",
+    "/login",
+    "/register",
+    "/password-reset-token",
+    "/create-post",
+  ];
+  for (const url of rendered) {
+    app.get(url, { schema: { hide: true } }, page);
+  }
 }

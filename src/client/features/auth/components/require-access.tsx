@@ -2,11 +2,18 @@ import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router-dom";
 import { type Access, canAccess } from "../../../../shared/permissions.ts";
 import { useSession } from "../../../lib/session.ts";
+import { useHydrated } from "../../../lib/use-hydrated.tsx";
 
-/** Visitors and non-admins who may not see a screen go to /login, as the spec says. */
+/**
+ * Visitors and non-admins who may not see a screen go to /login, as the spec says. A screen the server rendered for
+ * anyone (Create Blog's empty form) shows until the page is hydrated and the browser knows who is signed in.
+ */
 export function RequireAccess({ access, children }: { access: Access; children: ReactNode }) {
   const session = useSession();
+  const hydrated = useHydrated();
   const location = useLocation();
-  if (!canAccess(session, access)) return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  if (hydrated && !canAccess(session, access)) {
+    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+  }
   return children;
 }

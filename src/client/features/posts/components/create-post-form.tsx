@@ -3,7 +3,6 @@ import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
 import { FEATURED_FEE_LABEL } from "../../../../shared/constants.ts";
-import type { Category } from "../../../../shared/schemas/categories.ts";
 import { postInputSchema } from "../../../../shared/schemas/posts.ts";
 import { AutosaveNotice } from "../../../components/form/autosave-notice.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
@@ -22,7 +21,7 @@ import { PublishControls } from "./publish-controls.tsx";
  * Create Blog. Everything typed stays in the form when the server refuses it, and in this browser (autosave) if the
  * tab closes, so nothing is lost.
  */
-export function CreatePostForm({ categories }: { categories: Category[] }) {
+export function CreatePostForm() {
   const navigate = useNavigate();
   const create = useCreatePost();
   const config = usePublicConfig();
@@ -68,7 +67,7 @@ export function CreatePostForm({ categories }: { categories: Category[] }) {
           Share your ideas with the world. Your post must be free from racism and unhealthy words.
         </Text>
         <AutosaveNotice autosave={autosave} />
-        <PostFields key={autosave.version} form={form} categories={categories} />
+        <PostFields key={autosave.version} form={form} editorOnDemand />
         <Field.Root>
           <Field.Label>Image</Field.Label>
           <ImageDrop file={image} onChange={setImage} hint="JPEG or PNG, one image, at most 5 MB" />

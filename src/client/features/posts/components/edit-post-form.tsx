@@ -1,6 +1,5 @@
 import { Heading, Stack } from "@chakra-ui/react";
 import { useNavigate } from "react-router-dom";
-import type { Category } from "../../../../shared/schemas/categories.ts";
 import { type PostDetail, postUpdateSchema } from "../../../../shared/schemas/posts.ts";
 import { AutosaveNotice } from "../../../components/form/autosave-notice.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
@@ -13,7 +12,7 @@ import { PostFields } from "./post-fields.tsx";
 import { PublishControls } from "./publish-controls.tsx";
 import { UnpublishedNotice } from "./unpublished-notice.tsx";
 
-export function EditPostForm({ post, categories }: { post: PostDetail; categories: Category[] }) {
+export function EditPostForm({ post }: { post: PostDetail }) {
   const navigate = useNavigate();
   const update = useUpdatePost();
   const session = useSession();
@@ -47,7 +46,7 @@ export function EditPostForm({ post, categories }: { post: PostDetail; categorie
         </Heading>
         {post.status !== "published" && <UnpublishedNotice post={post} />}
         <AutosaveNotice autosave={autosave} />
-        <PostFields key={autosave.version} form={form} categories={categories} />
+        <PostFields key={autosave.version} form={form} />
         <ErrorLines error={update.error} />
         <PublishControls
           form={form}

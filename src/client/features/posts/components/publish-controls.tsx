@@ -3,6 +3,7 @@ import type { FieldValues, UseFormReturn } from "react-hook-form";
 import type { PostStatus } from "../../../../shared/schemas/posts.ts";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { toLocalInput } from "../../../lib/format.ts";
+import { useHydrated } from "../../../lib/use-hydrated.tsx";
 
 type PublishingValues = { status?: PostStatus | undefined; publishAt?: string | undefined };
 
@@ -27,7 +28,9 @@ export function PublishControls<T extends FieldValues & PublishingValues>({
   const form = anyForm as unknown as UseFormReturn<PublishingValues>;
   const intent = form.watch("status");
   const error = form.formState.errors.publishAt;
-  const zone = Intl.DateTimeFormat().resolvedOptions().timeZone;
+  // The author's zone and clock are the browser's: a page the server rendered names them once it is hydrated.
+  const hydrated = useHydrated();
+  const zone = hydrated ? Intl.DateTimeFormat().resolvedOptions().timeZone : "";
   const choose = (status: PostStatus) => () => form.setValue("status", status);
   const button = (status: PostStatus, label: string, variant: "solid" | "outline") => (
     <SubmitButton pending={pending && intent === status} disabled={pending} variant={variant} onClick={choose(status)}>
@@ -38,8 +41,12 @@ export function PublishControls<T extends FieldValues & PublishingValues>({
     <Stack gap="4">
       <Field.Root invalid={Boolean(error)} maxW="sm">
         <Field.Label>Publish later, on</Field.Label>
-        <Input type="datetime-local" min={toLocalInput(new Date().toISOString())} {...form.register("publishAt")} />
-        <Field.HelperText>Your time ({zone}); then press Schedule.</Field.HelperText>
+        <Input
+          type="datetime-local"
+          min={hydrated ? toLocalInput(new Date().toISOString()) : undefined}
+          {...form.register("publishAt")}
+        />
+        <Field.HelperText>Your time{zone && ` (${zone})`}; then press Schedule.</Field.HelperText>
         <Field.ErrorText>{error?.message}</Field.ErrorText>
       </Field.Root>
       <HStack gap="3" wrap="wrap">

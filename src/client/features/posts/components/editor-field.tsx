@@ -1,0 +1,55 @@
+import { Box } from "@chakra-ui/react";
+import { lazy, Suspense, useEffect, useState } from "react";
+import { plainText } from "../../../../shared/text.ts";
+import { EditorFrame, IDLE_TOOLBAR } from "./editor-frame.tsx";
+
+const loadEditor = () => import("./rich-text-editor.tsx");
+const RichTextEditor = lazy(() => loadEditor().then((module) => ({ default: module.RichTextEditor })));
+
+interface EditorFieldProps {
+  id: string;
+  value: string;
+  onChange: (html: string) => void;
+  onBlur: () => void;
+  invalid?: boolean;
+  /** Load the editor now: the writer has started on the form (or came to edit). */
+  wanted: boolean;
+}
+
+/**
+ * The description's rich-text editor. The editor (tiptap and ProseMirror, the largest part of the writing screens)
+ * is fetched once the writer starts on the form or reaches for this field; until it is there, the same frame shows
+ * the text so far, so the page neither waits for it nor moves when it arrives.
+ */
+export function EditorField({ wanted, ...props }: EditorFieldProps) {
+  const [reached, setReached] = useState(false);
+  useEffect(() => {
+    if (wanted) void loadEditor();
+  }, [wanted]);
+  const text = plainText(props.value);
+  const waiting = (
+    <EditorFrame state={IDLE_TOOLBAR} invalid={props.invalid}>
+      <Box
+        id={props.id}
+        role="textbox"
+        aria-multiline="true"
+        aria-label="Description"
+        aria-busy={reached}
+        tabIndex={0}
+        minH="40"
+        whiteSpace="pre-wrap"
+        color={text && !reached ? undefined : "fg.muted"}
+        onFocus={() => setReached(true)}
+        onPointerDown={() => setReached(true)}
+      >
+        {reached ? "Loading the editor…" : text || "Write your post…"}
+      </Box>
+    </EditorFrame>
+  );
+  if (!wanted && !reached) return waiting;
+  return (
+    <Suspense fallback={waiting}>
+      <RichTextEditor {...props} autoFocus={reached} />
+    </Suspense>
+  );
+}
