@@ -47,7 +47,8 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
   );
   let markup = "";
   for await (const chunk of prelude) markup += chunk;
-  const startNow = found && screenAt(address.pathname)?.access !== "public";
+  // Home has no entry of its own in the table: it is public like every reader page.
+  const startNow = found && (screenAt(address.pathname)?.access ?? "public") !== "public";
   return {
     status: found ? 200 : 404,
     head,

@@ -5,6 +5,7 @@ import pino from "pino";
 import type { PublicClient } from "viem";
 import type { Database, Db } from "./db/client.ts";
 import type { AppConfig } from "./env.ts";
+import { type Bus, createBus } from "./infra/bus.ts";
 import { createChainClient } from "./infra/chain.ts";
 import { createMailer, type Mailer } from "./infra/mailer.ts";
 import { createStorage, type Storage } from "./infra/storage.ts";
@@ -25,6 +26,7 @@ import { categoryRoutes } from "./routes/categories/index.ts";
 import { commentRoutes } from "./routes/comments/index.ts";
 import { feedRoutes } from "./routes/feeds/index.ts";
 import { messageRoutes } from "./routes/messages/index.ts";
+import { notificationRoutes, oneClickUnsubscribeRoute } from "./routes/notifications/index.ts";
 import { registerPages } from "./routes/pages/index.ts";
 import { paymentRoutes } from "./routes/payments/index.ts";
 import { postRoutes } from "./routes/posts/index.ts";
@@ -35,10 +37,15 @@ import { profileRoutes } from "./routes/users/profile.ts";
 import { createPublisher, type Publisher } from "./services/content/publisher.ts";
 import { createViewBuffer, type ViewBuffer } from "./services/content/view-buffer.ts";
 import type { Deps } from "./services/deps.ts";
+import { createDigestJob, type DigestJob } from "./services/notifications/digest.ts";
+import { createNotificationHub, type NotificationHub } from "./services/notifications/live.ts";
 import { createPaymentWatcher, type PaymentWatcher } from "./services/payments/finality.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
+    bus: Bus;
+    notificationHub: NotificationHub;
+    digests: DigestJob;
     config: AppConfig;
     database: Database;
     db: Db;
@@ -125,19 +132,25 @@ export async function buildApp(options: AppOptions) {
   app.decorate("db", database.db);
   app.decorate("chain", createChainClient(config));
   app.decorate("storage", createStorage(config));
+  // Messages to every instance (through Redis when REDIS_URL is set): cache invalidations, unread counts.
+  const bus = createBus({ redisUrl: config.redisUrl, log: app.log });
+  app.decorate("bus", bus);
   const mailer = createMailer({
     db: database.db,
     smtpUrl: config.smtpUrl,
     from: config.mailFrom,
     dataDir: config.dataDir,
     log: app.log,
+    leaseMs: config.mailLeaseMs,
   });
   app.decorate("mailer", mailer);
   mailer.start();
   // Reads are served from a cache that writes invalidate; views are counted in batches off the request path and
   // show when a cached answer next expires (a view changes no page at once, or pages would never stay cached).
-  registerReadCache(app, { redisUrl: config.redisUrl, maxAgeMs: config.readCacheMaxAgeMs });
+  registerReadCache(app, { maxAgeMs: config.readCacheMaxAgeMs });
   registerPublicReads(app);
+  // What background jobs tell users with (notifications, their mail, their open pages).
+  const notifier = { db: database.db, config, mailer, bus, log: app.log };
   const views = createViewBuffer({ db: database.db, log: app.log });
   app.decorate("views", views);
   views.start();
@@ -146,22 +159,34 @@ export async function buildApp(options: AppOptions) {
     chain: app.chain,
     finality: config.finalityConfirmations,
     log: app.log,
+    notifier,
     onChange: () => app.readCache.invalidate(),
   });
   app.decorate("paymentWatcher", paymentWatcher);
   paymentWatcher.start();
   // Scheduled posts go out at their time; what a publish changes is public, so cached reads are dropped.
-  const publisher = createPublisher(
-    { db: database.db, log: app.log },
-    { everyMs: config.publishCheckMs, onPublished: () => app.readCache.invalidate([cacheTags.posts]) },
-  );
+  const publisher = createPublisher(notifier, {
+    everyMs: config.publishCheckMs,
+    onPublished: () => app.readCache.invalidate([cacheTags.posts]),
+  });
   app.decorate("publisher", publisher);
   publisher.start();
+  // Notifications: open pages hear of new ones; digests go out once a day.
+  const notificationHub = createNotificationHub({ db: database.db, bus, log: app.log });
+  app.decorate("notificationHub", notificationHub);
+  notificationHub.start();
+  const digests = createDigestJob(notifier);
+  app.decorate("digests", digests);
+  digests.start();
+  // Open event streams never finish on their own: they are ended before the server waits for its connections.
+  app.addHook("preClose", () => notificationHub.close());
   app.addHook("onClose", async () => {
+    await digests.close();
     await publisher.close();
     await paymentWatcher.close();
     await views.close();
     await mailer.close();
+    await bus.close();
     await database.close();
     clearInterval(logFlush);
     await new Promise<void>((resolve) => (logStream ? logStream.flush(() => resolve()) : resolve()));
@@ -181,6 +206,7 @@ export async function buildApp(options: AppOptions) {
     mailer,
     storage: app.storage,
     tokens: app.tokens,
+    bus,
     log: app.log,
   } satisfies Deps);
   const limits = scaleLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, config.rateLimitFactor);
@@ -200,6 +226,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(commentRoutes, { prefix: "/api/comments" });
   await app.register(paymentRoutes, { prefix: "/api" });
   await app.register(settingsRoutes, { prefix: "/api/settings" });
+  await app.register(notificationRoutes, { prefix: "/api/notifications" });
+  await app.register(oneClickUnsubscribeRoute);
 
   // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.
   const clientDir = options.clientDir ?? path.join(ROOT, "dist/client");

@@ -59,6 +59,8 @@ const envSchema = z
     DATABASE_URL: optionalUrl(/^postgres(ql)?:$/, "postgres://"),
     SMTP_URL: optionalUrl(/^smtps?:$/, "smtp:// or smtps://"),
     MAIL_FROM: z.string().default("Penchain <no-reply@penchain.local>"),
+    /** How long a mail being sent belongs to one instance (an instance that dies mid-send frees it after this). */
+    MAIL_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(120_000),
     JWT_SECRET: z.string().optional(),
     CHAIN_ID: z.coerce.number().int().positive().default(LOCAL_CHAIN_ID),
     RPC_URL: z.url({ protocol: /^https?$/, error: "must be an http(s) URL" }).default("http://127.0.0.1:8545"),
@@ -138,6 +140,7 @@ export interface AppConfig {
   databaseUrl: string | undefined;
   smtpUrl: string | undefined;
   mailFrom: string;
+  mailLeaseMs: number;
   jwtSecret: string | undefined;
   chain: Chain;
   rpcUrl: string;
@@ -196,6 +199,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     databaseUrl: env.DATABASE_URL,
     smtpUrl: env.SMTP_URL,
     mailFrom: env.MAIL_FROM,
+    mailLeaseMs: env.MAIL_LEASE_MS,
     jwtSecret: env.JWT_SECRET,
     chain,
     rpcUrl: env.RPC_URL,

@@ -3,8 +3,11 @@ import type { Page } from "./schemas/pagination.ts";
 import type { Post, PostDetail } from "./schemas/posts.ts";
 import type { SiteSettings } from "./schemas/settings.ts";
 
-/** What a list of posts shows: a category (title), an author (id), the posts matching search words. */
-export type PostFilter = { category?: string; author?: string; q?: string };
+/**
+ * What a list of posts shows: a category (title), an author (id), the posts matching search words, or (signed in)
+ * the posts of the authors the reader follows.
+ */
+export type PostFilter = { category?: string; author?: string; q?: string; following?: true };
 
 /**
  * The filter of a list page's address (`/posts?category=`, `/search?q=&category=&author=`), without empty values:

@@ -1,4 +1,4 @@
-// Text of a post for places that show no markup: page descriptions, link previews, feeds.
+// Text for places that show no markup: page descriptions, link previews, feeds, mail, notifications.
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', "#39": "'", nbsp: " " };
 
@@ -17,4 +17,13 @@ export function excerpt(text: string, max = 160) {
   if (text.length <= max) return text;
   const cut = text.slice(0, max - 1);
   return `${cut.slice(0, Math.max(cut.lastIndexOf(" "), max / 2))}…`;
+}
+
+const WEI_PER_ETH = 10n ** 18n;
+
+/** Wei (a decimal string, so nothing is lost) as ETH with every significant digit: "0.01 ETH". */
+export function formatEth(wei: string): string {
+  const value = BigInt(wei);
+  const fraction = (value % WEI_PER_ETH).toString().padStart(18, "0").replace(/0+$/, "");
+  return `${value / WEI_PER_ETH}${fraction ? `.${fraction}` : ""} ETH`;
 }

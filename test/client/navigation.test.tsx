@@ -22,7 +22,11 @@ describe("navigation bars", () => {
     expect(screen.getByRole("button", { name: "Logout" })).toBeInTheDocument();
     await userEvent.click(screen.getByRole("button", { name: "Account menu" }));
     const items = await screen.findAllByRole("menuitem");
-    expect(items.map((item) => item.textContent)).toEqual(["Your Profile", "Change your password"]);
+    expect(items.map((item) => item.textContent)).toEqual([
+      "Your Profile",
+      "Change your password",
+      "Notification settings",
+    ]);
   });
 
   it("shows an admin Authors, Add Category, Category List, Settings, and Payments after the spec's items", async () => {
@@ -33,6 +37,7 @@ describe("navigation bars", () => {
     expect(items.map((item) => item.textContent)).toEqual([
       "Your Profile",
       "Change your password",
+      "Notification settings",
       "Settings",
       "Payments",
     ]);

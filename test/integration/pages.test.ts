@@ -165,6 +165,14 @@ describe("reader pages, feeds and discovery", () => {
       // Create Blog is for signed-in users: the app starts at once, to send a visitor to log in.
       expect(page.querySelector("#root")?.hasAttribute("data-start-now")).toBe(path === "/create-post");
     }
+    // Reader pages start the app only when the reader reaches for it.
+    for (const path of ["/", "/posts"]) {
+      expect(
+        html((await get(path)).body)
+          .querySelector("#root")
+          ?.hasAttribute("data-start-now"),
+      ).toBe(false);
+    }
     // Create Blog's dropdown is filled on the server.
     const create = html((await get("/create-post")).body);
     expect([...create.querySelectorAll("#root option")].map((option) => option.textContent)).toContain(

@@ -4,7 +4,8 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { users } from "../../src/server/db/schema.ts";
-import { buildTestApp } from "../support/app.ts";
+import { unsubscribeToken } from "../../src/server/services/notifications/unsubscribe.ts";
+import { buildTestApp, TEST_JWT_SECRET } from "../support/app.ts";
 import { createCategory, createPost, postForm } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { multipart, png } from "../support/images.ts";
@@ -190,6 +191,41 @@ const MATRIX: Row[] = [
     (w) => ({ url: `/api/users/${w.owner.id}/tip`, payload: { transectionHash: `0x${"ab".repeat(32)}` } }),
     ADMIN,
   ],
+  [
+    "POST",
+    "/api/posts/{id}/tips",
+    (w) => ({ url: `/api/posts/${w.post.id}/tips`, payload: { txHash: `0x${"ab".repeat(32)}` } }),
+    SIGNED_IN,
+  ],
+  ["GET", "/api/posts/{id}/tips", (w) => ({ url: `/api/posts/${w.post.id}/tips` }), PUBLIC],
+  [
+    "POST",
+    "/api/users/{id}/tips",
+    (w) => ({ url: `/api/users/${w.owner.id}/tips`, payload: { txHash: `0x${"ab".repeat(32)}` } }),
+    SIGNED_IN,
+  ],
+  ["GET", "/api/notifications/", () => ({ url: "/api/notifications/" }), SIGNED_IN],
+  ["GET", "/api/notifications/unread-count", () => ({ url: "/api/notifications/unread-count" }), SIGNED_IN],
+  ["PUT", "/api/notifications/read", () => ({ url: "/api/notifications/read", payload: {} }), SIGNED_IN],
+  ["GET", "/api/notifications/settings", () => ({ url: "/api/notifications/settings" }), SIGNED_IN],
+  [
+    "PUT",
+    "/api/notifications/settings",
+    () => ({ url: "/api/notifications/settings", payload: { settings: [{ topic: "like", delivery: "email" }] } }),
+    SIGNED_IN,
+  ],
+  // The link's token is the key: anyone holding it may use it, signed in or not.
+  ...(["unsubscribe", "resubscribe"] as const).map(
+    (call): Row => [
+      "POST",
+      `/api/notifications/${call}`,
+      (w) => ({
+        url: `/api/notifications/${call}`,
+        payload: { userId: w.owner.id, topic: "like", token: unsubscribeToken(TEST_JWT_SECRET, w.owner.id, "like") },
+      }),
+      PUBLIC,
+    ],
+  ),
   ["GET", "/api/settings/", () => ({ url: "/api/settings/" }), PUBLIC],
   [
     "PUT",

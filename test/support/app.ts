@@ -7,6 +7,8 @@ import { loadConfig } from "../../src/server/env.ts";
 import { DEFAULT_RATE_LIMITS, type RateLimits } from "../../src/server/plugins/rate-limits.ts";
 
 const GENEROUS = { max: 10_000, timeWindow: 60_000 };
+/** The secret test apps sign sessions and unsubscribe links with. */
+export const TEST_JWT_SECRET = "test-secret-that-is-long-enough-for-tests-0123456789";
 /** Tests send many requests from one address; the limits themselves are tested with their real values. */
 export const generousLimits = Object.fromEntries(
   Object.keys(DEFAULT_RATE_LIMITS).map((name) => [name, GENEROUS]),
@@ -28,7 +30,7 @@ export async function buildTestApp(database: Database, options: TestAppOptions =
     NODE_ENV: "test",
     DATA_DIR: dataDir,
     PUBLIC_URL: "http://penchain.test",
-    JWT_SECRET: "test-secret-that-is-long-enough-for-tests-0123456789",
+    JWT_SECRET: TEST_JWT_SECRET,
     RPC_URL: "http://127.0.0.1:9",
     ...options.env,
   });

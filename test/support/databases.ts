@@ -3,16 +3,17 @@ import { type Database, openDatabase } from "../../src/server/db/client.ts";
 
 export interface DatabaseTarget {
   name: "pglite" | "postgres";
-  /** A new, migrated, empty database; close() also drops it. */
-  open(): Promise<Database>;
+  /** A new, migrated, empty database; close() also drops it. `url`: where a server process can reach it too. */
+  open(): Promise<Database & { url?: string }>;
 }
 
-async function openFreshPostgres(baseUrl: string): Promise<Database> {
+async function openFreshPostgres(baseUrl: string): Promise<Database & { url: string }> {
   const scratch = await scratchPostgres(baseUrl, "penchain_test");
   const database = await openDatabase({ url: scratch.url });
   await database.migrate();
   return {
     ...database,
+    url: scratch.url,
     close: async () => {
       await database.close();
       await scratch.drop();

@@ -41,6 +41,8 @@ export async function startSmtpServer(listenPort = 0, { delayMs = 0 } = {}) {
       });
     },
   });
+  // A client that goes away mid-session (a server process killed on purpose) is no failure of the test's.
+  server.on("error", () => {});
   await new Promise<void>((resolve) => server.listen(listenPort, "127.0.0.1", resolve));
   const { port } = server.server.address() as AddressInfo;
   return {

@@ -1,5 +1,6 @@
 import pino from "pino";
 import { describe, expect, it, vi } from "vitest";
+import { createBus } from "../../src/server/infra/bus.ts";
 import { createReadCache } from "../../src/server/infra/read-cache.ts";
 
 const log = pino({ level: "silent" });
@@ -7,7 +8,7 @@ const page = (size: number) => ({ items: "x".repeat(size) });
 
 describe("the read cache", () => {
   it("answers what it kept, with a weak ETag of the bytes", () => {
-    const cache = createReadCache({ log });
+    const cache = createReadCache({ log, bus: createBus({ log }) });
     const stored = cache.set("a", page(10), cache.clock, []);
     expect(cache.get("a")?.body.toString()).toBe(JSON.stringify(page(10)));
     expect(stored.etag).toMatch(/^W\/"[\w-]+"$/);
@@ -15,7 +16,7 @@ describe("the read cache", () => {
   });
 
   it("forgets everything when told everything changed, and does not keep what was read before", () => {
-    const cache = createReadCache({ log });
+    const cache = createReadCache({ log, bus: createBus({ log }) });
     cache.set("a", page(1), cache.clock, ["post:1"]);
     const readBefore = cache.clock;
     cache.invalidate();
@@ -27,7 +28,7 @@ describe("the read cache", () => {
   });
 
   it("drops only the entries that show a changed tag, and keeps a read of an unchanged one", () => {
-    const cache = createReadCache({ log });
+    const cache = createReadCache({ log, bus: createBus({ log }) });
     cache.set("list", page(1), cache.clock, ["posts", "post:1", "post:2"]);
     cache.set("one", page(1), cache.clock, ["post:1"]);
     cache.set("two", page(1), cache.clock, ["post:2"]);
@@ -49,7 +50,7 @@ describe("the read cache", () => {
   });
 
   it("keeps a reader's copy only while both what it was made from and their own part are unchanged", () => {
-    const cache = createReadCache({ log });
+    const cache = createReadCache({ log, bus: createBus({ log }) });
     const shared = cache.set("list", page(1), cache.clock, ["posts", "post:1"]);
     cache.invalidate(["reader:u"]);
     // The shared answer was read before the reader's own change, which it does not show: their copy is kept.
@@ -64,7 +65,7 @@ describe("the read cache", () => {
   });
 
   it("lets readers who miss together share one read, unless something changed since it began", async () => {
-    const cache = createReadCache({ log });
+    const cache = createReadCache({ log, bus: createBus({ log }) });
     const waiting: (() => void)[] = [];
     const release = () => {
       for (const resolve of waiting.splice(0)) resolve();
@@ -90,7 +91,7 @@ describe("the read cache", () => {
   });
 
   it("counts hits and misses", () => {
-    const cache = createReadCache({ log });
+    const cache = createReadCache({ log, bus: createBus({ log }) });
     cache.get("a");
     cache.set("a", page(1), cache.clock, []);
     cache.get("a");
@@ -100,7 +101,7 @@ describe("the read cache", () => {
 
   it("lets entries live maxAgeMs at most", () => {
     vi.useFakeTimers({ toFake: ["Date"] });
-    const cache = createReadCache({ log, maxAgeMs: 5000 });
+    const cache = createReadCache({ log, bus: createBus({ log }), maxAgeMs: 5000 });
     cache.set("a", page(1), cache.clock, []);
     vi.advanceTimersByTime(4000);
     expect(cache.get("a")).toBeDefined();
@@ -110,7 +111,7 @@ describe("the read cache", () => {
   });
 
   it("stays within its byte budget, oldest out first, and keeps no single huge answer", () => {
-    const cache = createReadCache({ log, maxBytes: 5000 });
+    const cache = createReadCache({ log, bus: createBus({ log }), maxBytes: 5000 });
     const keys = ["a", "b", "c", "d", "e", "f", "g", "h"];
     // Each weighs 2 × 302 bytes (its JSON and its parsed copy): eight fit in 5,000.
     for (const key of keys) cache.set(key, page(290), cache.clock, [`t:${key}`]);

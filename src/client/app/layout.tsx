@@ -4,6 +4,7 @@ import { Outlet, useLocation } from "react-router-dom";
 import { Footer } from "../components/layout/footer.tsx";
 import { Navbar } from "../components/layout/navbar.tsx";
 import { UnverifiedNotice } from "../features/auth/components/unverified-notice.tsx";
+import { NotificationBell } from "../features/notifications/components/notification-bell.tsx";
 import { WalletSessionGuard } from "../features/wallet/public.tsx";
 import { useSession } from "../lib/session.ts";
 import { useSiteTitle } from "../lib/site-settings.ts";
@@ -16,7 +17,7 @@ export function Layout() {
   return (
     <Flex direction="column" minH="100dvh">
       {session?.loginMethod === "wallet" && <WalletSessionGuard />}
-      <Navbar />
+      <Navbar actions={session && <NotificationBell userId={session.id} />} />
       <UnverifiedNotice />
       <Flex as="main" direction="column" flex="1">
         <Suspense fallback={<Spinner m="10" alignSelf="center" aria-label="Loading page" />}>

@@ -12,6 +12,7 @@ const posts = () => import("./routes/posts.tsx");
 const post = () => import("./routes/post.tsx");
 const search = () => import("./routes/search.tsx");
 const createPost = () => import("./routes/create-post.tsx");
+const notifications = () => import("./routes/notifications.tsx");
 
 /** A screen's chunk and the name it exports the screen under (checked against the module). */
 const chunk = <M, K extends keyof M & string>(load: () => Promise<M>, name: K) => ({
@@ -52,6 +53,10 @@ export const SCREENS: Screen[] = [
   // The spec lists /send-mail under admin; the brief lets every signed-in user message from a profile.
   { path: "/send-mail", access: "user", ...chunk(admin, "SendMailRoute") },
   { path: "/Settings", access: "admin", ...chunk(admin, "SettingsRoute") },
+  // Not in the spec: notifications (PRODUCT.md, "The audience loop"), and the page of a mail's unsubscribe link.
+  { path: "/notifications", access: "user", ...chunk(notifications, "NotificationsRoute") },
+  { path: "/notifications/settings", access: "user", ...chunk(notifications, "NotificationSettingsRoute") },
+  { path: "/unsubscribe/:userId/:topic/:token", access: "public", ...chunk(notifications, "UnsubscribeRoute") },
   // Not in the spec: verified featured fees and tips, and a user's rewards.
   { path: "/payments", access: "admin", ...chunk(admin, "PaymentsRoute") },
 ];

@@ -6,15 +6,6 @@ export const formatDate = (iso: string) => DATE.format(new Date(iso));
 
 export const fullName = (user: { firstName: string; lastName: string }) => `${user.firstName} ${user.lastName}`;
 
-const WEI_PER_ETH = 10n ** 18n;
-
-/** Wei (a decimal string, so nothing is lost) as ETH with every significant digit: "0.01 ETH". */
-export function formatEth(wei: string): string {
-  const value = BigInt(wei);
-  const fraction = (value % WEI_PER_ETH).toString().padStart(18, "0").replace(/0+$/, "");
-  return `${value / WEI_PER_ETH}${fraction ? `.${fraction}` : ""} ETH`;
-}
-
 /** A hash or address short enough for a table cell: 0x1234…cdef. */
 export const shortHex = (hex: string) => `${hex.slice(0, 6)}…${hex.slice(-4)}`;
 

@@ -42,6 +42,13 @@ export const queryKeys = {
     rewards: (userId?: string) =>
       userId ? (["payments", "rewards", userId] as const) : (["payments", "rewards"] as const),
   },
+  notifications: {
+    /** Everything of the signed-in user's notifications: what marking read changes. */
+    all: () => ["notifications"] as const,
+    list: () => ["notifications", "list"] as const,
+    unread: () => ["notifications", "unread"] as const,
+    settings: () => ["notifications", "settings"] as const,
+  },
   /** The site's name and description. */
   settings: () => ["settings"] as const,
   /** What an admin sees of the running system. */

@@ -4,8 +4,10 @@ import {
   boolean,
   check,
   customType,
+  date,
   index,
   integer,
+  jsonb,
   numeric,
   pgEnum,
   pgTable,
@@ -15,6 +17,7 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
+import { DELIVERIES, NOTIFICATION_KINDS, NOTIFICATION_TOPICS } from "../../shared/schemas/notifications.ts";
 import { DEFAULT_SITE_SETTINGS } from "../../shared/schemas/settings.ts";
 
 // Index orders are written `DESC NULLS FIRST` because that is what `ORDER BY … DESC` means in PostgreSQL: an index
@@ -145,6 +148,10 @@ export const posts = pgTable(
     index("posts_author_list_idx")
       .on(t.userId, t.isFeatured.desc().nullsFirst(), t.publishedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
       .where(published),
+    // An author's posts newest first: the Following feed reads a page from each followed author's end of it.
+    index("posts_author_newest_idx")
+      .on(t.userId, t.publishedAt.desc().nullsFirst(), t.id.desc().nullsFirst())
+      .where(published),
     // Feeds and the sitemap: newest (or oldest) first, whatever is featured.
     index("posts_published_idx").on(t.publishedAt.desc().nullsFirst(), t.id.desc().nullsFirst()).where(published),
     index("posts_search_idx").using("gin", t.searchVector).where(published),
@@ -245,9 +252,12 @@ export const payments = pgTable(
     checkedAt: timestamp("checked_at", { withTimezone: true }),
     userId: userRef("user_id").notNull(),
     postId: uuid("post_id").references(() => posts.id, { onDelete: "set null" }),
+    /** A tip's user: whose verified wallet it paid. */
+    recipientId: uuid("recipient_id").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
   (t) => [
+    index("payments_recipient_idx").on(t.recipientId).where(sql`${t.recipientId} is not null`),
     uniqueIndex("payments_chain_tx_key").on(t.chainId, sql`lower(${t.txHash})`),
     index("payments_confirming_idx").on(t.checkedAt).where(sql`${t.status} = 'confirming'`),
     index("payments_post_idx").on(t.postId),
@@ -297,6 +307,8 @@ export const mailOutbox = pgTable(
     subject: text("subject").notNull(),
     text: text("text").notNull(),
     html: text("html").notNull(),
+    /** Headers of the message besides the usual ones: a list's unsubscribe headers (RFC 2369, RFC 8058). */
+    headers: jsonb("headers").$type<Record<string, string>>(),
     attempts: integer("attempts").notNull().default(0),
     lastError: text("last_error"),
     nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
@@ -320,4 +332,75 @@ export const siteSettings = pgTable(
     updatedAt: updatedAt(),
   },
   (t) => [check("site_settings_single_row", sql`${t.id} = 1`)],
+);
+
+export const notificationKind = pgEnum("notification_kind", NOTIFICATION_KINDS);
+
+/**
+ * What a user is told of, grouped the way people read it: one entry per kind, post and day ("Ana and 12 others
+ * liked *Title*"), its people in `notification_actors`. A new event in a group already read makes it unread again.
+ */
+export const notifications = pgTable(
+  "notifications",
+  {
+    id: id(),
+    userId: userRef("user_id").notNull(),
+    kind: notificationKind("kind").notNull(),
+    postId: uuid("post_id").references(() => posts.id, { onDelete: "cascade" }),
+    paymentId: uuid("payment_id").references(() => payments.id, { onDelete: "set null" }),
+    /** What groups events into this entry (the post and the UTC day, say): unique per user and kind. */
+    groupKey: text("group_key").notNull(),
+    /** The newest of its people, shown by name. */
+    lastActorId: uuid("last_actor_id").references(() => users.id, { onDelete: "set null" }),
+    readAt: timestamp("read_at", { withTimezone: true }),
+    /** When its newest event happened: the list's order. */
+    updatedAt: updatedAt(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("notifications_group_key").on(t.userId, t.kind, t.groupKey),
+    index("notifications_list_idx").on(t.userId, t.updatedAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("notifications_unread_idx").on(t.userId).where(sql`${t.readAt} is null`),
+    index("notifications_post_idx").on(t.postId, t.kind),
+  ],
+);
+
+export const notificationActors = pgTable(
+  "notification_actors",
+  {
+    notificationId: uuid("notification_id")
+      .notNull()
+      .references(() => notifications.id, { onDelete: "cascade" }),
+    actorId: userRef("actor_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.notificationId, t.actorId] })],
+);
+
+export const notificationTopic = pgEnum("notification_topic", NOTIFICATION_TOPICS);
+export const notificationDelivery = pgEnum("notification_delivery", DELIVERIES);
+
+/** A user's choice per topic; a topic without a row has its default (TOPICS in src/shared). */
+export const notificationSettings = pgTable(
+  "notification_settings",
+  {
+    userId: userRef("user_id").notNull(),
+    topic: notificationTopic("topic").notNull(),
+    delivery: notificationDelivery("delivery").notNull(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.topic] })],
+);
+
+/** One row per user and (UTC) day a digest was sent: claiming the row is what sends it once, across instances. */
+export const digests = pgTable(
+  "digests",
+  {
+    userId: userRef("user_id").notNull(),
+    day: date("day").notNull(),
+    /** The notifications it covered were updated before this. */
+    coveredUntil: timestamp("covered_until", { withTimezone: true }).notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.day] })],
 );

@@ -4,13 +4,19 @@ export interface MailContent {
   subject: string;
   text: string;
   html: string;
+  /** Headers besides the usual ones (a list's unsubscribe headers). */
+  headers?: Record<string, string>;
 }
 
-function layout(title: string, body: string) {
+const ACCOUNT_FOOTER = "You receive this e-mail because of your Penchain account.";
+
+/** A mail's HTML: the brand, a title, the body (already HTML) and a footer (already HTML: links may stand in it). */
+export function mailLayout(title: string, body: string, footerHtml = escapeHtml(ACCOUNT_FOOTER)) {
   return `<!doctype html><html><body style="font-family:system-ui,sans-serif;color:#1a202c;max-width:560px;margin:auto;padding:24px">
 <h2 style="color:#0d9488">Penchain</h2><h3>${escapeHtml(title)}</h3>${body}
-<p style="color:#718096;font-size:12px">You receive this e-mail because of your Penchain account.</p></body></html>`;
+<p style="color:#718096;font-size:12px">${footerHtml}</p></body></html>`;
 }
+const layout = (title: string, body: string) => mailLayout(title, body);
 
 function linkMail(
   subject: string,

@@ -11,6 +11,8 @@ import { periodic } from "./periodic.ts";
 export type Delivery = "sent" | "queued";
 const MAX_ATTEMPTS = 8;
 const RETRY_EVERY_MS = 30_000;
+/** How many mails an instance sends at once while it drains a bulk send. */
+const DRAIN_SENDERS = 3;
 /**
  * A row being sent belongs to one instance this long; if that instance dies mid-send, another takes it after. Each
  * row is leased just before it is sent, and a send that takes half the lease is given up (and retried later), so no
@@ -32,6 +34,9 @@ function smtpTransport(url: string) {
     connectionTimeout: 5000,
     greetingTimeout: 5000,
     socketTimeout: 15_000,
+    // Reused connections: a new post to thousands of followers is not thousands of handshakes.
+    pool: true,
+    maxConnections: DRAIN_SENDERS,
   });
 }
 
@@ -52,6 +57,7 @@ export function createMailer(options: {
   const leaseMs = options.leaseMs ?? LEASE_MS;
   const leaseUntil = (now = new Date()) => new Date(now.getTime() + leaseMs);
   const outboxDir = path.resolve(options.dataDir, "outbox");
+  const senderDomain = /@([^>\s]+)/.exec(options.from)?.[1] ?? "penchain.local";
   const transport = options.smtpUrl
     ? smtpTransport(options.smtpUrl)
     : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
@@ -66,6 +72,10 @@ export function createMailer(options: {
         subject: row.subject,
         text: row.text,
         html: row.html,
+        headers: row.headers ?? undefined,
+        // One id per queued mail: should a send be repeated (an instance died between the server's answer and
+        // marking it sent), receivers see the same message again, which mail services drop as a duplicate.
+        messageId: `<${row.id}@${senderDomain}>`,
       }),
       new Promise<never>((_resolve, reject) => {
         timer = setTimeout(() => reject(new Error("the mail server took too long")), leaseMs / 2);
@@ -105,6 +115,7 @@ export function createMailer(options: {
 
   /** Work that ends in mail, started after an answer left (see `later`). */
   const pending = new Set<Promise<unknown>>();
+  let draining: Promise<unknown> | undefined;
 
   /** Claims one due row (skipping rows another instance has locked) and leases it, or null. */
   async function claimOne(now: Date): Promise<OutboxRow | null> {
@@ -128,9 +139,10 @@ export function createMailer(options: {
 
     /**
      * Writes a mail into the outbox, leased to this instance from the start so no retry timer (here or elsewhere)
-     * sends it while we do. `tx` lets a caller queue it in its own transaction (with a limit checked there).
+     * sends it while we do (`leased: false`: for whoever drains the outbox first). `tx` lets a caller queue it in
+     * its own transaction (with a limit checked there).
      */
-    async enqueue(mail: OutgoingMail, tx: Pick<Db, "insert"> = db): Promise<OutboxRow> {
+    async enqueue(mail: OutgoingMail, tx: Pick<Db, "insert"> = db, leased = true): Promise<OutboxRow> {
       const [row] = await tx
         .insert(mailOutbox)
         .values({
@@ -139,7 +151,8 @@ export function createMailer(options: {
           subject: mail.subject,
           text: mail.text,
           html: mail.html,
-          nextAttemptAt: leaseUntil(),
+          headers: mail.headers ?? null,
+          nextAttemptAt: leased ? leaseUntil() : new Date(),
         })
         .returning();
       if (!row) throw new Error("mail was not queued");
@@ -168,10 +181,11 @@ export function createMailer(options: {
     },
 
     /**
-     * Retries queued mail whose time has come, one row at a time: each is claimed and leased just before it is
-     * sent, so with several instances (or a slow mail server) each mail is sent by one, once.
+     * Sends queued mail whose time has come, one row at a time: each is claimed and leased just before it is sent,
+     * so with several instances (or a slow mail server) each mail is sent by one, once. Goes on until none is due
+     * (or `batch` are sent); a mail that fails waits for its next attempt.
      */
-    async retryDue(now = new Date(), batch = 20) {
+    async retryDue(now = new Date(), batch = Number.POSITIVE_INFINITY) {
       // `now` may be a later time than the clock's (tests do that): the batch's clock runs on from it.
       const offset = now.getTime() - Date.now();
       for (let sent = 0; sent < batch; sent++) {
@@ -179,6 +193,19 @@ export function createMailer(options: {
         if (!row) return;
         await attempt(row);
       }
+    },
+
+    /**
+     * Mail was queued in bulk (a new post to its author's followers): sends it now, a few at a time, off the
+     * request path. Other instances that are told too share the work through the leases.
+     */
+    drain() {
+      if (draining) return;
+      draining = Promise.all(Array.from({ length: DRAIN_SENDERS }, () => mailer.retryDue()))
+        .catch((error) => log.error({ err: error }, "sending queued mail failed"))
+        .finally(() => {
+          draining = undefined;
+        });
     },
 
     start() {
@@ -201,6 +228,7 @@ export function createMailer(options: {
 
     async close() {
       await retrying.close();
+      await draining;
       await Promise.all(pending);
       transport.close();
     },

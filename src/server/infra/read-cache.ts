@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import { Redis } from "ioredis";
+import type { Bus } from "./bus.ts";
 
 const CHANNEL = "penchain:content-changed";
 
@@ -62,12 +62,12 @@ const MAX_TAG_CLOCKS = 100_000;
  * lookup, and small per-reader values beside them. Each entry is stored with the tags of what it shows (`posts`
  * for any list, `post:<id>` for each post in it, `user:<id>` for each author shown); a write invalidates the tags
  * it changed, so a like drops the pages that show that post and nothing else. A read that began before a write to
- * one of its tags is answered but not kept: it may be older than the write. With Redis, invalidations reach every
- * instance through pub/sub; without it (one instance, or several that accept the bound) an entry also expires
+ * one of its tags is answered but not kept: it may be older than the write. Invalidations reach every instance
+ * through the bus (Redis pub/sub); without it (one instance, or several that accept the bound) an entry also expires
  * after `maxAgeMs`, which bounds how late another instance's write shows.
  */
 export function createReadCache(options: {
-  redisUrl?: string | undefined;
+  bus: Bus;
   maxEntries?: number;
   /** What the kept answers may weigh together (their bytes and parsed copies); the oldest go first. */
   maxBytes?: number;
@@ -170,22 +170,9 @@ export function createReadCache(options: {
     }
   }
 
-  const instanceId = crypto.randomUUID();
-  const publisher = options.redisUrl
-    ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
-    : undefined;
-  const subscriber = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
-  for (const client of [publisher, subscriber]) {
-    client?.on("error", (error) => options.log.warn({ err: error }, "read cache: Redis unavailable"));
-  }
-  subscriber?.subscribe(CHANNEL).catch((error) => options.log.warn({ err: error }, "read cache: no subscription"));
-  subscriber?.on("message", (_channel, message: string) => {
-    try {
-      const { from, tags } = JSON.parse(message) as { from: string; tags: string[] | null };
-      if (from !== instanceId) applyInvalidation(Array.isArray(tags) ? tags.map(String) : null);
-    } catch {
-      applyInvalidation(null);
-    }
+  options.bus.subscribe(CHANNEL, (message) => {
+    const tags = (message as { tags?: unknown } | null)?.tags;
+    applyInvalidation(Array.isArray(tags) ? tags.map(String) : null);
   });
 
   function get(key: string): CachedResponse | undefined {
@@ -273,16 +260,11 @@ export function createReadCache(options: {
      */
     invalidate(tags?: readonly string[]) {
       if (tags?.length === 0) return;
-      applyInvalidation(tags ?? null);
-      publisher?.publish(CHANNEL, JSON.stringify({ from: instanceId, tags: tags ?? null })).catch(() => {});
+      options.bus.publish(CHANNEL, { tags: tags ?? null });
     },
 
     stats(): CacheStats & { entries: number } {
       return { ...stats, entries: responses.size };
-    },
-
-    async close() {
-      await Promise.all([publisher, subscriber].map((client) => client?.quit().catch(() => client.disconnect())));
     },
   };
 }

@@ -35,6 +35,8 @@ export const DEFAULT_RATE_LIMITS = {
   follows: { max: 30, timeWindow: MINUTE }, // follow and unfollow, per user
   paymentChecks: { max: 10, timeWindow: MINUTE }, // on-chain verifications (featured posts, tips), per user
   search: { max: 60, timeWindow: MINUTE }, // searches the read cache had no answer for, per address
+  unsubscribes: { max: 30, timeWindow: 15 * MINUTE }, // unsubscribe links used (and undone), per address
+  streams: { max: 30, timeWindow: MINUTE }, // live notification streams opened, per user
 } satisfies Record<string, Limit>;
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 export type LimitName = keyof RateLimits;

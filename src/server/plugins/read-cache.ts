@@ -44,10 +44,9 @@ export const cacheTags = {
  * The read cache, and the rule that keeps it right: each successful write drops what it changed, before its answer
  * leaves, so the writer's next read sees the change; the route says what that is in its `config.changes`.
  */
-export function registerReadCache(app: FastifyInstance, options: { redisUrl?: string | undefined; maxAgeMs: number }) {
-  const cache = createReadCache({ ...options, log: app.log });
+export function registerReadCache(app: FastifyInstance, options: { maxAgeMs: number }) {
+  const cache = createReadCache({ ...options, bus: app.bus, log: app.log });
   app.decorate("readCache", cache);
-  app.addHook("onClose", () => cache.close());
   // Attached to write routes only, so reads pay nothing for it.
   app.addHook("onRoute", (route) => {
     const methods = [route.method].flat();

@@ -2,6 +2,7 @@ import type { FastifyBaseLogger } from "fastify";
 import type { PublicClient } from "viem";
 import type { Db } from "../db/client.ts";
 import type { AppConfig } from "../env.ts";
+import type { Bus } from "../infra/bus.ts";
 import type { Mailer } from "../infra/mailer.ts";
 import type { Storage } from "../infra/storage.ts";
 import type { SessionTokens } from "./auth/session-tokens.ts";
@@ -17,5 +18,7 @@ export interface Deps {
   mailer: Mailer;
   storage: Storage;
   tokens: SessionTokens;
+  /** Messages to every instance (live unread counts). */
+  bus: Bus;
   log: FastifyBaseLogger;
 }

@@ -1,10 +1,39 @@
 import { z } from "zod";
 import { TX_HASH_REGEX } from "../constants.ts";
 import { TX_HASH_MESSAGE } from "./posts.ts";
+import { tipTotalsSchema } from "./tips.ts";
 import { userSummarySchema } from "./users.ts";
 
 export const tipInputSchema = z.object({
   transectionHash: z.string({ error: TX_HASH_MESSAGE }).trim().regex(TX_HASH_REGEX, TX_HASH_MESSAGE),
+});
+
+/** A reader's tip to an author (PRODUCT.md, "Readers tip authors"): the transaction that paid their wallet. */
+export const readerTipInputSchema = z.object({
+  txHash: z.string({ error: TX_HASH_MESSAGE }).trim().regex(TX_HASH_REGEX, TX_HASH_MESSAGE),
+});
+
+/** What a reader may choose to tip, in ETH, besides an amount of their own. */
+export const TIP_CHOICES_ETH = ["0.001", "0.005", "0.01"] as const;
+
+/** A tip to an author, as anyone sees it: who, how much, and where it stands on chain. */
+export const tipSchema = z.object({
+  _id: z.string(),
+  id: z.string(),
+  from: userSummarySchema,
+  amountWei: z.string(),
+  txHash: z.string(),
+  explorerUrl: z.string().nullable(),
+  /** "reorged": it left the chain after it was accepted, and no longer counts. */
+  status: z.enum(["confirming", "final", "reorged"]),
+  createdAt: z.string(),
+});
+export type Tip = z.infer<typeof tipSchema>;
+
+export const tipPageSchema = z.object({
+  items: z.array(tipSchema),
+  nextCursor: z.string().nullable(),
+  totals: tipTotalsSchema,
 });
 
 export const paymentListQuerySchema = z.object({
@@ -29,6 +58,8 @@ export const paymentSchema = z.object({
   /** "reorged": the transaction left the chain after it was accepted; a featured post it paid for lost the flag. */
   status: z.enum(["confirming", "final", "reorged"]),
   user: userSummarySchema,
+  /** A tip's author (or rewarded user): whose wallet it paid. */
+  recipientUser: userSummarySchema.nullable(),
   post: z.object({ id: z.string(), title: z.string() }).nullable(),
   createdAt: z.string(),
 });

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { TX_HASH_REGEX } from "../constants.ts";
 import { commentSchema } from "./comments.ts";
+import { tipTotalsSchema } from "./tips.ts";
 import { uploadSchema } from "./upload.ts";
 import { userSummarySchema } from "./users.ts";
 
@@ -95,6 +96,8 @@ export const postListQuerySchema = z.object({
   cursor: z.string().max(300).optional(),
   category: z.string().trim().max(60).optional(),
   author: z.uuid("author must be a user id").optional(),
+  /** The signed-in reader's Following feed: posts of the authors they follow, newest first. */
+  following: z.literal("true", { error: "following must be true" }).optional(),
   /** Full-text search (PRODUCT.md, "Search"): words, "quoted phrases", -excluded words; ranked by relevance. */
   q: z.string().trim().max(200, "Search for at most 200 characters").optional(),
 });
@@ -130,5 +133,9 @@ export type ExcerptPart = NonNullable<Post["excerpt"]>[number];
 export const postDetailSchema = postSchema.extend({
   comments: z.array(commentSchema),
   commentsNextCursor: z.string().nullable(),
+  /** Readers' tips to its author for it (PRODUCT.md, "Readers tip authors"). */
+  tips: tipTotalsSchema,
+  /** The author's verified wallet, where tips go; null: they cannot be tipped yet. */
+  authorWallet: z.string().nullable(),
 });
 export type PostDetail = z.infer<typeof postDetailSchema>;

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { WALLET_ADDRESS_REGEX } from "../constants.ts";
 import { siweProofSchema } from "./siwe.ts";
+import { tipTotalsSchema } from "./tips.ts";
 
 /** Accounts and users. The messages are the spec's (§5 "Validation rules"), word for word. */
 
@@ -172,6 +173,8 @@ export const profileSchema = publicUserSchema.extend({
   viewersCount: z.number().int(),
   postCount: z.number().int(),
   rewardsCount: z.number().int(),
+  /** Readers' tips received (those that stayed on chain). */
+  tipsReceived: tipTotalsSchema,
   isFollowing: z.boolean(),
   viewedBy: z.array(userSummarySchema),
   posts: z.array(profilePostSchema),

@@ -1,17 +1,40 @@
-import { Box, Button, Container, Flex, Heading } from "@chakra-ui/react";
-import { useSearchParams } from "react-router-dom";
-import { postFilterOf } from "../../../shared/reader-pages.ts";
+import { Box, Button, Container, Flex, Heading, HStack } from "@chakra-ui/react";
+import { Link as RouterLink, useSearchParams } from "react-router-dom";
+import { type PostFilter, postFilterOf } from "../../../shared/reader-pages.ts";
 import { CategorySidebar } from "../../features/categories/components/category-sidebar.tsx";
 import { useCategories } from "../../features/categories/public.ts";
 import { PostList } from "../../features/posts/components/post-list.tsx";
+import { useSession } from "../../lib/session.ts";
 import { usePageTitle } from "../../lib/site-settings.ts";
 import { pageTitles } from "../page-heads.ts";
 import { NotFoundRoute } from "./not-found.tsx";
 
+/**
+ * A signed-in reader's two feeds: every post, or the posts of the authors they follow (`?feed=following`, theirs
+ * alone: the server renders the first for everyone).
+ */
+function FeedTabs({ following }: { following: boolean }) {
+  const tab = (label: string, to: string, current: boolean) => (
+    <Button asChild size="sm" variant={current ? "subtle" : "ghost"} colorPalette="teal">
+      <RouterLink to={to} aria-current={current ? "page" : undefined}>
+        {label}
+      </RouterLink>
+    </Button>
+  );
+  return (
+    <HStack as="nav" aria-label="Feeds" gap="2" mb="5">
+      {tab("All posts", "/posts", !following)}
+      {tab("Following", "/posts?feed=following", following)}
+    </HStack>
+  );
+}
+
 /** The chosen category lives in the URL (?category=), so a filtered list can be shared and survives a reload. */
 export function PostsRoute() {
   const [params, setParams] = useSearchParams();
-  const filter = postFilterOf(params);
+  const session = useSession();
+  const following = Boolean(session) && params.get("feed") === "following";
+  const filter: PostFilter = following ? { following: true } : postFilterOf(params);
   const category = filter.category ?? "";
   const categories = useCategories().data;
   // Whether the address names a category that does not exist (as the server's 404 page says): known once the whole
@@ -32,6 +55,7 @@ export function PostsRoute() {
           View All Blogs
         </Button>
       </Flex>
+      {session && <FeedTabs following={following} />}
       <Flex gap="6" direction={{ base: "column", lg: "row" }} align="flex-start">
         <Box width={{ base: "full", lg: "64" }} flexShrink={0}>
           <CategorySidebar selected={category} onSelect={(title) => setParams({ category: title })} />

@@ -26,6 +26,8 @@ export function avatarMenuFor(session: Session): NavLink[] {
   const items = [
     { label: "Your Profile", to: `/profile/${session.id}` },
     { label: "Change your password", to: "/update-password" },
+    // Not in the spec: how notifications reach the user (PRODUCT.md, "The audience loop").
+    { label: "Notification settings", to: "/notifications/settings" },
   ];
   return session.isAdmin
     ? [...items, { label: "Settings", to: "/Settings" }, { label: "Payments", to: "/payments" }]

@@ -10,7 +10,8 @@ import { SearchForm } from "../search-form.tsx";
 import { avatarMenuFor, navLinksFor } from "./nav-links.ts";
 import { NavMenu } from "./nav-menu.tsx";
 
-export function Navbar() {
+/** `actions`: what the app adds for a signed-in user beside New Blog (the notifications' bell). */
+export function Navbar({ actions }: { actions?: React.ReactNode }) {
   const session = useSession();
   const logout = useLogout();
   const { siteName } = useSiteSettings();
@@ -100,6 +101,7 @@ export function Navbar() {
             </Button>
             {session && (
               <>
+                {actions}
                 <Button variant="outline" size="sm" onClick={logout} display={{ base: "none", sm: "inline-flex" }}>
                   Logout
                 </Button>

@@ -52,8 +52,18 @@ export const LinkWalletButton = (props: React.ComponentProps<typeof LinkWalletIs
   </WalletGate>
 );
 
-export const TipButton = (props: Omit<React.ComponentProps<typeof TipDialogIsland>, "onClose">) => (
+type TipProps = Omit<React.ComponentProps<typeof TipDialogIsland>, "onClose">;
+
+/** An admin's ETH tip to a user, recorded as their reward. */
+export const TipButton = (props: TipProps) => (
   <WalletGate label="Tip ETH" buttonProps={{ size: "xs", colorPalette: "yellow" }}>
+    {(close) => <TipDialogIsland {...props} onClose={close} />}
+  </WalletGate>
+);
+
+/** A reader's tip to an author: no wallet code loads until it is pressed. */
+export const TipAuthorButton = (props: TipProps) => (
+  <WalletGate label="Tip the author" buttonProps={{ size: "sm", colorPalette: "yellow" }}>
     {(close) => <TipDialogIsland {...props} onClose={close} />}
   </WalletGate>
 );

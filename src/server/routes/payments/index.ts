@@ -3,15 +3,21 @@ import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
 import {
   paymentListQuerySchema,
   paymentSchema,
+  readerTipInputSchema,
   rewardSchema,
   tipInputSchema,
+  tipPageSchema,
 } from "../../../shared/schemas/payments.ts";
+import { postIdParamsSchema } from "../../../shared/schemas/posts.ts";
+import { tipTotalsSchema } from "../../../shared/schemas/tips.ts";
 import { rewardResultSchema, userIdParamsSchema } from "../../../shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
+import { cacheTags } from "../../plugins/read-cache.ts";
 import { listPayments } from "../../services/payments/payments.ts";
 import { listRewards, recordTip } from "../../services/payments/rewards.ts";
+import { listPostTips, tipAuthor } from "../../services/payments/tips.ts";
 
 const tags = ["admin"];
 
@@ -39,6 +45,48 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requireAdmin,
     handler: async (request) => listRewards(app.deps, request.params.id, request.query),
+  });
+
+  app.post("/posts/:id/tips", {
+    schema: {
+      tags: ["tips"],
+      security,
+      summary: "Record a reader's ETH tip to the post's author, verified on-chain; answers the post's tips",
+      params: postIdParamsSchema,
+      body: readerTipInputSchema,
+      response: { 200: tipTotalsSchema },
+    },
+    preHandler: [app.requireUser, limitBy(app, "paymentChecks", byUser)],
+    // The post's page shows its tips.
+    config: { changes: (request) => [cacheTags.post((request.params as { id: string }).id)] },
+    handler: async (request) =>
+      tipAuthor(app.deps, currentUser(request), { postId: request.params.id }, request.body.txHash),
+  });
+
+  app.get("/posts/:id/tips", {
+    schema: {
+      tags: ["tips"],
+      summary: "A post's tips, newest first (paged), with how many count and their total",
+      params: postIdParamsSchema,
+      querystring: pageQuerySchema,
+      response: { 200: tipPageSchema },
+    },
+    handler: async (request) => listPostTips(app.deps, request.params.id, request.query),
+  });
+
+  app.post("/users/:id/tips", {
+    schema: {
+      tags: ["tips"],
+      security,
+      summary: "Record a reader's ETH tip to an author from their profile, verified on-chain; answers their tips",
+      params: userIdParamsSchema,
+      body: readerTipInputSchema,
+      response: { 200: tipTotalsSchema },
+    },
+    preHandler: [app.requireUser, limitBy(app, "paymentChecks", byUser)],
+    config: { changes: "nothing" },
+    handler: async (request) =>
+      tipAuthor(app.deps, currentUser(request), { userId: request.params.id }, request.body.txHash),
   });
 
   app.post("/users/:id/tip", {

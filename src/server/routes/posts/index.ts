@@ -22,11 +22,12 @@ import { multipartBody } from "../../plugins/multipart.ts";
 import { readKeys } from "../../plugins/public-reads.ts";
 import { addressKey, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { cacheTags, sendCached } from "../../plugins/read-cache.ts";
-import { getPostDetail, listUnpublishedPosts } from "../../services/content/post-reads.ts";
+import { getPostDetail, listFollowedPosts, listUnpublishedPosts } from "../../services/content/post-reads.ts";
 import * as posts from "../../services/content/post-writes.ts";
 import * as reactions from "../../services/content/reactions.ts";
 
 const tags = ["posts"];
+const FOLLOWING_NEEDS_LOGIN = "Log in to see the posts of the authors you follow.";
 
 /**
  * Who is reading, for view counts: a signed-in reader is themself; an anonymous one is their address (hashed before
@@ -57,6 +58,11 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
+      // The Following feed is the reader's own: never cached, never anyone else's.
+      if (request.query.following) {
+        if (!request.user) throw new HttpError(401, FOLLOWING_NEEDS_LOGIN);
+        return listFollowedPosts(app.deps, request.user.id, request.query);
+      }
       const page = await app.reads.postsPage(request.query, () => addressKey(request));
       if (!request.user) return sendCached(request, reply, page);
       // A signed-in reader gets the same page with their own reactions added.

@@ -5,6 +5,7 @@ import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
+import { notify } from "../notifications/notify.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 import { isPublished, POST_NOT_FOUND } from "./post-queries.ts";
 
@@ -59,13 +60,19 @@ export async function getComment(deps: Pick<Deps, "db">, id: string) {
 }
 
 /** Comments go on published posts only (a draft is answered as a missing post), checked in the insert itself. */
-export async function createComment(deps: Pick<Deps, "db">, user: AuthUser, postId: string, description: string) {
+export async function createComment(
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
+  user: AuthUser,
+  postId: string,
+  description: string,
+) {
   const result = await deps.db.execute(sql`
     insert into ${comments} (post_id, user_id, description)
     select ${posts.id}, ${user.id}, ${description} from ${posts} where ${posts.id} = ${postId} and ${isPublished}
-    returning id`);
-  const [row] = (result as unknown as { rows: { id: string }[] }).rows;
+    returning id, (select ${posts.userId} from ${posts} where ${posts.id} = ${postId}) as author_id`);
+  const [row] = (result as unknown as { rows: { id: string; author_id: string }[] }).rows;
   if (!row) throw new HttpError(404, POST_NOT_FOUND);
+  await notify(deps, { kind: "comment", recipientId: row.author_id, actorId: user.id, postId });
   return getComment(deps, row.id);
 }
 

@@ -1,9 +1,10 @@
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Post, PostListQuery } from "../../../shared/schemas/posts.ts";
-import { posts } from "../../db/schema.ts";
+import { follows, posts, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { cursorShapes, decodeCursor, toPage } from "../../infra/cursor.ts";
 import type { Deps } from "../deps.ts";
+import { tipTotals } from "../payments/tips.ts";
 import { listComments } from "./comments.ts";
 import { isPublished, POST_NOT_FOUND, postFilters, selectPosts, toPost } from "./post-queries.ts";
 import { searchPosts } from "./search.ts";
@@ -24,13 +25,49 @@ export async function getPostDetail(deps: Pick<Deps, "db">, id: string, authorId
   const visible = authorId ? or(isPublished, eq(posts.userId, authorId)) : isPublished;
   const [row] = await selectPosts(deps, null, { where: and(eq(posts.id, id), visible), limit: 1 });
   if (!row) throw new HttpError(404, POST_NOT_FOUND);
-  const page = await listComments(deps, id, { limit: 20 });
-  return { ...toPost(row), comments: page.items, commentsNextCursor: page.nextCursor };
+  const [page, tips, [author]] = await Promise.all([
+    listComments(deps, id, { limit: 20 }),
+    tipTotals(deps, { postId: id }),
+    deps.db
+      .select({ wallet: users.walletAddress, verifiedAt: users.walletVerifiedAt })
+      .from(users)
+      .where(eq(users.id, row.userId)),
+  ]);
+  const authorWallet = author?.verifiedAt ? author.wallet : null;
+  return { ...toPost(row), comments: page.items, commentsNextCursor: page.nextCursor, tips, authorWallet };
 }
 
 /** The posts a list asks for: those matching its words when it has `q`, else the list in its own order. */
-export const findPosts = (deps: Pick<Deps, "db">, { q, ...query }: PostListQuery) =>
+export const findPosts = (deps: Pick<Deps, "db">, { q, following: _following, ...query }: PostListQuery) =>
   q === undefined ? listPosts(deps, query) : searchPosts(deps, q, query);
+
+/**
+ * A reader's Following feed: the published posts of the authors they follow, newest first, keyset-paged on
+ * (publishedAt, id), with their own reactions. One query per page whatever the number of authors followed: each
+ * followed author's newest posts past the cursor are read from their end of an index (at most a page from each),
+ * then the page is chosen among those; nothing scans posts by others.
+ */
+export async function listFollowedPosts(
+  deps: Pick<Deps, "db">,
+  readerId: string,
+  query: { cursor?: string | undefined; limit: number },
+) {
+  const after = query.cursor
+    ? (() => {
+        const [at, id] = decodeCursor(query.cursor, cursorShapes.timeId);
+        return sql`and (p.published_at, p.id) < (${at}::timestamptz, ${id}::uuid)`;
+      })()
+    : sql``;
+  const followed = sql`${posts.id} in (
+    select candidate.id from ${follows} f cross join lateral (
+      select p.id from ${posts} p
+      where p.user_id = f.followee_id and p.status = 'published' ${after}
+      order by p.published_at desc, p.id desc limit ${query.limit + 1}) candidate
+    where f.follower_id = ${readerId})`;
+  const rows = await selectPosts(deps, readerId, { where: followed, limit: query.limit + 1, order: "newest" });
+  const page = toPage(rows, query.limit, (row) => [row.publishedKey, row.id]);
+  return { items: page.items.map(toPost), nextCursor: page.nextCursor };
+}
 
 /**
  * Published posts: featured first, then newest first, keyset-paged on (isFeatured, publishedAt, id), all descending.

@@ -6,6 +6,7 @@ import { HttpError, validationError } from "../../http-error.ts";
 import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { removeImage, storeImage } from "../images.ts";
+import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
 import { hasContent, sanitizePostHtml } from "../sanitize.ts";
@@ -55,7 +56,7 @@ function cleanDescription(html: string) {
  * transaction that creates the post, so a hash serves one post only, even under parallel requests.
  */
 export async function createPost(
-  deps: Pick<Deps, "chain" | "config" | "db" | "log" | "storage">,
+  deps: Pick<Deps, "chain" | "config" | "db" | "log" | "storage" | "mailer" | "bus">,
   author: AuthUser,
   input: CreatePostBody,
 ) {
@@ -72,7 +73,7 @@ export async function createPost(
     : null;
   const imageUrl = input.image ? await storeImage(deps.storage, input.image, "cover") : null;
   try {
-    const id = await deps.db.transaction(async (tx) => {
+    const { id, fannedOut } = await deps.db.transaction(async (tx) => {
       const [post] = await tx
         .insert(posts)
         .values({
@@ -87,8 +88,11 @@ export async function createPost(
         .returning({ id: posts.id });
       if (!post) throw new Error("post was not created");
       if (payment) await claimPayment(tx, payment, { purpose: "featured", userId: author.id, postId: post.id });
-      return post.id;
+      // Published at once: its author's followers are told in the same transaction.
+      const fannedOut = await fanOutNewPost({ db: tx, config: deps.config }, post.id);
+      return { id: post.id, fannedOut };
     });
+    announceNewPost(deps, id, fannedOut);
     return getPost(deps, id, author.id);
   } catch (error) {
     if (imageUrl) await removeImage(deps.storage, imageUrl, "cover").catch(() => {});
@@ -97,24 +101,34 @@ export async function createPost(
 }
 
 async function ownPost(deps: Pick<Deps, "db">, user: AuthUser, id: string, action: string) {
-  const [post] = await deps.db.select({ userId: posts.userId, image: posts.image }).from(posts).where(eq(posts.id, id));
+  const [post] = await deps.db
+    .select({ userId: posts.userId, image: posts.image, status: posts.status })
+    .from(posts)
+    .where(eq(posts.id, id));
   if (!post) throw new HttpError(404, POST_NOT_FOUND);
   if (post.userId !== user.id) throw new HttpError(403, `You can only ${action} your own posts`);
   return post;
 }
 
-export async function updatePost(deps: Pick<Deps, "db">, user: AuthUser, id: string, input: PostUpdate) {
-  await ownPost(deps, user, id, "edit");
-  await deps.db
-    .update(posts)
-    .set({
-      title: input.title,
-      description: cleanDescription(input.description),
-      categoryId: await categoryId(deps, input.category),
-      ...publishing(input),
-      updatedAt: new Date(),
-    })
-    .where(eq(posts.id, id));
+export async function updatePost(
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
+  user: AuthUser,
+  id: string,
+  input: PostUpdate,
+) {
+  const before = await ownPost(deps, user, id, "edit");
+  const description = cleanDescription(input.description);
+  const category = await categoryId(deps, input.category);
+  const fannedOut = await deps.db.transaction(async (tx) => {
+    await tx
+      .update(posts)
+      .set({ title: input.title, description, categoryId: category, ...publishing(input), updatedAt: new Date() })
+      .where(eq(posts.id, id));
+    // A draft or scheduled post published now reaches its author's followers (once per post, ever).
+    const publishedNow = before.status !== "published" && input.status === "published";
+    return publishedNow ? fanOutNewPost({ db: tx, config: deps.config }, id) : null;
+  });
+  if (fannedOut) announceNewPost(deps, id, fannedOut);
   return getPost(deps, id, user.id);
 }
 

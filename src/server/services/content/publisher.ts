@@ -2,18 +2,37 @@ import { and, eq, lte, sql } from "drizzle-orm";
 import { posts } from "../../db/schema.ts";
 import { periodic } from "../../infra/periodic.ts";
 import type { Deps } from "../deps.ts";
+import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
+import { notify } from "../notifications/notify.ts";
 
 /**
- * Publishes the scheduled posts whose time has come, and answers their ids. One UPDATE: when several instances run
- * it at once, PostgreSQL re-checks the loser's WHERE against the winner's row, so each post is published once.
+ * Publishes the scheduled posts whose time has come, tells their authors' followers in the same transaction, and
+ * answers their ids. One UPDATE: when several instances run it at once, PostgreSQL re-checks the loser's WHERE
+ * against the winner's row, so each post is published (and announced) once.
  */
-export async function publishDuePosts(deps: Pick<Deps, "db">) {
-  const rows = await deps.db
-    .update(posts)
-    .set({ status: "published", updatedAt: new Date() })
-    .where(and(eq(posts.status, "scheduled"), lte(posts.publishedAt, sql`now()`)))
-    .returning({ id: posts.id });
-  return rows.map((row) => row.id);
+export async function publishDuePosts(deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">) {
+  const published = await deps.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(posts)
+      .set({ status: "published", updatedAt: new Date() })
+      .where(and(eq(posts.status, "scheduled"), lte(posts.publishedAt, sql`now()`)))
+      .returning({ id: posts.id, authorId: posts.userId });
+    const done = [];
+    for (const row of rows)
+      done.push({ ...row, fannedOut: await fanOutNewPost({ db: tx, config: deps.config }, row.id) });
+    return done;
+  });
+  for (const post of published) {
+    announceNewPost(deps, post.id, post.fannedOut);
+    await notify(deps, {
+      kind: "published",
+      recipientId: post.authorId,
+      actorId: null,
+      postId: post.id,
+      group: post.id,
+    });
+  }
+  return published.map((post) => post.id);
 }
 
 /**
@@ -22,7 +41,7 @@ export async function publishDuePosts(deps: Pick<Deps, "db">) {
  * instances each post is published exactly once; a failed check (database away) is tried again at the next.
  */
 export function createPublisher(
-  deps: Pick<Deps, "db" | "log">,
+  deps: Pick<Deps, "db" | "log" | "config" | "mailer" | "bus">,
   /** `everyMs`: how late a scheduled post may go out at most (PUBLISH_CHECK_MS), plus the time one check takes. */
   options: { everyMs: number; onPublished: (ids: string[]) => void },
 ) {

@@ -3,6 +3,7 @@ import { posts, reactions } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
+import { notify, withdraw } from "../notifications/notify.ts";
 import { isPublished, POST_NOT_FOUND } from "./post-queries.ts";
 import { getPost } from "./post-reads.ts";
 
@@ -22,7 +23,12 @@ export async function reactionsOf(deps: Pick<Deps, "db">, userId: string, postId
  * reader queue on the row's lock and apply in turn, and counts follow the rows through the table's triggers, so
  * they stay exact under any concurrency.
  */
-export async function react(deps: Pick<Deps, "db">, user: AuthUser, postId: string, kind: "like" | "dislike") {
+export async function react(
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
+  user: AuthUser,
+  postId: string,
+  kind: "like" | "dislike",
+) {
   const result = await deps.db.execute(sql`
     with post as (select ${posts.id} from ${posts} where ${posts.id} = ${postId} and ${isPublished}),
     taken_back as (
@@ -38,5 +44,10 @@ export async function react(deps: Pick<Deps, "db">, user: AuthUser, postId: stri
     select exists (select 1 from post) as published`);
   const [row] = (result as unknown as { rows: { published: boolean }[] }).rows;
   if (!row?.published) throw new HttpError(404, POST_NOT_FOUND);
-  return getPost(deps, postId, user.id);
+  const post = await getPost(deps, postId, user.id);
+  // Its author is told of a like; a like taken back (or turned into a dislike) before they read it goes again.
+  const like = { kind: "like" as const, recipientId: post.user.id, actorId: user.id, postId };
+  if (post.viewerReaction === "like") await notify(deps, like);
+  else await withdraw(deps, like);
+  return post;
 }

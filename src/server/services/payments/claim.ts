@@ -16,7 +16,7 @@ export const HASH_USED = {
 export async function claimPayment(
   tx: Db,
   payment: VerifiedPayment,
-  claim: { purpose: "featured" | "tip"; userId: string; postId?: string },
+  claim: { purpose: "featured" | "tip"; userId: string; postId?: string | undefined; recipientId?: string | undefined },
 ): Promise<string> {
   try {
     const [row] = await tx

@@ -5,6 +5,8 @@ import type { Db } from "../../db/client.ts";
 import { payments, posts } from "../../db/schema.ts";
 import { isNotFound } from "../../infra/chain.ts";
 import { periodic } from "../../infra/periodic.ts";
+import type { Deps } from "../deps.ts";
+import { notify } from "../notifications/notify.ts";
 
 const CHECK_EVERY_MS = 60_000;
 const BATCH = 50;
@@ -24,6 +26,8 @@ export function createPaymentWatcher(deps: {
   chain: PublicClient;
   finality: number;
   log: FastifyBaseLogger;
+  /** What the featured payment's author is told with. */
+  notifier: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">;
   /** A post lost its featured flag. */
   onChange: () => void;
 }) {
@@ -44,6 +48,7 @@ export function createPaymentWatcher(deps: {
       });
       deps.onChange();
       log.warn({ txHash: payment.txHash, purpose: payment.purpose }, "a verified payment left the chain");
+      await tellPayer(payment, "payment_reorged");
       return "reorged" as const;
     }
     const confirmations = Number(head - receipt.blockNumber + 1n);
@@ -58,7 +63,21 @@ export function createPaymentWatcher(deps: {
         checkedAt: now,
       })
       .where(eq(payments.id, payment.id));
+    if (status === "final") await tellPayer(payment, "payment_confirmed");
     return status;
+  }
+
+  /** A featured post's author hears that their payment is final, or left the chain. */
+  async function tellPayer(payment: typeof payments.$inferSelect, kind: "payment_confirmed" | "payment_reorged") {
+    if (payment.purpose !== "featured") return;
+    await notify(deps.notifier, {
+      kind,
+      recipientId: payment.userId,
+      actorId: null,
+      postId: payment.postId,
+      paymentId: payment.id,
+      group: payment.id,
+    });
   }
 
   const watcher = {

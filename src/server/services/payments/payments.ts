@@ -1,4 +1,5 @@
 import { and, desc, eq } from "drizzle-orm";
+import { alias } from "drizzle-orm/pg-core";
 import type { Payment } from "../../../shared/schemas/payments.ts";
 import { payments, posts, users } from "../../db/schema.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
@@ -6,7 +7,9 @@ import type { Deps } from "../deps.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 import { explorerTxUrl } from "./claim.ts";
 
-/** Verified payments for the admin Payments screen, newest first. */
+const recipients = alias(users, "recipients");
+
+/** Verified payments for the admin Payments screen, newest first, with whom a tip paid. */
 export async function listPayments(
   deps: Pick<Deps, "db" | "config">,
   query: { purpose?: "featured" | "tip" | undefined; limit: number; cursor?: string | undefined },
@@ -16,10 +19,17 @@ export async function listPayments(
       payment: payments,
       cursorAt: cursorKey(payments.createdAt),
       user: userSummaryColumns,
+      recipientUser: {
+        id: recipients.id,
+        firstName: recipients.firstName,
+        lastName: recipients.lastName,
+        profilePhoto: recipients.profilePhoto,
+      },
       postTitle: posts.title,
     })
     .from(payments)
     .innerJoin(users, eq(users.id, payments.userId))
+    .leftJoin(recipients, eq(recipients.id, payments.recipientId))
     .leftJoin(posts, eq(posts.id, payments.postId))
     .where(
       and(
@@ -33,7 +43,7 @@ export async function listPayments(
   return {
     nextCursor: page.nextCursor,
     items: page.items.map(
-      ({ payment, user, postTitle }): Payment => ({
+      ({ payment, user, recipientUser, postTitle }): Payment => ({
         _id: payment.id,
         id: payment.id,
         purpose: payment.purpose,
@@ -47,6 +57,7 @@ export async function listPayments(
         confirmations: payment.confirmations,
         status: payment.status,
         user: toUserSummary(user),
+        recipientUser: recipientUser?.id ? toUserSummary(recipientUser) : null,
         post: payment.postId && postTitle ? { id: payment.postId, title: postTitle } : null,
         createdAt: payment.createdAt.toISOString(),
       }),

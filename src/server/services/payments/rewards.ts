@@ -6,6 +6,7 @@ import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
+import { notify, withdraw } from "../notifications/notify.ts";
 import { findUser } from "../users/find-user.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 import { claimPayment, explorerTxUrl } from "./claim.ts";
@@ -19,15 +20,24 @@ import { verifyPayment } from "./verify-payment.ts";
 const rewardsCount = (deps: Pick<Deps, "db">, userId: string) => deps.db.$count(rewards, eq(rewards.userId, userId));
 
 /** Each admin rewards a user at most once; a second call takes the reward back. */
-export async function toggleReward(deps: Pick<Deps, "db">, admin: AuthUser, targetId: string) {
+export async function toggleReward(
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
+  admin: AuthUser,
+  targetId: string,
+) {
   if (admin.id === targetId) throw new HttpError(400, "You cannot reward yourself");
   await findUser(deps, targetId);
   const removed = await deps.db
     .delete(rewards)
     .where(and(eq(rewards.userId, targetId), eq(rewards.adminId, admin.id)))
     .returning();
-  if (removed.length === 0)
+  const reward = { kind: "reward" as const, recipientId: targetId, actorId: admin.id };
+  if (removed.length === 0) {
     await deps.db.insert(rewards).values({ userId: targetId, adminId: admin.id }).onConflictDoNothing();
+    await notify(deps, reward);
+  } else {
+    await withdraw(deps, reward);
+  }
   return { isRewarded: removed.length === 0, rewardsCount: await rewardsCount(deps, targetId) };
 }
 
@@ -64,7 +74,7 @@ export async function listRewards(deps: Pick<Deps, "db" | "config">, userId: str
 
 /** An admin's ETH tip to a user's verified wallet, verified like a fee and recorded as that admin's reward. */
 export async function recordTip(
-  deps: Pick<Deps, "db" | "config" | "chain" | "log">,
+  deps: Pick<Deps, "db" | "config" | "chain" | "log" | "mailer" | "bus">,
   admin: AuthUser,
   targetId: string,
   txHash: string,
@@ -80,12 +90,14 @@ export async function recordTip(
     minAmountWei: 1n,
     what: "the tip",
   });
-  await deps.db.transaction(async (tx) => {
-    const paymentId = await claimPayment(tx, payment, { purpose: "tip", userId: admin.id });
+  const paymentId = await deps.db.transaction(async (tx) => {
+    const id = await claimPayment(tx, payment, { purpose: "tip", userId: admin.id, recipientId: targetId });
     await tx
       .insert(rewards)
-      .values({ userId: targetId, adminId: admin.id, paymentId })
-      .onConflictDoUpdate({ target: [rewards.userId, rewards.adminId], set: { paymentId } });
+      .values({ userId: targetId, adminId: admin.id, paymentId: id })
+      .onConflictDoUpdate({ target: [rewards.userId, rewards.adminId], set: { paymentId: id } });
+    return id;
   });
+  await notify(deps, { kind: "tip", recipientId: targetId, actorId: admin.id, paymentId });
   return { isRewarded: true, rewardsCount: await rewardsCount(deps, targetId) };
 }

@@ -10,6 +10,8 @@ import { EMAIL_TAKEN } from "../auth/registration.ts";
 import { isPublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { removeImage, storeImage } from "../images.ts";
+import { notify, withdraw } from "../notifications/notify.ts";
+import { tipTotals } from "../payments/tips.ts";
 import { findUser } from "./find-user.ts";
 import {
   followersCountSql,
@@ -51,7 +53,7 @@ export async function getProfile(deps: Pick<Deps, "db">, viewer: AuthUser, profi
     .where(eq(users.id, profileId));
   if (!row) throw new HttpError(404, "User not found");
 
-  const [viewers, recentPosts] = await Promise.all([
+  const [viewers, recentPosts, tipsReceived] = await Promise.all([
     deps.db
       .select(userSummaryColumns)
       .from(profileViews)
@@ -75,6 +77,7 @@ export async function getProfile(deps: Pick<Deps, "db">, viewer: AuthUser, profi
       .where(and(eq(posts.userId, profileId), isPublished))
       .orderBy(desc(posts.publishedAt), desc(posts.id))
       .limit(FIRST_PAGE),
+    tipTotals(deps, { recipientId: profileId }),
   ]);
 
   const seesPrivate = viewer.id === profileId || viewer.isAdmin;
@@ -85,6 +88,7 @@ export async function getProfile(deps: Pick<Deps, "db">, viewer: AuthUser, profi
     viewersCount: row.viewersCount,
     postCount: row.postCount,
     rewardsCount: row.rewardsCount,
+    tipsReceived,
     isFollowing: row.isFollowing,
     viewedBy: viewers.map(toUserSummary),
     posts: recentPosts.map((post) => ({
@@ -135,13 +139,28 @@ async function followersCount(deps: Pick<Deps, "db">, userId: string) {
   return row?.count ?? 0;
 }
 
-export async function setFollowing(deps: Pick<Deps, "db">, follower: AuthUser, targetId: string, following: boolean) {
+/** Follows or unfollows; the followed user is told of a new follower, and an unfollow takes an unread notice back. */
+export async function setFollowing(
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
+  follower: AuthUser,
+  targetId: string,
+  following: boolean,
+) {
   if (follower.id === targetId) throw new HttpError(400, "You cannot follow yourself");
   await findUser(deps, targetId);
   if (following) {
-    await deps.db.insert(follows).values({ followerId: follower.id, followeeId: targetId }).onConflictDoNothing();
+    const added = await deps.db
+      .insert(follows)
+      .values({ followerId: follower.id, followeeId: targetId })
+      .onConflictDoNothing()
+      .returning({ followerId: follows.followerId });
+    if (added.length > 0) await notify(deps, { kind: "follow", recipientId: targetId, actorId: follower.id });
   } else {
-    await deps.db.delete(follows).where(and(eq(follows.followerId, follower.id), eq(follows.followeeId, targetId)));
+    const removed = await deps.db
+      .delete(follows)
+      .where(and(eq(follows.followerId, follower.id), eq(follows.followeeId, targetId)))
+      .returning({ followerId: follows.followerId });
+    if (removed.length > 0) await withdraw(deps, { kind: "follow", recipientId: targetId, actorId: follower.id });
   }
   return { isFollowing: following, followersCount: await followersCount(deps, targetId) };
 }

@@ -84,7 +84,14 @@ export function UsersList() {
                       )}
                       {user.id !== session?.id && user.isWalletVerified && user.walletAddress && (
                         <TipButton
-                          user={{ id: user.id, name: fullName(user), walletAddress: user.walletAddress }}
+                          to={{
+                            name: fullName(user),
+                            walletAddress: user.walletAddress,
+                            recordAt: `/api/users/${user.id}/tip`,
+                            hashField: "transectionHash",
+                            note: "The tip is recorded as your reward once it is confirmed.",
+                            recorded: "Tip recorded as your reward.",
+                          }}
                           onPaid={reloadRewards}
                         />
                       )}

@@ -13,6 +13,7 @@ export const getPosts = (filter: PostFilter, cursor: string | null) => {
   if (filter.category) params.set("category", filter.category);
   if (filter.author) params.set("author", filter.author);
   if (filter.q) params.set("q", filter.q);
+  if (filter.following) params.set("following", "true");
   if (cursor) params.set("cursor", cursor);
   return api(`/api/posts?${params}`, postPageSchema);
 };

@@ -10,6 +10,7 @@ import { usePageTitle } from "../../../lib/site-settings.ts";
 import { useDeletePost } from "../api/delete-post.ts";
 import { usePost } from "../api/get-post.ts";
 import { CoverImage } from "./cover-image.tsx";
+import { PostTips } from "./post-tips.tsx";
 import { PublishedDate } from "./published-date.tsx";
 import { UnpublishedNotice } from "./unpublished-notice.tsx";
 
@@ -83,6 +84,7 @@ export function PostDetail({
               <Box borderTopWidth="1px" pt="5">
                 <RichText html={data.description} />
               </Box>
+              <PostTips post={data} />
               {children?.(data)}
             </Stack>
           </Container>

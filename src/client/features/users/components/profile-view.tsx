@@ -14,13 +14,18 @@ import {
   Tabs,
   Text,
 } from "@chakra-ui/react";
+import { useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
+import { TIP_CHOICES_ETH } from "../../../../shared/schemas/payments.ts";
+import { formatEth } from "../../../../shared/text.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { QueryState } from "../../../components/query-state.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { formatDate, fullName } from "../../../lib/format.ts";
+import { queryKeys } from "../../../lib/query-keys.ts";
 import { useSession } from "../../../lib/session.ts";
+import { TipAuthorButton } from "../../wallet/public.tsx";
 import { useFollow, useProfile } from "../api/profile.ts";
 import { OwnWallet } from "./own-wallet.tsx";
 
@@ -29,6 +34,7 @@ export function ProfileView({ id, drafts }: { id: string; drafts: ReactNode }) {
   const session = useSession();
   const profile = useProfile(id);
   const follow = useFollow(id);
+  const queryClient = useQueryClient();
   return (
     <QueryState query={profile} label="Loading profile" page>
       {(user) => {
@@ -39,6 +45,7 @@ export function ProfileView({ id, drafts }: { id: string; drafts: ReactNode }) {
           ["Following", user.followingCount],
           ["Viewers", user.viewersCount],
         ];
+        const reloadProfile = () => void queryClient.invalidateQueries({ queryKey: queryKeys.users.profile(user.id) });
 
         const publishedPosts =
           user.posts.length === 0 ? (
@@ -90,6 +97,11 @@ export function ProfileView({ id, drafts }: { id: string; drafts: ReactNode }) {
                     {user.isAccountVerified ? "Account Verified" : "Unverified Account"}
                   </Badge>
                   {user.rewardsCount > 0 && <Badge colorPalette="yellow">Rewarded {user.rewardsCount}×</Badge>}
+                  {user.tipsReceived.count > 0 && (
+                    <Badge colorPalette="yellow">
+                      Tipped {user.tipsReceived.count}× · {formatEth(user.tipsReceived.totalWei)}
+                    </Badge>
+                  )}
                 </HStack>
                 <Text color="fg.muted" fontSize="sm">
                   Date Joined: {formatDate(user.createdAt)}
@@ -121,6 +133,20 @@ export function ProfileView({ id, drafts }: { id: string; drafts: ReactNode }) {
                     Send Message
                   </RouterLink>
                 </Button>
+                {!isOwn && user.isWalletVerified && user.walletAddress && (
+                  <TipAuthorButton
+                    to={{
+                      name: fullName(user),
+                      walletAddress: user.walletAddress,
+                      recordAt: `/api/users/${user.id}/tips`,
+                      hashField: "txHash",
+                      note: "All of it goes to them; it shows on their profile once the server has checked it on the chain.",
+                      recorded: "Thank you: your tip is recorded.",
+                    }}
+                    choices={TIP_CHOICES_ETH}
+                    onPaid={reloadProfile}
+                  />
+                )}
               </HStack>
             </Flex>
             <ErrorLines error={follow.error} />

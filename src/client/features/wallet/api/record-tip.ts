@@ -1,15 +1,12 @@
 import { useMutation } from "@tanstack/react-query";
-import { rewardResultSchema } from "../../../../shared/schemas/users.ts";
+import { z } from "zod";
 import { api } from "../../../lib/api-client.ts";
+import type { TipTarget } from "../components/tip-dialog.tsx";
 
-/** Records a confirmed ETH tip as the admin's reward; the server verifies it on-chain first. Then `onPaid`. */
-export function useRecordTip(onPaid?: () => void) {
+/** Records a confirmed ETH tip where `to` says; the server verifies it on-chain first. Then `onPaid`. */
+export function useRecordTip(to: Pick<TipTarget, "recordAt" | "hashField">, onPaid?: () => void) {
   return useMutation({
-    mutationFn: ({ userId, hash }: { userId: string; hash: string }) =>
-      api(`/api/users/${userId}/tip`, rewardResultSchema, {
-        method: "POST",
-        body: { transectionHash: hash },
-      }),
+    mutationFn: (hash: string) => api(to.recordAt, z.unknown(), { method: "POST", body: { [to.hashField]: hash } }),
     onSuccess: () => onPaid?.(),
   });
 }

@@ -1,4 +1,4 @@
-import { Button, CloseButton, Code, Dialog, Field, Input, Portal, Stack, Text } from "@chakra-ui/react";
+import { Button, CloseButton, Code, Dialog, Field, Group, Input, Portal, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { type Hash, parseEther } from "viem";
 import { useAccount, useConfig } from "wagmi";
@@ -9,31 +9,41 @@ import { useWalletAction } from "../use-wallet-action.ts";
 import { WalletProgress } from "./wallet-progress.tsx";
 import { walletIsland } from "./wallet-providers.tsx";
 
+/** Whom a tip pays (their verified wallet), and where the server records it once it is confirmed. */
 export interface TipTarget {
-  id: string;
   name: string;
   walletAddress: string;
+  /** The API call that records it: an admin's reward, or a reader's tip on a post or a profile. */
+  recordAt: string;
+  /** What the call takes the hash as (the admins' older call says `transectionHash`). */
+  hashField: "txHash" | "transectionHash";
+  /** Said under the address: what the tip is for. */
+  note: string;
+  /** Said once it is recorded. */
+  recorded: string;
 }
 
 interface Props {
-  user: TipTarget;
+  to: TipTarget;
+  /** Amounts offered with one press, in ETH (an amount of one's own can always be typed). */
+  choices?: readonly string[];
   onClose: () => void;
   /** The tip is recorded. */
   onPaid?: () => void;
 }
 
-/** An admin tips ETH to a user's verified wallet; once confirmed, the server verifies it and records the reward. */
+/** Tips ETH to a user's verified wallet; once confirmed, the server verifies it on-chain and records it. */
 export default walletIsland(TipDialogPanel);
 
 const amountOk = (amount: string) => /^\d+(\.\d{1,18})?$/.test(amount) && parseEther(amount) > 0n;
 
-function TipDialogPanel({ user, onClose, onPaid }: Props) {
+function TipDialogPanel({ to, choices, onClose, onPaid }: Props) {
   const config = useConfig();
   const { address } = useAccount();
   const action = useWalletAction();
   const { site } = action;
-  const record = useRecordTip(onPaid);
-  const [amount, setAmount] = useState("0.01");
+  const record = useRecordTip(to, onPaid);
+  const [amount, setAmount] = useState(choices?.[0] ?? "0.01");
   const [paid, setPaid] = useState<Hash | null>(null);
   const busy = action.busy;
 
@@ -42,7 +52,7 @@ function TipDialogPanel({ user, onClose, onPaid }: Props) {
       (account) =>
         sendTransaction(config, {
           account,
-          to: user.walletAddress as `0x${string}`,
+          to: to.walletAddress as `0x${string}`,
           value: parseEther(amount),
           chainId: site.chainId,
         }),
@@ -50,7 +60,7 @@ function TipDialogPanel({ user, onClose, onPaid }: Props) {
         onSettled: (hash) => {
           if (!hash) return;
           setPaid(hash);
-          record.mutate({ userId: user.id, hash });
+          record.mutate(hash);
         },
       },
     );
@@ -64,14 +74,31 @@ function TipDialogPanel({ user, onClose, onPaid }: Props) {
         <Dialog.Positioner>
           <Dialog.Content>
             <Dialog.Header>
-              <Dialog.Title>Tip {user.name}</Dialog.Title>
+              <Dialog.Title>Tip {to.name}</Dialog.Title>
             </Dialog.Header>
             <Dialog.Body>
               <Stack gap="4">
                 <Text fontSize="sm">
-                  To their verified wallet <Code wordBreak="break-all">{user.walletAddress}</Code> on {site.chainName}.
-                  The tip is recorded as your reward once it is confirmed.
+                  To their verified wallet <Code wordBreak="break-all">{to.walletAddress}</Code> on {site.chainName}.{" "}
+                  {to.note}
                 </Text>
+                {choices && (
+                  <Group attached aria-label="Amount">
+                    {choices.map((choice) => (
+                      <Button
+                        key={choice}
+                        type="button"
+                        size="sm"
+                        variant={amount === choice ? "solid" : "outline"}
+                        aria-pressed={amount === choice}
+                        disabled={busy || Boolean(paid)}
+                        onClick={() => setAmount(choice)}
+                      >
+                        {choice} ETH
+                      </Button>
+                    ))}
+                  </Group>
+                )}
                 <Field.Root invalid={invalid} disabled={busy || Boolean(paid)}>
                   <Field.Label>Amount (ETH)</Field.Label>
                   <Input
@@ -92,10 +119,10 @@ function TipDialogPanel({ user, onClose, onPaid }: Props) {
                   )}
                 </Text>
                 <WalletProgress action={action} />
-                {record.isPending && <Text role="status">Recording the tip…</Text>}
+                {record.isPending && <Text role="status">Checking the tip on the chain…</Text>}
                 {record.isSuccess && (
                   <Text role="status" color="green.fg" fontWeight="medium">
-                    Tip recorded as your reward.
+                    {to.recorded}
                   </Text>
                 )}
                 <ErrorLines error={record.error} />
@@ -103,7 +130,7 @@ function TipDialogPanel({ user, onClose, onPaid }: Props) {
             </Dialog.Body>
             <Dialog.Footer>
               {paid && record.isError ? (
-                <Button type="button" onClick={() => record.mutate({ userId: user.id, hash: paid })}>
+                <Button type="button" onClick={() => record.mutate(paid)}>
                   Record the tip again
                 </Button>
               ) : (

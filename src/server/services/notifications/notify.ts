@@ -1,0 +1,179 @@
+import { sql } from "drizzle-orm";
+import { describeNotification } from "../../../shared/notification-text.ts";
+import { type NotificationKind, TOPICS, topicOf } from "../../../shared/schemas/notifications.ts";
+import type { Deps } from "../deps.ts";
+import { notificationMail, unsubscribeHeaders } from "./mails.ts";
+import { unsubscribePath, unsubscribeToken } from "./unsubscribe.ts";
+
+/** The bus channel on which an instance hears that someone's notifications changed (live.ts). */
+export const NOTIFICATIONS_CHANNEL = "penchain:notifications";
+export type NotificationsChanged = { users: string[] } | { newPost: string };
+
+export interface NotificationEvent {
+  kind: Exclude<NotificationKind, "new_post">;
+  recipientId: string;
+  /** Who did it; null: the site itself (a post went out, a payment settled). */
+  actorId: string | null;
+  postId?: string | null;
+  paymentId?: string | null;
+  /** Events with the same key (per user and kind) are one entry; by default, per post and UTC day. */
+  group?: string;
+}
+
+const utcDay = () => new Date().toISOString().slice(0, 10);
+
+/** Where a notification takes its reader. */
+function linkOf(publicUrl: string, event: NotificationEvent) {
+  if (event.postId) return `${publicUrl}/posts/${event.postId}`;
+  if (event.kind === "follow" && event.actorId) return `${publicUrl}/profile/${event.actorId}`;
+  return `${publicUrl}/notifications`;
+}
+
+/** The address that receives unsubscribe requests by mail: the sender's own. */
+export const mailtoOf = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom;
+
+interface Told {
+  id: string;
+  added: number;
+  email: string;
+  first_name: string;
+  is_account_verified: boolean;
+  delivery: string;
+  actor_name: string | null;
+  others: number;
+  post_title: string | null;
+  amount: string | null;
+}
+
+/**
+ * Tells `recipientId` of an event, in one statement: the entry of its group is made or brought back to the top as
+ * unread, with the actor among its people. Nobody is told of their own action, of a blocked user's, or while
+ * blocked. Mailed at once when the recipient chose e-mail for its topic and their address is verified; every open
+ * page of theirs hears of it (live.ts).
+ */
+export async function notify(deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">, event: NotificationEvent) {
+  return besideTheWrite(deps, "notify", () => tell(deps, event));
+}
+
+/**
+ * A notification is told beside a write that has already happened (a like, a follow): one that cannot be told is
+ * logged, never the write's failure. The same user's clicks at once can deadlock two statements on one group; the
+ * loser tries again.
+ */
+async function besideTheWrite<T>(deps: Pick<Deps, "log">, what: string, work: () => Promise<T>): Promise<T | null> {
+  for (let attempt = 1; ; attempt++) {
+    try {
+      return await work();
+    } catch (error) {
+      const code =
+        (error as { code?: string; cause?: { code?: string } }).code ??
+        (error as { cause?: { code?: string } }).cause?.code;
+      if ((code === "40P01" || code === "40001") && attempt < 4) continue;
+      deps.log.error({ err: error, what }, "a notification could not be told");
+      return null;
+    }
+  }
+}
+
+async function tell(deps: Pick<Deps, "db" | "config" | "mailer" | "bus">, event: NotificationEvent) {
+  const topic = topicOf(event.kind);
+  const group = event.group ?? `${event.postId ?? "-"}:${utcDay()}`;
+  const actor = event.actorId ?? null;
+  const result = await deps.db.execute(sql`
+    with recipient as (
+      select u.id from users u
+      where u.id = ${event.recipientId} and not u.is_blocked and u.id is distinct from ${actor}::uuid
+        and (${actor}::uuid is null or exists (select 1 from users a where a.id = ${actor}::uuid and not a.is_blocked))
+    ),
+    note as (
+      insert into notifications (user_id, kind, post_id, payment_id, group_key, last_actor_id)
+      select id, ${event.kind}, ${event.postId ?? null}::uuid, ${event.paymentId ?? null}::uuid, ${group}, ${actor}::uuid
+      from recipient
+      on conflict (user_id, kind, group_key) do update set
+        last_actor_id = coalesce(excluded.last_actor_id, notifications.last_actor_id),
+        payment_id = coalesce(excluded.payment_id, notifications.payment_id),
+        read_at = null,
+        updated_at = now()
+      returning id, user_id
+    ),
+    added as (
+      insert into notification_actors (notification_id, actor_id)
+      select id, ${actor}::uuid from note where ${actor}::uuid is not null
+      on conflict do nothing
+      returning 1
+    )
+    select note.id, (select count(*) from added)::int as added, u.email, u.first_name, u.is_account_verified,
+      coalesce(s.delivery::text, ${TOPICS[topic].delivery}) as delivery,
+      (select a.first_name || ' ' || a.last_name from users a where a.id = ${actor}::uuid) as actor_name,
+      (select count(*) from notification_actors na where na.notification_id = note.id and na.actor_id <> ${actor}::uuid)::int as others,
+      (select p.title from posts p where p.id = ${event.postId ?? null}::uuid) as post_title,
+      (select pm.amount_wei::text from payments pm where pm.id = ${event.paymentId ?? null}::uuid) as amount
+    from note join users u on u.id = note.user_id
+    left join notification_settings s on s.user_id = u.id and s.topic = ${topic}`);
+  const told = (result as unknown as { rows: Told[] }).rows[0];
+  if (!told) return null;
+  deps.bus.publish(NOTIFICATIONS_CHANNEL, { users: [event.recipientId] } satisfies NotificationsChanged);
+  const news = told.added > 0 || actor === null;
+  if (news && told.delivery === "email" && told.is_account_verified) {
+    const publicUrl = deps.config.publicUrl;
+    const unsubscribeUrl = `${publicUrl}${unsubscribePath(event.recipientId, topic, unsubscribeToken(deps.config.jwtSecret ?? "", event.recipientId, topic))}`;
+    const what = describeNotification({
+      kind: event.kind,
+      actor: told.actor_name,
+      others: told.others,
+      postTitle: told.post_title,
+      amountWei: told.amount,
+    });
+    await deps.mailer.queue({
+      to: told.email,
+      ...notificationMail(told.first_name, what, linkOf(publicUrl, event), topic, unsubscribeUrl),
+      headers: unsubscribeHeaders(unsubscribeUrl, mailtoOf(deps.config.mailFrom)),
+    });
+  }
+  return told.id;
+}
+
+/**
+ * Takes an actor back out of an unread notification (a like undone, an unfollow, a reward taken back): the entry
+ * goes when it has nobody left, else names the newest of the others. One that was read stays as it was read.
+ */
+export async function withdraw(
+  deps: Pick<Deps, "db" | "bus" | "log">,
+  event: { kind: NotificationEvent["kind"]; recipientId: string; actorId: string; postId?: string | null },
+) {
+  return besideTheWrite(deps, "withdraw", () => takeBack(deps, event));
+}
+
+async function takeBack(
+  deps: Pick<Deps, "db" | "bus">,
+  event: { kind: NotificationEvent["kind"]; recipientId: string; actorId: string; postId?: string | null },
+) {
+  const result = await deps.db.execute(sql`
+    with gone as (
+      delete from notification_actors a using notifications n
+      where a.notification_id = n.id and a.actor_id = ${event.actorId} and n.user_id = ${event.recipientId}
+        and n.kind = ${event.kind} and n.read_at is null
+        and n.post_id is not distinct from ${event.postId ?? null}::uuid
+      returning n.id
+    ),
+    emptied as (
+      delete from notifications n
+      where n.id in (select id from gone)
+        and not exists (select 1 from notification_actors a where a.notification_id = n.id and a.actor_id <> ${event.actorId})
+      returning n.id
+    ),
+    renamed as (
+      update notifications n set last_actor_id = (
+        select a.actor_id from notification_actors a
+        where a.notification_id = n.id and a.actor_id <> ${event.actorId}
+        order by a.created_at desc limit 1)
+      where n.id in (select id from gone) and n.id not in (select id from emptied) and n.last_actor_id = ${event.actorId}
+      returning n.id
+    )
+    select (select count(*) from gone)::int as withdrawn`);
+  const withdrawn = (result as unknown as { rows: { withdrawn: number }[] }).rows[0]?.withdrawn ?? 0;
+  if (withdrawn > 0) {
+    deps.bus.publish(NOTIFICATIONS_CHANNEL, { users: [event.recipientId] } satisfies NotificationsChanged);
+  }
+  return withdrawn;
+}

@@ -1,0 +1,134 @@
+import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import {
+  NOTIFICATION_TOPICS,
+  type Notification,
+  type NotificationSettings,
+  type NotificationTopic,
+  TOPICS,
+  UNREAD_COUNT_LIMIT,
+} from "../../../shared/schemas/notifications.ts";
+import { notificationActors, notificationSettings, notifications, payments, posts, users } from "../../db/schema.ts";
+import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
+import type { AuthUser } from "../auth/auth-user.ts";
+import type { Deps } from "../deps.ts";
+import { toUserSummary } from "../users/user-fields.ts";
+import { NOTIFICATIONS_CHANNEL, type NotificationsChanged } from "./notify.ts";
+
+const NOTIFICATION_ID = sql.raw('"notifications"."id"');
+
+/**
+ * A user's notifications, newest first, in one query per page on (user, updated_at, id): the people, post and
+ * payment of each page's rows only.
+ */
+export async function listNotifications(
+  deps: Pick<Deps, "db">,
+  user: AuthUser,
+  query: { limit: number; cursor?: string | undefined },
+) {
+  const rows = await deps.db
+    .select({
+      id: notifications.id,
+      kind: notifications.kind,
+      readAt: notifications.readAt,
+      updatedAt: notifications.updatedAt,
+      createdAt: notifications.createdAt,
+      cursorAt: cursorKey(notifications.updatedAt),
+      actor: { id: users.id, firstName: users.firstName, lastName: users.lastName, profilePhoto: users.profilePhoto },
+      actorsCount: sql<number>`greatest(
+        (select count(*)::int from ${notificationActors} where ${notificationActors.notificationId} = ${NOTIFICATION_ID}),
+        case when ${notifications.lastActorId} is null then 0 else 1 end)`,
+      post: { id: posts.id, title: posts.title },
+      amountWei: sql<string | null>`${payments.amountWei}::text`,
+    })
+    .from(notifications)
+    .leftJoin(users, eq(users.id, notifications.lastActorId))
+    .leftJoin(posts, eq(posts.id, notifications.postId))
+    .leftJoin(payments, eq(payments.id, notifications.paymentId))
+    .where(and(eq(notifications.userId, user.id), afterCursor(notifications.updatedAt, notifications.id, query.cursor)))
+    .orderBy(desc(notifications.updatedAt), desc(notifications.id))
+    .limit(query.limit + 1);
+  const page = toPage(rows, query.limit, (row) => [row.cursorAt, row.id]);
+  return {
+    items: page.items.map(
+      (row): Notification => ({
+        _id: row.id,
+        id: row.id,
+        kind: row.kind,
+        actor: row.actor?.id ? toUserSummary(row.actor) : null,
+        actorsCount: row.actorsCount,
+        post: row.post?.id ? row.post : null,
+        amountWei: row.amountWei,
+        read: row.readAt !== null,
+        updatedAt: row.updatedAt.toISOString(),
+        createdAt: row.createdAt.toISOString(),
+      }),
+    ),
+    nextCursor: page.nextCursor,
+  };
+}
+
+/** How many are unread, counted on the partial index up to a bound (the bell says "99+" past it). */
+export async function unreadCount(deps: Pick<Deps, "db">, userId: string) {
+  const [row] = await deps.db
+    .execute<{ count: number }>(sql`
+    select count(*)::int as count from (
+      select 1 from ${notifications} where ${notifications.userId} = ${userId} and ${notifications.readAt} is null
+      limit ${UNREAD_COUNT_LIMIT}) unread`)
+    .then((result) => (result as unknown as { rows: { count: number }[] }).rows);
+  return { count: row?.count ?? 0 };
+}
+
+/** The unread counts of several users at once (the open pages an instance keeps live). */
+export async function unreadCounts(deps: Pick<Deps, "db">, userIds: string[]) {
+  if (userIds.length === 0) return new Map<string, number>();
+  const result = await deps.db.execute(sql`
+    select u.id as user_id, (select count(*)::int from (
+      select 1 from ${notifications} n where n.user_id = u.id and n.read_at is null limit ${UNREAD_COUNT_LIMIT}) unread) as count
+    from unnest(${sql.raw(`'{${userIds.map((id) => id.replace(/[^0-9a-f-]/gi, "")).join(",")}}'`)}::uuid[]) as u(id)`);
+  const rows = (result as unknown as { rows: { user_id: string; count: number }[] }).rows;
+  return new Map(rows.map((row) => [row.user_id, row.count]));
+}
+
+/** Marks some (or all) of a user's notifications read; answers what is still unread. */
+export async function markRead(deps: Pick<Deps, "db" | "bus">, user: AuthUser, ids?: string[]) {
+  if (ids?.length === 0) return unreadCount(deps, user.id);
+  await deps.db
+    .update(notifications)
+    .set({ readAt: new Date() })
+    .where(
+      and(
+        eq(notifications.userId, user.id),
+        isNull(notifications.readAt),
+        ids ? inArray(notifications.id, ids) : undefined,
+      ),
+    );
+  deps.bus.publish(NOTIFICATIONS_CHANNEL, { users: [user.id] } satisfies NotificationsChanged);
+  return unreadCount(deps, user.id);
+}
+
+export async function getSettings(deps: Pick<Deps, "db">, user: AuthUser): Promise<NotificationSettings> {
+  const rows = await deps.db
+    .select({ topic: notificationSettings.topic, delivery: notificationSettings.delivery })
+    .from(notificationSettings)
+    .where(eq(notificationSettings.userId, user.id));
+  const chosen = new Map(rows.map((row) => [row.topic, row.delivery]));
+  return {
+    settings: NOTIFICATION_TOPICS.map((topic) => ({ topic, delivery: chosen.get(topic) ?? TOPICS[topic].delivery })),
+    emailVerified: user.isAccountVerified,
+  };
+}
+
+export async function updateSettings(
+  deps: Pick<Deps, "db">,
+  user: AuthUser,
+  settings: { topic: NotificationTopic; delivery: "app" | "email" | "digest" }[],
+) {
+  await deps.db
+    .insert(notificationSettings)
+    .values(settings.map((setting) => ({ userId: user.id, ...setting })))
+    .onConflictDoUpdate({
+      target: [notificationSettings.userId, notificationSettings.topic],
+      set: { delivery: sql`excluded.delivery`, updatedAt: new Date() },
+    });
+  return getSettings(deps, user);
+}

@@ -1,0 +1,105 @@
+import crypto from "node:crypto";
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import {
+  INVALID_UNSUBSCRIBE,
+  type NotificationTopic,
+  TOPICS,
+  type UnsubscribeInput,
+  type UnsubscribeResult,
+  type UnsubscribeTopic,
+} from "../../../shared/schemas/notifications.ts";
+import { notificationSettings } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
+import type { Deps } from "../deps.ts";
+
+/**
+ * One-click unsubscribe links (RFC 8058): `/unsubscribe/<user>/<topic>/<token>`, where the token is an HMAC-SHA256 of
+ * the user and the topic under a key derived from JWT_SECRET, cut to 128 bits. It works without logging in, turns
+ * off that one switch of that one user, and cannot be made for anyone else without the key.
+ */
+const keyOf = (secret: string) => crypto.createHmac("sha256", secret).update("penchain:unsubscribe").digest();
+const message = (userId: string, topic: UnsubscribeTopic) => `unsubscribe:${userId}:${topic}`;
+const TOKEN_LENGTH = 32;
+
+export function unsubscribeToken(secret: string, userId: string, topic: UnsubscribeTopic) {
+  return crypto.createHmac("sha256", keyOf(secret)).update(message(userId, topic)).digest("hex").slice(0, TOKEN_LENGTH);
+}
+
+/**
+ * The same token computed by the database, for mail written by one INSERT … SELECT: HMAC-SHA256 from PostgreSQL's
+ * own sha256() (the key's inner and outer pads are passed in, so the key itself never reaches SQL as such).
+ */
+export function unsubscribeTokenSql(secret: string, userId: SQL, topic: NotificationTopic) {
+  const block = Buffer.alloc(64);
+  keyOf(secret).copy(block);
+  const pad = (byte: number) => Buffer.from(block.map((value) => value ^ byte)).toString("hex");
+  return sql<string>`left(encode(sha256(decode(${pad(0x5c)}, 'hex') || sha256(decode(${pad(0x36)}, 'hex')
+    || convert_to('unsubscribe:' || ${userId}::text || ':' || ${topic}, 'UTF8'))), 'hex'), ${TOKEN_LENGTH})`;
+}
+
+export const unsubscribePath = (userId: string, topic: UnsubscribeTopic, token: string) =>
+  `/unsubscribe/${userId}/${topic}/${token}`;
+
+function checkToken(secret: string, input: UnsubscribeInput) {
+  const expected = Buffer.from(unsubscribeToken(secret, input.userId, input.topic));
+  const given = Buffer.from(input.token);
+  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
+    throw new HttpError(403, INVALID_UNSUBSCRIBE);
+  }
+}
+
+async function setDelivery(
+  deps: Pick<Deps, "db">,
+  userId: string,
+  topics: NotificationTopic[],
+  delivery: "app" | "email" | "digest",
+) {
+  if (topics.length === 0) return;
+  await deps.db
+    .insert(notificationSettings)
+    .values(topics.map((topic) => ({ userId, topic, delivery })))
+    .onConflictDoUpdate({
+      target: [notificationSettings.userId, notificationSettings.topic],
+      set: { delivery, updatedAt: new Date() },
+    })
+    .catch((error) => {
+      // The user was deleted: nothing of theirs is mailed any more.
+      if ((error as { code?: string }).code === "23503") return;
+      throw error;
+    });
+}
+
+async function digestTopics(deps: Pick<Deps, "db">, userId: string) {
+  const rows = await deps.db
+    .select({ topic: notificationSettings.topic })
+    .from(notificationSettings)
+    .where(and(eq(notificationSettings.userId, userId), eq(notificationSettings.delivery, "digest")));
+  return rows.map((row) => row.topic);
+}
+
+const DIGEST_LABEL = "The daily digest of your notifications";
+
+/** The link's switch turned off (in the app only from now on): one topic's mail, or every topic of the digest. */
+export async function unsubscribe(
+  deps: Pick<Deps, "db" | "config">,
+  input: UnsubscribeInput,
+): Promise<UnsubscribeResult> {
+  checkToken(deps.config.jwtSecret ?? "", input);
+  const topics = input.topic === "digest" ? await digestTopics(deps, input.userId) : [input.topic];
+  await setDelivery(deps, input.userId, topics, "app");
+  const label = input.topic === "digest" ? DIGEST_LABEL : TOPICS[input.topic].label;
+  return { label, topics, delivery: "app" };
+}
+
+/** Undoes it: the topics go back to e-mail at once, or (a digest's) to the digest. */
+export async function resubscribe(
+  deps: Pick<Deps, "db" | "config">,
+  input: UnsubscribeInput & { topics?: NotificationTopic[] | undefined },
+): Promise<UnsubscribeResult> {
+  checkToken(deps.config.jwtSecret ?? "", input);
+  const digest = input.topic === "digest";
+  const topics = digest ? (input.topics ?? []) : [input.topic as NotificationTopic];
+  const delivery = digest ? "digest" : "email";
+  await setDelivery(deps, input.userId, topics, delivery);
+  return { label: digest ? DIGEST_LABEL : TOPICS[input.topic as NotificationTopic].label, topics, delivery };
+}
