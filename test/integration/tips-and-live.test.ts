@@ -96,6 +96,24 @@ describe.each(databaseTargets)("readers' tips on $name", (target) => {
       ).statusCode,
     ).toBe(401);
   });
+
+  it("refuses a tip of nothing, and takes a tip that leaves the chain off the totals", async () => {
+    const nothing = await tip(reader, await pay(readerWallet, writerWallet.address, 0n));
+    expect(nothing.statusCode).toBe(400);
+    const before = (await detail()).tips;
+    const snapshot = await chain.rpc("evm_snapshot");
+    const hash = await pay(readerWallet, writerWallet.address, parseEther("0.01"));
+    expect((await tip(reader, hash)).statusCode).toBe(200);
+    expect((await detail()).tips.count).toBe(before.count + 1);
+    await chain.rpc("evm_revert", [snapshot]);
+    // The chain now has a different block at that height, without the tip.
+    await chain.wallet(strangerWallet).sendTransaction({ to: strangerWallet.address, value: 1n });
+    expect((await app.paymentWatcher.recheck()).reorged).toBe(1);
+    expect((await detail()).tips).toEqual(before);
+    const list = (await app.inject({ method: "GET", url: `/api/posts/${post.id}/tips` })).json();
+    expect(list.items.find((item: { txHash: string }) => item.txHash === hash)?.status).toBe("reorged");
+    expect(list.totals).toEqual(before);
+  });
 });
 
 /** Reads Server-Sent Events from a real HTTP stream, as the browser's fetch does. */

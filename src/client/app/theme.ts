@@ -44,7 +44,7 @@ import {
  * recipe here; `theme.test.tsx` fails on a component whose recipe is missing.
  *
  * Solid teal is a shade darker than Chakra's: white text on teal.600 is 3.7:1, under WCAG AA's 4.5:1 for text; on
- * teal.700 it is 5.5:1.
+ * teal.700 it is 5.5:1. Error and warning text are darkened likewise.
  */
 export const system = createSystem(
   defaultBaseConfig,
@@ -62,6 +62,13 @@ export const system = createSystem(
         colors: {
           ...semanticTokens.colors,
           teal: { ...semanticTokens.colors.teal, solid: { value: "{colors.teal.700}" } },
+          // Error and warning text a shade darker on light backgrounds: red.500 on white is 3.8:1 and orange.600
+          // 3.6:1, under WCAG AA's 4.5:1; red.700 and orange.700 pass.
+          fg: {
+            ...semanticTokens.colors.fg,
+            error: { value: { _light: "{colors.red.700}", _dark: "{colors.red.400}" } },
+            warning: { value: { _light: "{colors.orange.700}", _dark: "{colors.orange.300}" } },
+          },
         },
       },
       textStyles,

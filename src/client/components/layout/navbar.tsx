@@ -49,7 +49,15 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
             <Box display={{ base: "none", lg: "block" }}>
               <SearchForm compact />
             </Box>
-            <Button asChild variant="ghost" size="sm" minW="8" px="2" display={{ base: "inline-flex", lg: "none" }}>
+            {/* On the narrowest phones, Search is in the menu only: the bar has room for the bell instead. */}
+            <Button
+              asChild
+              variant="ghost"
+              size="sm"
+              minW="8"
+              px="2"
+              display={{ base: session ? "none" : "inline-flex", sm: "inline-flex", lg: "none" }}
+            >
               <RouterLink to="/search" aria-label="Search">
                 <SearchIcon />
               </RouterLink>

@@ -1,5 +1,6 @@
 import { Button, CloseButton, Code, Dialog, Field, Group, Input, Portal, Stack, Text } from "@chakra-ui/react";
-import { useState } from "react";
+import { useConnectModal } from "@rainbow-me/rainbowkit";
+import { useEffect, useRef, useState } from "react";
 import { type Hash, parseEther } from "viem";
 import { useAccount, useConfig } from "wagmi";
 import { sendTransaction } from "wagmi/actions";
@@ -35,11 +36,31 @@ interface Props {
 /** Tips ETH to a user's verified wallet; once confirmed, the server verifies it on-chain and records it. */
 export default walletIsland(TipDialogPanel);
 
+/**
+ * A wallet is connected before the dialog opens: RainbowKit's connect modal cannot be used from inside another
+ * modal, which keeps focus and hides the rest of the page. Closing it without connecting closes the tip too.
+ */
+function useConnectedFirst(status: ReturnType<typeof useAccount>["status"], onClose: () => void) {
+  const { openConnectModal, connectModalOpen } = useConnectModal();
+  const asked = useRef(false);
+  const seenOpen = useRef(false);
+  useEffect(() => {
+    if (status !== "disconnected") return;
+    if (connectModalOpen) seenOpen.current = true;
+    else if (!asked.current && openConnectModal) {
+      asked.current = true;
+      openConnectModal();
+    } else if (seenOpen.current) onClose();
+  }, [status, openConnectModal, connectModalOpen, onClose]);
+  return status === "connected";
+}
+
 const amountOk = (amount: string) => /^\d+(\.\d{1,18})?$/.test(amount) && parseEther(amount) > 0n;
 
 function TipDialogPanel({ to, choices, onClose, onPaid }: Props) {
   const config = useConfig();
-  const { address } = useAccount();
+  const { address, status } = useAccount();
+  const connected = useConnectedFirst(status, onClose);
   const action = useWalletAction();
   const { site } = action;
   const record = useRecordTip(to, onPaid);
@@ -67,6 +88,7 @@ function TipDialogPanel({ to, choices, onClose, onPaid }: Props) {
   }
 
   const invalid = !amountOk(amount);
+  if (!connected) return null;
   return (
     <Dialog.Root open onOpenChange={(details) => !details.open && onClose()} placement="center">
       <Portal>
