@@ -2,7 +2,8 @@
 // from memory (the machine's ceiling), measured in the same run with the same load generator (autocannon in its
 // own process, 50 connections). The server runs as `npm start` runs it, logging each request at the default level,
 // and every request asks for `Accept-Encoding: br, gzip` as browsers do: the ceiling sends the same compressed bytes. Prints req/s, p50, p99 and the share of the ceiling, and checks the targets below;
-// then how long uncached searches take, one at a time. The app is seeded with 10,000 posts (`-- --scale`: also
+// then how long uncached searches take, one at a time; then the audience loop (lib/bench-audience.ts): a new post
+// to 10,000 followers, reads while its mail drains, and a reader's 100,000 notifications. The app is seeded with 10,000 posts (`-- --scale`: also
 // 100,000 posts and 1,000,000 reactions, comparing what an uncached first and deep page cost). PGlite by default;
 // BENCH_DATABASE_URL (a PostgreSQL server) runs it on a fresh database there, dropped afterwards. Not part of
 // `npm test`: this machine is shared, so only same-run ratios count.
@@ -15,6 +16,7 @@ import { promisify } from "node:util";
 import { type SQL, sql } from "drizzle-orm";
 import { encodeCursor } from "../src/server/infra/cursor.ts";
 import { listPosts } from "../src/server/services/content/post-reads.ts";
+import { benchAudience, serveAudience } from "./lib/bench-audience.ts";
 import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
 import { bin, getRaw, READY_MARK, residentMiB, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
@@ -243,7 +245,7 @@ async function benchAt(posts: number) {
 
 async function bench() {
   const small = await benchAt(10_000);
-  const misses = [...small.misses];
+  const misses = [...small.misses, ...(await benchAudience(import.meta.filename, SECONDS))];
   if (process.argv.includes("--scale")) {
     const large = await benchAt(100_000);
     misses.push(...large.misses);
@@ -263,5 +265,6 @@ async function bench() {
 }
 
 if (process.argv.includes("--serve")) await serve();
+else if (process.argv.includes("--audience")) await serveAudience(process.env.AUDIENCE_SMTP as string);
 else if (process.argv.includes("--ceiling")) ceiling();
 else await bench();

@@ -27,8 +27,10 @@ export function NotificationBell({ userId }: { userId: string }) {
             color="red.contrast"
             fontSize="2xs"
             fontWeight="bold"
-            lineHeight="4"
-            textAlign="center"
+            lineHeight="1"
+            display="flex"
+            alignItems="center"
+            justifyContent="center"
           >
             {shown}
           </Box>
