@@ -5,18 +5,10 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { chromium } from "@playwright/test";
 import { SESSION_STORAGE_KEY } from "../../src/shared/constants.ts";
+import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./chromium.ts";
 
-const CHROME = process.env.CHROME_PATH ?? "/usr/bin/chromium";
-const FLAGS = [
-  "--headless=new",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
-];
+const CHROME = CHROMIUM_PATH;
+const FLAGS = ["--headless=new", ...CHROMIUM_FLAGS];
 
 interface Report {
   categories: Record<string, { score: number }>;

@@ -5,9 +5,13 @@ import { describe, expect, it } from "vitest";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
-/** Lints a probe file placed where the real project configuration applies to it, then removes it. */
+/**
+ * Lints a probe file placed where the real project configuration applies to it, then removes it, leaving its folder
+ * as it found it (`npm start` rebuilds the client when a folder of its sources changed).
+ */
 function lint(filePath: string, source: string) {
   const probe = path.join(ROOT, filePath.replace(/\.ts$/, `-${process.pid}.ts`));
+  const folder = fs.statSync(path.dirname(probe));
   fs.writeFileSync(probe, source);
   try {
     const result = spawnSync(path.join(ROOT, "node_modules/.bin/biome"), ["lint", probe], {
@@ -17,6 +21,7 @@ function lint(filePath: string, source: string) {
     return { ok: result.status === 0, output: result.stdout + result.stderr };
   } finally {
     fs.rmSync(probe, { force: true });
+    fs.utimesSync(path.dirname(probe), folder.atime, folder.mtime);
   }
 }
 

@@ -20,7 +20,7 @@ export function Layout() {
       <Navbar actions={session && <NotificationBell userId={session.id} />} />
       <UnverifiedNotice />
       <Flex as="main" direction="column" flex="1">
-        <Suspense fallback={<Spinner m="10" alignSelf="center" aria-label="Loading page" />}>
+        <Suspense fallback={<Spinner m="10" alignSelf="center" role="status" aria-label="Loading page" />}>
           <Outlet />
         </Suspense>
       </Flex>

@@ -4,7 +4,7 @@ import { type createBrowserRouter, RouterProvider } from "react-router-dom";
 import { getPost } from "../features/posts/api/get-post.ts";
 import { postDetailId, queryKeys } from "../lib/query-keys.ts";
 import { sessionStore } from "../lib/session.ts";
-import { HydrationBoundary } from "../lib/use-hydrated.tsx";
+import { HydrationBoundary, useHydrated } from "../lib/use-hydrated.tsx";
 import { AppProvider } from "./provider.tsx";
 
 /**
@@ -30,7 +30,12 @@ function AddReadersOwn({ queryClient }: { queryClient: QueryClient }) {
 
 /** Tells when React has hydrated or rendered the page (effects run after the commit). */
 function Started({ onStarted }: { onStarted: () => void }) {
-  useEffect(onStarted, [onStarted]);
+  // Once what hydration reveals (the session, the colour mode) is in: a press held meanwhile acts on the page as
+  // its reader sees it.
+  const hydrated = useHydrated();
+  useEffect(() => {
+    if (hydrated) onStarted();
+  }, [hydrated, onStarted]);
   return null;
 }
 

@@ -24,7 +24,7 @@ export function QueryState<T>({
   page?: boolean;
   children: (data: T) => ReactNode;
 }) {
-  if (query.isPending) return <Spinner m={page ? "10" : undefined} aria-label={label} />;
+  if (query.isPending) return <Spinner m={page ? "10" : undefined} role="status" aria-label={label} />;
   if (query.data === undefined) {
     const error = <ErrorLines error={query.error} />;
     return page ? (
@@ -64,7 +64,7 @@ export function PagedList<T>({
   gap?: string;
   children: (items: T[]) => ReactNode;
 }) {
-  if (pages.isPending) return <Spinner aria-label={label} />;
+  if (pages.isPending) return <Spinner role="status" aria-label={label} />;
   const items = pages.data?.pages.flatMap((page) => page.items) ?? [];
   return (
     <Stack gap={gap}>

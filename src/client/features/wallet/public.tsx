@@ -61,6 +61,22 @@ export const TipButton = (props: TipProps) => (
   </WalletGate>
 );
 
+/** What a reader's tip to an author pays and where it is recorded: from a post of theirs, or from their profile. */
+export const authorTip = (
+  author: { id: string; name: string; walletAddress: string },
+  from: { postId: string } | "profile",
+): React.ComponentProps<typeof TipAuthorButton>["to"] => {
+  const shownOn = from === "profile" ? "their profile" : "the post";
+  return {
+    name: author.name,
+    walletAddress: author.walletAddress,
+    recordAt: from === "profile" ? `/api/users/${author.id}/tips` : `/api/posts/${from.postId}/tips`,
+    hashField: "txHash",
+    note: `All of it goes to them; it shows on ${shownOn} once the server has checked it on the chain.`,
+    recorded: "Thank you: your tip is recorded.",
+  };
+};
+
 /** A reader's tip to an author: no wallet code loads until it is pressed. */
 export const TipAuthorButton = (props: TipProps) => (
   <WalletGate label="Tip the author" buttonProps={{ size: "sm", colorPalette: "yellow" }}>

@@ -68,6 +68,11 @@ export function EditorFrame({
       {text}
     </Button>
   );
+  const action = (label: string, name: "outdent" | "indent" | "image" | "clear", content: ReactNode) => (
+    <Button size="xs" variant="ghost" aria-label={label} onClick={run({ name })} disabled={disabled}>
+      {content}
+    </Button>
+  );
   const select = (label: string, name: "heading" | "font" | "size", value: string, options: [string, string][]) => (
     <NativeSelect.Root size="xs" width="auto" disabled={disabled}>
       <NativeSelect.Field
@@ -110,37 +115,11 @@ export function EditorFrame({
         {toggle("Blockquote", "blockquote", "❝")}
         {toggle("Bulleted list", "bulletList", "•")}
         {toggle("Numbered list", "orderedList", "1.")}
-        <Button
-          size="xs"
-          variant="ghost"
-          aria-label="Decrease indent"
-          onClick={run({ name: "outdent" })}
-          disabled={disabled}
-        >
-          ⇤
-        </Button>
-        <Button
-          size="xs"
-          variant="ghost"
-          aria-label="Increase indent"
-          onClick={run({ name: "indent" })}
-          disabled={disabled}
-        >
-          ⇥
-        </Button>
+        {action("Decrease indent", "outdent", "⇤")}
+        {action("Increase indent", "indent", "⇥")}
         {toggle("Link", "link", <LinkIcon />)}
-        <Button size="xs" variant="ghost" aria-label="Image" onClick={run({ name: "image" })} disabled={disabled}>
-          <ImageIcon />
-        </Button>
-        <Button
-          size="xs"
-          variant="ghost"
-          aria-label="Clear formatting"
-          onClick={run({ name: "clear" })}
-          disabled={disabled}
-        >
-          ⌫
-        </Button>
+        {action("Image", "image", <ImageIcon />)}
+        {action("Clear formatting", "clear", "⌫")}
       </HStack>
       <Box
         p="3"

@@ -7,7 +7,7 @@ import { formatEth } from "../../../../shared/text.ts";
 import { fullName } from "../../../lib/format.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 import { useSession } from "../../../lib/session.ts";
-import { TipAuthorButton } from "../../wallet/public.tsx";
+import { authorTip, TipAuthorButton } from "../../wallet/public.tsx";
 
 /**
  * A post's tips (how many, and their total), and "Tip the author" for a signed-in reader when its author has a
@@ -28,14 +28,10 @@ export function PostTips({ post }: { post: PostDetail }) {
         post.authorWallet &&
         (session ? (
           <TipAuthorButton
-            to={{
-              name: fullName(post.user),
-              walletAddress: post.authorWallet,
-              recordAt: `/api/posts/${post.id}/tips`,
-              hashField: "txHash",
-              note: "All of it goes to the author; it shows on the post once the server has checked it on the chain.",
-              recorded: "Thank you: your tip is recorded.",
-            }}
+            to={authorTip(
+              { id: post.user.id, name: fullName(post.user), walletAddress: post.authorWallet },
+              { postId: post.id },
+            )}
             choices={TIP_CHOICES_ETH}
             onPaid={() => void queryClient.invalidateQueries({ queryKey: queryKeys.posts.detail(post.id) })}
           />

@@ -25,7 +25,7 @@ import { UserChip } from "../../../components/user-chip.tsx";
 import { formatDate, fullName } from "../../../lib/format.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 import { useSession } from "../../../lib/session.ts";
-import { TipAuthorButton } from "../../wallet/public.tsx";
+import { authorTip, TipAuthorButton } from "../../wallet/public.tsx";
 import { useFollow, useProfile } from "../api/profile.ts";
 import { OwnWallet } from "./own-wallet.tsx";
 
@@ -135,14 +135,7 @@ export function ProfileView({ id, drafts }: { id: string; drafts: ReactNode }) {
                 </Button>
                 {!isOwn && user.isWalletVerified && user.walletAddress && (
                   <TipAuthorButton
-                    to={{
-                      name: fullName(user),
-                      walletAddress: user.walletAddress,
-                      recordAt: `/api/users/${user.id}/tips`,
-                      hashField: "txHash",
-                      note: "All of it goes to them; it shows on their profile once the server has checked it on the chain.",
-                      recorded: "Thank you: your tip is recorded.",
-                    }}
+                    to={authorTip({ id: user.id, name: fullName(user), walletAddress: user.walletAddress }, "profile")}
                     choices={TIP_CHOICES_ETH}
                     onPaid={reloadProfile}
                   />
