@@ -41,7 +41,7 @@ import {
 /**
  * Chakra UI's default theme, sliced to the components the app uses (Chakra's "bundle optimization" guide): the full
  * theme brings the recipes of sixty more components into every page's script. A component added to the app adds its
- * recipe here; `theme.test.tsx` fails on a component whose recipe is missing.
+ * recipe here; `test/client/theme.test.tsx` fails on a screen whose component has no recipe here.
  *
  * Solid teal is a shade darker than Chakra's: white text on teal.600 is 3.7:1, under WCAG AA's 4.5:1 for text; on
  * teal.700 it is 5.5:1. Error and warning text are darkened likewise.
