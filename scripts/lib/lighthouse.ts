@@ -31,11 +31,14 @@ export async function lighthouse(url: string, port?: number): Promise<Lighthouse
   const name = `${new URL(url).pathname.replace(/\W+/g, "-")}${port ? "-signed-in" : ""}.json`;
   const out = path.join(folder, name);
   const target = port ? [`--port=${port}`, "--disable-storage-reset"] : [`--chrome-flags=${FLAGS.join(" ")}`];
-  await promisify(execFile)(
-    "npx",
-    ["--yes", "lighthouse@12.8.2", url, "--quiet", "--output=json", `--output-path=${out}`, ...target],
-    { env: { ...process.env, CHROME_PATH: CHROME }, maxBuffer: 64 * 1024 * 1024 },
-  );
+  const run = () =>
+    promisify(execFile)(
+      "npx",
+      ["--yes", "lighthouse@12.8.2", url, "--quiet", "--output=json", `--output-path=${out}`, ...target],
+      { env: { ...process.env, CHROME_PATH: CHROME }, maxBuffer: 64 * 1024 * 1024 },
+    );
+  // Lighthouse now and then fails to record a trace on a busy machine (NO_NAVSTART, NO_FCP): one more try.
+  await run().catch(run);
   const report = JSON.parse(fs.readFileSync(out, "utf8")) as Report;
   const score = (name: string) => Math.round((report.categories[name]?.score ?? 0) * 100);
   const script = report.audits["resource-summary"]?.details?.items?.find((item) => item.resourceType === "script");

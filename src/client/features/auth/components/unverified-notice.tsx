@@ -7,8 +7,9 @@ import { useRequestVerificationEmail } from "../api/request-verification-email.t
 export function UnverifiedNotice() {
   const session = useSession();
   const request = useRequestVerificationEmail();
-  if (!session) return null;
   const { appErr, serverErr } = splitError(request.error);
+  // Nothing to say takes no room: an empty line under the bar would push the page down once the session is known.
+  if (!session || (session.isVerified && request.isIdle && !appErr && !serverErr)) return null;
 
   return (
     <Container maxW="6xl" pt="3">

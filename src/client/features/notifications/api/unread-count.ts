@@ -12,6 +12,18 @@ export const unreadCountQueryOptions = () =>
     queryFn: () => api("/api/notifications/unread-count", unreadCountSchema),
   });
 
+/** Resolves once the page has loaded and the browser has a moment (at most a few seconds later). */
+function pageSettled() {
+  return new Promise<void>((resolve) => {
+    const idle = () =>
+      "requestIdleCallback" in window
+        ? requestIdleCallback(() => resolve(), { timeout: 3000 })
+        : setTimeout(resolve, 1000);
+    if (document.readyState === "complete") idle();
+    else addEventListener("load", idle, { once: true });
+  });
+}
+
 /** The longest wait between two tries to reopen a dropped stream. */
 const MAX_RETRY_MS = 60_000;
 
@@ -67,6 +79,9 @@ export function useUnreadCount(userId: string) {
       }
     };
     (async () => {
+      // The count itself comes with the first render (the query above); the live stream can wait until the page has
+      // loaded and the browser is idle, so it takes nothing from the page's start.
+      await pageSettled();
       while (!controller.signal.aborted) {
         // The stream is this user's: a session that changed hands (or ended) stops it.
         const session = sessionStore.get();
