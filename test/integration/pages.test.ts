@@ -127,6 +127,63 @@ describe("reader pages, feeds and discovery", () => {
     expect((await get(`/posts/${gone.id}`)).statusCode).toBe(404);
   });
 
+  it("renders with React's production build, whatever NODE_ENV the server runs with", () => {
+    const renderer = fs.readFileSync(path.resolve(CLIENT_DIR, "../server/entry-server.js"), "utf8");
+    expect(renderer).not.toMatch(/from "react(-dom)?[/"]/);
+    expect(renderer).not.toContain("react-dom-server.node.development");
+    expect(renderer).toContain("react-dom-server.node.production");
+  });
+
+  it("keeps a rendered page until what it shows changes, and renders other addresses each time", async () => {
+    const shown = await createPost(app, author, "Rust", { title: "Kept pages", description: "<p>Rendered once.</p>" });
+    const url = `/posts/${shown.id}`;
+    const likesOf = (body: string) => {
+      const state = JSON.parse(html(body).getElementById("page-state")?.textContent ?? "{}");
+      const detail = (state.queries as { queryKey: unknown[]; state: { data: { likesCount: number } } }[]).find(
+        (query) => JSON.stringify(query.queryKey) === JSON.stringify(["posts", "detail", shown.id]),
+      );
+      return detail?.state.data.likesCount;
+    };
+    const first = await get(url, { "accept-encoding": "br" });
+    const before = app.readCache.stats();
+    const again = await get(url, { "accept-encoding": "br" });
+    // Answered from memory: no read at all, the same bytes and ETag, and a 304 for a browser that has it.
+    expect(app.readCache.stats()).toMatchObject({ derivedHits: before.derivedHits + 1, misses: before.misses });
+    expect(again.rawPayload.equals(first.rawPayload)).toBe(true);
+    expect(again.headers.etag).toBe(first.headers.etag);
+    expect(again.headers.vary).toContain("accept-encoding");
+    expect((await get(url, { "if-none-match": String(again.headers.etag) })).statusCode).toBe(304);
+    expect(likesOf(zlib.brotliDecompressSync(again.rawPayload).toString())).toBe(0);
+
+    // A like shows in the next page, and in the list showing the post; a page without it stays kept.
+    await get("/posts");
+    await get("/login");
+    const reader = await signUp(app);
+    await app.inject({
+      method: "PUT",
+      url: "/api/posts/likes",
+      payload: { postId: shown.id },
+      headers: bearer(reader),
+    });
+    expect(likesOf((await get(url)).body)).toBe(1);
+    const derivedHits = app.readCache.stats().derivedHits;
+    expect((await get("/posts")).statusCode).toBe(200);
+    expect(app.readCache.stats().derivedHits).toBe(derivedHits);
+    expect((await get("/login")).statusCode).toBe(200);
+    expect(app.readCache.stats().derivedHits).toBe(derivedHits + 1);
+
+    // Made-up parameters, a reset token and a missing post: answered, never kept.
+    const kept = app.readCache.stats().derived;
+    for (const address of [
+      "/posts?utm_source=chat",
+      "/password-reset-token?token=abc",
+      `/posts/${crypto.randomUUID()}`,
+    ]) {
+      expect([200, 404]).toContain((await get(address)).statusCode);
+    }
+    expect(app.readCache.stats().derived).toBe(kept);
+  });
+
   it("counts a page view like the API does, and not again when the reader's browser refreshes it", async () => {
     const reader = await signUp(app);
     await get(`/posts/${other.id}`, { "x-forwarded-for": "203.0.113.9" });

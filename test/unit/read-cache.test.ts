@@ -23,8 +23,8 @@ describe("the read cache", () => {
     expect(cache.get("a")).toBeUndefined();
     expect(cache.set("b", page(1), readBefore, []).body.length).toBeGreaterThan(0);
     expect(cache.get("b")).toBeUndefined();
-    cache.setPersonal("p", { x: 1 }, [{ readAt: readBefore, tags: [] }]);
-    expect(cache.getPersonal("p")).toBeUndefined();
+    cache.setDerived("p", { x: 1 }, [{ readAt: readBefore, tags: [] }]);
+    expect(cache.getDerived("p")).toBeUndefined();
   });
 
   it("drops only the entries that show a changed tag, and keeps a read of an unchanged one", () => {
@@ -32,15 +32,15 @@ describe("the read cache", () => {
     cache.set("list", page(1), cache.clock, ["posts", "post:1", "post:2"]);
     cache.set("one", page(1), cache.clock, ["post:1"]);
     cache.set("two", page(1), cache.clock, ["post:2"]);
-    cache.setPersonal("mine", { liked: true }, [{ readAt: cache.clock, tags: ["reader:u", "post:1"] }]);
-    cache.setPersonal("theirs", { liked: true }, [{ readAt: cache.clock, tags: ["reader:v", "post:2"] }]);
+    cache.setDerived("mine", { liked: true }, [{ readAt: cache.clock, tags: ["reader:u", "post:1"] }]);
+    cache.setDerived("theirs", { liked: true }, [{ readAt: cache.clock, tags: ["reader:v", "post:2"] }]);
     const readBefore = cache.clock;
     cache.invalidate(["post:1"]);
     expect(cache.get("list")).toBeUndefined();
     expect(cache.get("one")).toBeUndefined();
     expect(cache.get("two")).toBeDefined();
-    expect(cache.getPersonal("mine")).toBeUndefined();
-    expect(cache.getPersonal("theirs")?.body.toString()).toBe('{"liked":true}');
+    expect(cache.getDerived("mine")).toBeUndefined();
+    expect(cache.getDerived("theirs")?.body.toString()).toBe('{"liked":true}');
     // Read before the change: kept only if it shows nothing that changed.
     cache.set("late-one", page(1), readBefore, ["post:1"]);
     cache.set("late-three", page(1), readBefore, ["post:3"]);
@@ -55,39 +55,55 @@ describe("the read cache", () => {
     cache.invalidate(["reader:u"]);
     // The shared answer was read before the reader's own change, which it does not show: their copy is kept.
     const own = { readAt: cache.clock, tags: ["reader:u"] };
-    expect(cache.setPersonal("mine", { own: true }, [shared, own]).tags).toEqual(["posts", "post:1", "reader:u"]);
-    expect(cache.getPersonal("mine")).toBeDefined();
+    expect(cache.setDerived("mine", { own: true }, [shared, own]).tags).toEqual(["posts", "post:1", "reader:u"]);
+    expect(cache.getDerived("mine")).toBeDefined();
     // Made from a shared answer that changed meanwhile: answered, not kept.
     cache.invalidate(["post:1"]);
-    cache.setPersonal("stale", { own: true }, [shared, { readAt: cache.clock, tags: ["reader:u"] }]);
-    expect(cache.getPersonal("stale")).toBeUndefined();
-    expect(cache.getPersonal("mine")).toBeUndefined();
+    cache.setDerived("stale", { own: true }, [shared, { readAt: cache.clock, tags: ["reader:u"] }]);
+    expect(cache.getDerived("stale")).toBeUndefined();
+    expect(cache.getDerived("mine")).toBeUndefined();
   });
 
-  it("lets readers who miss together share one read, unless something changed since it began", async () => {
+  it("lets readers who miss together share one read, unless something it shows changed since it began", async () => {
     const cache = createReadCache({ log, bus: createBus({ log }) });
     const waiting: (() => void)[] = [];
-    const release = () => {
+    const release = async () => {
       for (const resolve of waiting.splice(0)) resolve();
+      await new Promise((resolve) => setImmediate(resolve));
     };
     let reads = 0;
     const produce = () => {
       reads++;
-      return new Promise<object>((resolve) => waiting.push(() => resolve(page(1))));
+      return new Promise<object>((resolve) => waiting.push(() => resolve(page(reads))));
     };
     const first = cache.through("a", produce, () => ["post:1"]);
     const second = cache.through("a", produce, () => ["post:1"]);
     expect(reads).toBe(1);
-    release();
+    await release();
     expect((await first).body).toBe((await second).body);
+
+    // A write to something else since the read began: the later reader waits for it and shares it.
     cache.invalidate(["post:1"]);
     const before = cache.through("a", produce, () => ["post:1"]);
     cache.invalidate(["post:2"]);
-    // Began after a write: it may be the reader's own, so this reader reads for itself.
     const after = cache.through("a", produce, () => ["post:1"]);
+    await release();
+    expect(reads).toBe(2);
+    expect((await after).body).toBe((await before).body);
+
+    // A write to what it shows since the read began may be the later reader's own: they read for themselves.
+    cache.invalidate(["post:1"]);
+    const stale = cache.through("a", produce, () => ["post:1"]);
+    cache.invalidate(["post:1"]);
+    const fresh = cache.through("a", produce, () => ["post:1"]);
     expect(reads).toBe(3);
-    release();
-    await Promise.all([before, after]);
+    // Once the first read is in, the later reader finds what it shows changed and reads again.
+    await release();
+    expect(reads).toBe(4);
+    await release();
+    expect((await fresh).body.toString()).toBe(JSON.stringify(page(4)));
+    expect((await stale).body.toString()).toBe(JSON.stringify(page(3)));
+    expect(cache.get("a")?.body.toString()).toBe(JSON.stringify(page(4)));
   });
 
   it("counts hits and misses", () => {

@@ -52,6 +52,8 @@ export interface CacheStats {
   misses: number;
   /** Entries dropped because a write changed something they show. */
   invalidated: number;
+  /** Answers made from others (a reader's copy, a rendered page) answered from memory. */
+  derivedHits: number;
 }
 
 /** Past this many remembered tag changes, the next one empties the cache instead (it bounds the memory). */
@@ -77,7 +79,7 @@ export function createReadCache(options: {
   const maxEntries = options.maxEntries ?? 2000;
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const maxAgeMs = options.maxAgeMs ?? 5000;
-  const stats: CacheStats = { hits: 0, misses: 0, invalidated: 0 };
+  const stats: CacheStats = { hits: 0, misses: 0, invalidated: 0, derivedHits: 0 };
 
   /** A logical clock: every invalidation ticks it; a read remembers the tick it began at. */
   let clock = 0;
@@ -135,8 +137,8 @@ export function createReadCache(options: {
     };
   }
   const responses = createStore<Entry>({ entries: maxEntries, bytes: maxBytes });
-  /** Answers for one reader (a page with their reactions), kept by the same rules. */
-  const personal = createStore<Entry>({ entries: maxEntries * 5, bytes: maxBytes / 2 });
+  /** Answers made from other kept answers (a reader's copy with their reactions, a rendered page), by the same rules. */
+  const derived = createStore<Entry>({ entries: maxEntries * 5, bytes: maxBytes / 2 });
   /** Small values answers are assembled from (a post's counts), kept by the same rules. */
   const values = createStore<Kept>({ entries: maxEntries * 20, bytes: maxBytes / 8 });
 
@@ -158,14 +160,14 @@ export function createReadCache(options: {
       everythingChangedAt = clock;
       tagChangedAt.clear();
       stats.invalidated += responses.clear();
-      personal.clear();
+      derived.clear();
       values.clear();
       return;
     }
     for (const tag of tags) {
       tagChangedAt.set(tag, clock);
       stats.invalidated += responses.dropTag(tag);
-      personal.dropTag(tag);
+      derived.dropTag(tag);
       values.dropTag(tag);
     }
   }
@@ -195,6 +197,37 @@ export function createReadCache(options: {
   /** Reads under way, by key, with the tick each began at. */
   const flights = new Map<string, { readAt: number; answer: Promise<CachedResponse> }>();
 
+  /**
+   * The answer under `key`, or `produce()`'s, kept with `tagsOf` its value (a thrown error, such as a 404, is not
+   * kept). Readers who miss together share one read: one that began before their own turn is theirs too when
+   * nothing it shows changed since it began (a write since then could be theirs, and they must see it).
+   */
+  async function through<T>(
+    key: string,
+    produce: () => Promise<T>,
+    tagsOf: (value: T) => readonly string[],
+    format?: Format,
+  ): Promise<CachedResponse> {
+    const hit = get(key);
+    if (hit) return hit;
+    const readAt = clock;
+    const flight = flights.get(key);
+    if (flight?.readAt === readAt) return flight.answer;
+    if (flight) {
+      const shared = await flight.answer.catch(() => undefined);
+      if (shared && unchangedSince(flight.readAt, shared.tags)) return shared;
+      if (flights.get(key) === flight) flights.delete(key);
+      return through(key, produce, tagsOf, format);
+    }
+    const answer = produce().then((value) => set(key, value, readAt, tagsOf(value), format));
+    flights.set(key, { readAt, answer });
+    try {
+      return await answer;
+    } finally {
+      if (flights.get(key)?.answer === answer) flights.delete(key);
+    }
+  }
+
   return {
     /** The tick to pass to `set` for a value read from now on. */
     get clock() {
@@ -204,44 +237,24 @@ export function createReadCache(options: {
     get,
     set,
 
-    /**
-     * The answer under `key`, or `produce()`'s, kept with `tagsOf` its value (a thrown error, such as a 404, is not
-     * kept). Readers who miss together share one read, as long as nothing at all changed since it began: a write
-     * since then could be theirs, and they must see it.
-     */
-    async through<T>(
-      key: string,
-      produce: () => Promise<T>,
-      tagsOf: (value: T) => readonly string[],
-      format?: Format,
-    ): Promise<CachedResponse> {
-      const hit = get(key);
-      if (hit) return hit;
-      const readAt = clock;
-      const flight = flights.get(key);
-      if (flight?.readAt === readAt) return flight.answer;
-      const answer = produce().then((value) => set(key, value, readAt, tagsOf(value), format));
-      flights.set(key, { readAt, answer });
-      try {
-        return await answer;
-      } finally {
-        if (flights.get(key)?.answer === answer) flights.delete(key);
-      }
-    },
+    through,
 
     /**
-     * One reader's own answer (a cached one with their reactions added), kept beside the shared ones while nothing
-     * it was read from changed: each group of tags since the tick that group was read at.
+     * An answer made from others (a reader's own copy of one, with their reactions added; a page rendered from
+     * several), kept beside them while nothing it was made from changed: each group of tags since the tick that
+     * group was read at. It expires with the oldest of them.
      */
-    getPersonal(key: string): CachedResponse | undefined {
-      return personal.get(key);
+    getDerived(key: string): CachedResponse | undefined {
+      const entry = derived.get(key);
+      if (entry) stats.derivedHits++;
+      return entry;
     },
 
-    setPersonal(key: string, value: unknown, from: ReadFrom[]): CachedResponse {
+    setDerived(key: string, value: unknown, from: ReadFrom[], format = JSON_FORMAT): CachedResponse {
       const tags = from.flatMap((group) => group.tags);
-      const entry = respond(value, Math.min(...from.map((group) => group.readAt)), tags, JSON_FORMAT);
+      const entry = respond(value, Math.min(...from.map((group) => group.readAt)), tags, format);
       entry.storedAt = Math.min(entry.storedAt, ...from.map((group) => group.storedAt ?? entry.storedAt));
-      if (from.every((group) => unchangedSince(group.readAt, group.tags))) personal.put(key, entry);
+      if (from.every((group) => unchangedSince(group.readAt, group.tags))) derived.put(key, entry);
       return entry;
     },
 
@@ -263,8 +276,8 @@ export function createReadCache(options: {
       options.bus.publish(CHANNEL, { tags: tags ?? null });
     },
 
-    stats(): CacheStats & { entries: number } {
-      return { ...stats, entries: responses.size };
+    stats(): CacheStats & { entries: number; derived: number } {
+      return { ...stats, entries: responses.size, derived: derived.size };
     },
   };
 }

@@ -8,7 +8,7 @@ import type { CachedResponse } from "../infra/read-cache.ts";
 import { findCategoryTitle, listCategories } from "../services/content/categories.ts";
 import { listComments } from "../services/content/comments.ts";
 import { requirePublished } from "../services/content/post-queries.ts";
-import { findPosts, getPostDetail, type PostCounts, postCounts } from "../services/content/post-reads.ts";
+import { findPosts, firstComments, getPostBody, type PostCounts, postCounts } from "../services/content/post-reads.ts";
 import { reactionsOf } from "../services/content/reactions.ts";
 import { readSettings } from "../services/settings.ts";
 import { cacheTags, ownThrough } from "./read-cache.ts";
@@ -121,14 +121,41 @@ function createPublicReads(app: FastifyInstance) {
         (page, counts) => ({ ...page, items: page.items.map((post) => counted(post, counts)) }),
       ),
 
-    /** `GET /api/posts/{id}` of a published post (a 404 otherwise, which is not kept). */
+    /**
+     * `GET /api/posts/{id}` of a published post (a 404 otherwise, which is not kept), in three layers: the post as
+     * its author wrote it, its first comments, and its counts. A comment costs the page its comments and counts
+     * (two small queries), a like its counts; neither reads the post again.
+     */
     postDetail: (id: string) =>
-      withCounts(
+      app.readCache.through(
         readKeys.postDetail(id),
-        () => getPostDetail(app.deps, id),
-        (post: PostDetail) => [cacheTags.user(post.user.id), ...commentsTags(id, post.comments)],
-        (post) => [post],
-        counted,
+        async (): Promise<PostDetail> => {
+          const body = await app.readCache.through(
+            `post-body:${id}`,
+            async () => {
+              const readAt = app.readCache.clock;
+              const post = await getPostBody(app.deps, id);
+              keepCounts([post], readAt);
+              return post;
+            },
+            (post) => [cacheTags.post(id), cacheTags.user(post.user.id)],
+          );
+          const comments = await app.readCache.through(
+            `post-comments:${id}`,
+            () => firstComments(app.deps, id),
+            (page) => commentsTags(id, page.items),
+          );
+          const post = body.value as Omit<PostDetail, "comments" | "commentsNextCursor">;
+          const { items, nextCursor } = comments.value as Page<Comment>;
+          const counts = await countsOf([id]);
+          return { ...post, ...counts.get(id), comments: items, commentsNextCursor: nextCursor };
+        },
+        (post) => [
+          cacheTags.post(id),
+          cacheTags.user(post.user.id),
+          ...commentsTags(id, post.comments),
+          cacheTags.counts(id),
+        ],
       ),
 
     commentsPage: (postId: string, query: PageQuery) =>
@@ -182,7 +209,7 @@ function createPublicReads(app: FastifyInstance) {
 
     /**
      * A signed-in reader's copy of the cached answer under `key` (`shared`), which shows the posts `shown`: `merge`
-     * adds their own reactions to them. Dropped with the shared answer, or when they react.
+     * adds their own reactions to them. Dropped with the shared answer, or when they react to one of those posts.
      */
     withOwnReactions: (
       userId: string,
@@ -190,19 +217,21 @@ function createPublicReads(app: FastifyInstance) {
       shared: CachedResponse,
       shown: Post[],
       merge: (own: Record<string, Reaction>) => unknown,
-    ) =>
-      ownThrough(app, `own:${userId}:${key}`, shared, [cacheTags.reader(userId)], async () => {
+    ) => {
+      const ids = shown.map((post) => post.id);
+      const reactionTags = ids.map((id) => cacheTags.reaction(userId, id));
+      return ownThrough(app, `own:${userId}:${key}`, shared, reactionTags, async () => {
         // Their reactions to these posts are kept too: a like by someone else remakes the copy from memory.
-        const ids = shown.map((post) => post.id);
         const reactionsKey = `reactions:${userId}:${ids.join(",")}`;
         let own = app.readCache.getValue(reactionsKey) as Record<string, Reaction> | undefined;
         if (!own) {
           const readAt = app.readCache.clock;
           own = Object.fromEntries(await reactionsOf(app.deps, userId, ids)) as Record<string, Reaction>;
-          app.readCache.setValue(reactionsKey, own, readAt, [cacheTags.reader(userId), ...ids.map(cacheTags.post)]);
+          app.readCache.setValue(reactionsKey, own, readAt, [...reactionTags, ...ids.map(cacheTags.post)]);
         }
         return merge(own);
-      }),
+      });
+    },
   };
 }
 export type PublicReads = ReturnType<typeof createPublicReads>;

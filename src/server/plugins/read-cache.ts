@@ -34,8 +34,8 @@ export const cacheTags = {
   comments: (id: string) => `comments:${id}`,
   /** What shows this user's name or photo: their posts and comments. */
   user: (id: string) => `user:${id}`,
-  /** A signed-in reader's own reactions. */
-  reader: (id: string) => `reader:${id}`,
+  /** A signed-in reader's own reaction to one post: their like elsewhere leaves their other copies as they are. */
+  reaction: (readerId: string, postId: string) => `reaction:${readerId}:${postId}`,
   categories: "categories",
   settings: "settings",
 } as const;
@@ -81,11 +81,11 @@ export async function ownThrough(
   own: string[],
   produce: () => Promise<unknown>,
 ): Promise<CachedResponse> {
-  const hit = app.readCache.getPersonal(key);
+  const hit = app.readCache.getDerived(key);
   if (hit) return hit;
   const readAt = app.readCache.clock;
   const value = await produce();
-  return app.readCache.setPersonal(key, value, [shared, { readAt, tags: own }]);
+  return app.readCache.setDerived(key, value, [shared, { readAt, tags: own }]);
 }
 
 /**

@@ -13,7 +13,6 @@ import { cacheTags } from "../../plugins/read-cache.ts";
 import * as comments from "../../services/content/comments.ts";
 
 const tags = ["comments"];
-/** A comment was written: the post it is on shows it (and counts it). */
 /** A comment changes its post's comments and its count. */
 const commentChanged = (_request: unknown, answer: unknown) => {
   const { postId } = answer as Comment;

@@ -8,37 +8,68 @@ import type { Page } from "../../../shared/schemas/pagination.ts";
 import type { Post, PostDetail } from "../../../shared/schemas/posts.ts";
 import { postIdParamsSchema, postListQuerySchema } from "../../../shared/schemas/posts.ts";
 import { HttpError } from "../../http-error.ts";
+import type { CachedResponse, Format, ReadFrom } from "../../infra/read-cache.ts";
+import { sendCompressed } from "../../plugins/compression.ts";
 import { addressKey } from "../../plugins/rate-limits.ts";
+import { cacheTags, sendCached } from "../../plugins/read-cache.ts";
 import { renderHead } from "./head.ts";
 
 type Render = (url: string, load: ReaderLoaders) => Promise<RenderedPage>;
 
 /**
  * Each loader answers what its API call would, from the same cached reads (plugins/public-reads.ts): the cached
- * value is the answer's JSON shape, so it is used as it is, not parsed again from its bytes.
+ * value is the answer's JSON shape, so it is used as it is, not parsed again from its bytes. The answers a page was
+ * made from are added to `from`, so the page is kept as long as they are.
  */
-function loadersFor(app: FastifyInstance, request: FastifyRequest): ReaderLoaders {
+function loadersFor(app: FastifyInstance, request: FastifyRequest, from: CachedResponse[]): ReaderLoaders {
+  const used = (entry: CachedResponse) => {
+    from.push(entry);
+    return entry.value;
+  };
   return {
     posts: async (filter) => {
       // The same query, and so the same cache entry, as the browser's `GET /api/posts` for this list.
       const parsed = postListQuerySchema.safeParse({ limit: POSTS_PAGE_SIZE, ...filter });
       if (!parsed.success) return { items: [], nextCursor: null };
-      return (await app.reads.postsPage(parsed.data, () => addressKey(request))).value as Page<Post>;
+      return used(await app.reads.postsPage(parsed.data, () => addressKey(request))) as Page<Post>;
     },
     post: async (id) => {
       if (!postIdParamsSchema.safeParse({ id }).success) return null;
       return app.reads
         .postDetail(id)
-        .then((entry) => entry.value as PostDetail)
+        .then((entry) => used(entry) as PostDetail)
         .catch((error) => {
           if (error instanceof HttpError && error.statusCode === 404) return null;
           throw error;
         });
     },
     categoryExists: async (title) => (await app.reads.categoryTitle(title)) !== null,
-    categories: async () => (await app.reads.categoriesPage({ limit: 100 })).value as Page<Category>,
+    categories: async () => used(await app.reads.categoriesPage({ limit: 100 })) as Page<Category>,
     settings: () => app.reads.settings(),
   };
+}
+
+/** A rendered page as it is kept: the document, and what its answer says beside it. */
+interface PageAnswer {
+  document: string;
+  status: number;
+  /** The post it shows, whose view each answer counts. */
+  postId: string | null;
+  noindex: boolean;
+}
+const HTML: Format = { type: "text/html; charset=utf-8", encode: (value) => (value as PageAnswer).document };
+
+/** Only the query parameters the renderer reads: other addresses are rendered each time, not kept. */
+const PAGE_PARAMS = new Set(["category", "q", "author"]);
+
+/**
+ * Where a page's answer is kept, or null when it is not: made-up query parameters must not crowd real answers out
+ * of the cache, and a token in an address (a password reset's) has no place in it.
+ */
+function pageKey(url: string): string | null {
+  const { pathname, searchParams } = new URL(url, "http://localhost");
+  for (const name of searchParams.keys()) if (!PAGE_PARAMS.has(name)) return null;
+  return `page:${pathname}?${searchParams}`;
 }
 
 /** The built index.html without its own title and description: each rendered page writes its head. */
@@ -63,16 +94,48 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
   const { render } = (await import(pathToFileURL(rendererFile).href)) as { render: Render };
   const publicUrl = app.config.publicUrl.replace(/\/$/, "");
 
-  async function page(request: FastifyRequest, reply: FastifyReply) {
-    const { status, head, html } = await render(request.url, loadersFor(app, request));
-    // Counted like `GET /api/posts/{id}`: a page load carries no session, so the reader is their address.
-    if (head.post) app.views.record({ postId: head.post.id, address: addressKey(request), userId: null });
+  /** Renders the page at `request.url`, with the answers it was made from. */
+  async function renderPage(request: FastifyRequest) {
+    const readAt = app.readCache.clock;
+    const from: CachedResponse[] = [];
+    const { status, head, html } = await render(request.url, loadersFor(app, request, from));
     const document = template
       // Replaced by functions: a replacement string would read "$'" or "$&" in a post as patterns.
       .replace("</head>", () => `    ${renderHead(head, publicUrl)}\n  </head>`)
       .replace(EMPTY_ROOT, () => html);
-    if (head.noindex) reply.header("x-robots-tag", "noindex");
-    return reply.code(status).type("text/html; charset=utf-8").header("cache-control", "no-cache").send(document);
+    const answer: PageAnswer = { document, status, postId: head.post?.id ?? null, noindex: Boolean(head.noindex) };
+    // Every page shows the site's settings, and most the categories, read without an answer of their own.
+    const tags = [cacheTags.settings, cacheTags.categories, ...from.flatMap((entry) => entry.tags)];
+    const madeFrom: ReadFrom = { readAt, tags, storedAt: Math.min(Date.now(), ...from.map((entry) => entry.storedAt)) };
+    return { answer, madeFrom };
+  }
+
+  /**
+   * A found page is kept, like the answers it shows, until one of them changes: the same page for every visitor
+   * (pages carry no session), rendered once instead of at every visit.
+   */
+  async function page(request: FastifyRequest, reply: FastifyReply) {
+    const key = pageKey(request.url);
+    const kept = key ? app.readCache.getDerived(key) : undefined;
+    const { answer, send } = kept
+      ? { answer: kept.value as PageAnswer, send: () => sendCached(request, reply, kept) }
+      : await renderPage(request).then(({ answer, madeFrom }) => ({
+          answer,
+          send:
+            key && answer.status === 200
+              ? () => sendCached(request, reply, app.readCache.setDerived(key, answer, [madeFrom], HTML))
+              : // Compressed in one go: a streaming compressor per page held megabytes each until collected.
+                () =>
+                  sendCompressed(request, reply.type(HTML.type), {
+                    body: Buffer.from(answer.document),
+                    compressed: {},
+                  }),
+        }));
+    // Counted like `GET /api/posts/{id}`: a page load carries no session, so the reader is their address.
+    if (answer.postId) app.views.record({ postId: answer.postId, address: addressKey(request), userId: null });
+    if (answer.noindex) reply.header("x-robots-tag", "noindex");
+    reply.code(answer.status).header("cache-control", "no-cache");
+    return send();
   }
 
   const rendered = [

@@ -42,10 +42,10 @@ const postChanged = (_request: FastifyRequest, answer: unknown) => [
   cacheTags.post((answer as Post).id),
 ];
 /** A reaction: the post's counts, and the reader's own reactions. */
-const reacted = (request: FastifyRequest) => [
-  cacheTags.counts((request.body as { postId: string }).postId),
-  cacheTags.reader(currentUser(request).id),
-];
+const reacted = (request: FastifyRequest) => {
+  const { postId } = request.body as { postId: string };
+  return [cacheTags.counts(postId), cacheTags.reaction(currentUser(request).id, postId)];
+};
 
 export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {

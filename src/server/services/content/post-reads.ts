@@ -1,5 +1,5 @@
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
-import type { Post, PostListQuery } from "../../../shared/schemas/posts.ts";
+import type { Post, PostDetail, PostListQuery } from "../../../shared/schemas/posts.ts";
 import { follows, posts, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { cursorShapes, decodeCursor, toPage } from "../../infra/cursor.ts";
@@ -16,25 +16,32 @@ export async function getPost(deps: Pick<Deps, "db">, id: string, viewerId: stri
   return toPost(row);
 }
 
+/** The comments a post's page shows first. */
+export const firstComments = (deps: Pick<Deps, "db">, id: string) => listComments(deps, id, { limit: 20 });
+
 /**
- * A post with its first page of comments as anyone sees it (no reader's own reaction): published only, unless
- * `authorId` names its author, who also sees it as a draft or scheduled. A draft is never told apart from a
- * missing post.
+ * A post as its page shows it, without its comments: its tips and where they go. Published only, unless `authorId`
+ * names its author, who also sees it as a draft or scheduled. A draft is never told apart from a missing post.
  */
-export async function getPostDetail(deps: Pick<Deps, "db">, id: string, authorId?: string) {
+export async function getPostBody(deps: Pick<Deps, "db">, id: string, authorId?: string) {
   const visible = authorId ? or(isPublished, eq(posts.userId, authorId)) : isPublished;
   const [row] = await selectPosts(deps, null, { where: and(eq(posts.id, id), visible), limit: 1 });
   if (!row) throw new HttpError(404, POST_NOT_FOUND);
-  const [page, tips, [author]] = await Promise.all([
-    listComments(deps, id, { limit: 20 }),
+  const [tips, [author]] = await Promise.all([
     tipTotals(deps, { postId: id }),
     deps.db
       .select({ wallet: users.walletAddress, verifiedAt: users.walletVerifiedAt })
       .from(users)
       .where(eq(users.id, row.userId)),
   ]);
-  const authorWallet = author?.verifiedAt ? author.wallet : null;
-  return { ...toPost(row), comments: page.items, commentsNextCursor: page.nextCursor, tips, authorWallet };
+  return { ...toPost(row), tips, authorWallet: author?.verifiedAt ? author.wallet : null };
+}
+
+/** A post with its first page of comments as anyone sees it (no reader's own reaction); see `getPostBody`. */
+export async function getPostDetail(deps: Pick<Deps, "db">, id: string, authorId?: string): Promise<PostDetail> {
+  const body = await getPostBody(deps, id, authorId);
+  const page = await firstComments(deps, id);
+  return { ...body, comments: page.items, commentsNextCursor: page.nextCursor };
 }
 
 /** The posts a list asks for: those matching its words when it has `q`, else the list in its own order. */
