@@ -210,6 +210,9 @@ async function benchAt(posts: number) {
       { name: "posts, 90% deep", path: `/api/posts?cursor=${site.deepCursor}` },
       { name: "posts in one category", path: `/api/posts?category=${encodeURIComponent(site.category)}` },
       { name: "categories", path: "/api/category" },
+      // The reader pages a link in a chat or a search result opens, rendered on the server.
+      { name: "page: a post", path: `/posts/${site.postId}`, share: [0.25, 0.25] },
+      { name: "page: the list", path: "/posts", share: [0.25, 0.25] },
     ];
     console.log(`Every request sends Accept-Encoding: ${BROWSER["accept-encoding"]}; the server logs each at "info".`);
     console.log(`${"".padEnd(26)}   Penchain req/s  p50  p99 │ node:http req/s  p99 │ share`);
