@@ -46,9 +46,7 @@ export async function react(
   if (!row?.author_id) throw new HttpError(404, POST_NOT_FOUND);
   // Its author is told of a like; a like taken back (or turned into a dislike) before they read it goes again.
   const like = { kind: "like" as const, recipientId: row.author_id, actorId: user.id, postId };
-  const [post] = await Promise.all([
-    getPost(deps, postId, user.id),
-    kind === "like" && row.given ? notify(deps, like) : withdraw(deps, like),
-  ]);
-  return post;
+  if (kind === "like" && row.given) await notify(deps, like);
+  else await withdraw(deps, like);
+  return getPost(deps, postId, user.id);
 }
