@@ -30,7 +30,7 @@ export async function react(
   kind: "like" | "dislike",
 ) {
   const result = await deps.db.execute(sql`
-    with post as (select ${posts.id}, ${posts.userId} from ${posts} where ${posts.id} = ${postId} and ${isPublished}),
+    with post as (select ${posts.id} from ${posts} where ${posts.id} = ${postId} and ${isPublished}),
     taken_back as (
       delete from ${reactions}
       where ${reactions.postId} = ${postId} and ${reactions.userId} = ${user.id} and ${reactions.kind} = ${kind}
@@ -41,12 +41,13 @@ export async function react(
       select id, ${user.id}, ${kind} from post where not exists (select 1 from taken_back)
       on conflict (post_id, user_id) do update set kind = excluded.kind
       returning 1)
-    select (select user_id from post) as author_id, exists (select 1 from given) as given`);
-  const [row] = (result as unknown as { rows: { author_id: string | null; given: boolean }[] }).rows;
-  if (!row?.author_id) throw new HttpError(404, POST_NOT_FOUND);
+    select exists (select 1 from post) as published`);
+  const [row] = (result as unknown as { rows: { published: boolean }[] }).rows;
+  if (!row?.published) throw new HttpError(404, POST_NOT_FOUND);
+  const post = await getPost(deps, postId, user.id);
   // Its author is told of a like; a like taken back (or turned into a dislike) before they read it goes again.
-  const like = { kind: "like" as const, recipientId: row.author_id, actorId: user.id, postId };
-  if (kind === "like" && row.given) await notify(deps, like);
+  const like = { kind: "like" as const, recipientId: post.user.id, actorId: user.id, postId };
+  if (post.viewerReaction === "like") await notify(deps, like);
   else await withdraw(deps, like);
-  return getPost(deps, postId, user.id);
+  return post;
 }
