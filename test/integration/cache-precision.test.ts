@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { DEFAULT_RATE_LIMITS } from "../../src/server/plugins/rate-limits.ts";
 import { buildTestApp, keepOpen } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
+import { createCategory, createPost, likePost } from "../support/content.ts";
 import { databaseTargets, pgliteTarget } from "../support/databases.ts";
 import { bearer, makeAdmin, signUp } from "../support/users.ts";
 
@@ -183,12 +183,7 @@ describe.skipIf(!process.env.TEST_REDIS_URL || !process.env.TEST_DATABASE_URL)(
       await two.inject({ method: "GET", url: `/api/posts/${liked.id}` });
       await two.inject({ method: "GET", url: `/api/posts/${untouched.id}` });
       const reader = await signUp(one);
-      await one.inject({
-        method: "PUT",
-        url: "/api/posts/likes",
-        payload: { postId: liked.id },
-        headers: bearer(reader),
-      });
+      await likePost(one, reader, liked.id);
       let likes = 0;
       for (let waited = 0; waited < 3000 && likes === 0; waited += 50) {
         likes = (await two.inject({ method: "GET", url: `/api/posts/${liked.id}` })).json().likesCount;

@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { posts } from "../../src/server/db/schema.ts";
 import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost, submitPost } from "../support/content.ts";
+import { createCategory, createPost, likePost, submitPost } from "../support/content.ts";
 import { pgliteTarget } from "../support/databases.ts";
 import { png } from "../support/images.ts";
 import { bearer, makeAdmin, signUp } from "../support/users.ts";
@@ -159,18 +159,19 @@ describe("reader pages, feeds and discovery", () => {
     await get("/posts");
     await get("/login");
     const reader = await signUp(app);
-    await app.inject({
-      method: "PUT",
-      url: "/api/posts/likes",
-      payload: { postId: shown.id },
-      headers: bearer(reader),
-    });
+    await likePost(app, reader, shown.id);
     expect(likesOf((await get(url)).body)).toBe(1);
     const derivedHits = app.readCache.stats().derivedHits;
     expect((await get("/posts")).statusCode).toBe(200);
     expect(app.readCache.stats().derivedHits).toBe(derivedHits);
     expect((await get("/login")).statusCode).toBe(200);
     expect(app.readCache.stats().derivedHits).toBe(derivedHits + 1);
+
+    // The same parameters in another order are the same page.
+    await get("/search?q=Kept&category=Rust");
+    const searched = app.readCache.stats().derivedHits;
+    expect((await get("/search?category=Rust&q=Kept")).statusCode).toBe(200);
+    expect(app.readCache.stats().derivedHits).toBe(searched + 1);
 
     // Made-up parameters, a reset token and a missing post: answered, never kept.
     const kept = app.readCache.stats().derived;

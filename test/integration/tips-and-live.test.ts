@@ -6,7 +6,7 @@ import type { Database } from "../../src/server/db/client.ts";
 import { postDetailSchema } from "../../src/shared/schemas/posts.ts";
 import { buildTestApp, keepOpen } from "../support/app.ts";
 import { deployFeaturedFee, devAccount, startTestChain, type TestChain } from "../support/chain.ts";
-import { createCategory, createPost } from "../support/content.ts";
+import { createCategory, createPost, likePost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { bearer, makeAdmin, signUp, verifyWallet } from "../support/users.ts";
 
@@ -158,7 +158,7 @@ describe.each(databaseTargets)("live unread counts on $name", (target) => {
     const stream = await openStream(`${url}/api/notifications/stream`, author.token);
     expect(stream.response.headers.get("content-type")).toContain("text/event-stream");
     expect(await stream.next()).toBe(0);
-    await app.inject({ method: "PUT", url: "/api/posts/likes", payload: { postId: post.id }, headers: bearer(reader) });
+    await likePost(app, reader, post.id);
     expect(await stream.next()).toBe(1);
     await app.inject({ method: "PUT", url: "/api/notifications/read", payload: {}, headers: bearer(author) });
     expect(await stream.next()).toBe(0);

@@ -72,3 +72,15 @@ export async function createPost(
     publishedAt: string | null;
   };
 }
+
+/** `reader` likes (or takes back their like of) a post, as the like button does; fails the test if refused. */
+export async function likePost(app: App, reader: { token: string }, postId: string) {
+  const response = await app.inject({
+    method: "PUT",
+    url: "/api/posts/likes",
+    payload: { postId },
+    headers: bearer(reader),
+  });
+  if (response.statusCode !== 200) throw new Error(`like failed: ${response.statusCode} ${response.body}`);
+  return response;
+}

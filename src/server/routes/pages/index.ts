@@ -8,7 +8,7 @@ import type { Page } from "../../../shared/schemas/pagination.ts";
 import type { Post, PostDetail } from "../../../shared/schemas/posts.ts";
 import { postIdParamsSchema, postListQuerySchema } from "../../../shared/schemas/posts.ts";
 import { HttpError } from "../../http-error.ts";
-import type { CachedResponse, Format, ReadFrom } from "../../infra/read-cache.ts";
+import type { CachedResponse, Format } from "../../infra/read-cache.ts";
 import { sendCompressed } from "../../plugins/compression.ts";
 import { addressKey } from "../../plugins/rate-limits.ts";
 import { cacheTags, sendCached } from "../../plugins/read-cache.ts";
@@ -69,6 +69,8 @@ const PAGE_PARAMS = new Set(["category", "q", "author"]);
 function pageKey(url: string): string | null {
   const { pathname, searchParams } = new URL(url, "http://localhost");
   for (const name of searchParams.keys()) if (!PAGE_PARAMS.has(name)) return null;
+  // One key whatever the parameters' order.
+  searchParams.sort();
   return `page:${pathname}?${searchParams}`;
 }
 
@@ -94,8 +96,12 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
   const { render } = (await import(pathToFileURL(rendererFile).href)) as { render: Render };
   const publicUrl = app.config.publicUrl.replace(/\/$/, "");
 
-  /** Renders the page at `request.url`, with the answers it was made from. */
-  async function renderPage(request: FastifyRequest) {
+  /**
+   * Renders the page at `request.url`. A found page under a `key` is kept, like the answers it shows, until one of
+   * them changes: it is the same for every visitor (pages carry no session), so it is rendered once, not at every
+   * visit. The answer comes back with its kept entry when it was kept.
+   */
+  async function renderPage(request: FastifyRequest, key: string | null) {
     const readAt = app.readCache.clock;
     const from: CachedResponse[] = [];
     const { status, head, html } = await render(request.url, loadersFor(app, request, from));
@@ -104,38 +110,24 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
       .replace("</head>", () => `    ${renderHead(head, publicUrl)}\n  </head>`)
       .replace(EMPTY_ROOT, () => html);
     const answer: PageAnswer = { document, status, postId: head.post?.id ?? null, noindex: Boolean(head.noindex) };
-    // Every page shows the site's settings, and most the categories, read without an answer of their own.
+    if (!key || status !== 200) return { answer, entry: undefined };
+    // The site's settings and a category's title are read as values, without an answer of their own to name.
     const tags = [cacheTags.settings, cacheTags.categories, ...from.flatMap((entry) => entry.tags)];
-    const madeFrom: ReadFrom = { readAt, tags, storedAt: Math.min(Date.now(), ...from.map((entry) => entry.storedAt)) };
-    return { answer, madeFrom };
+    const storedAt = Math.min(Date.now(), ...from.map((entry) => entry.storedAt));
+    return { answer, entry: app.readCache.setDerived(key, answer, [{ readAt, tags, storedAt }], HTML) };
   }
 
-  /**
-   * A found page is kept, like the answers it shows, until one of them changes: the same page for every visitor
-   * (pages carry no session), rendered once instead of at every visit.
-   */
   async function page(request: FastifyRequest, reply: FastifyReply) {
     const key = pageKey(request.url);
     const kept = key ? app.readCache.getDerived(key) : undefined;
-    const { answer, send } = kept
-      ? { answer: kept.value as PageAnswer, send: () => sendCached(request, reply, kept) }
-      : await renderPage(request).then(({ answer, madeFrom }) => ({
-          answer,
-          send:
-            key && answer.status === 200
-              ? () => sendCached(request, reply, app.readCache.setDerived(key, answer, [madeFrom], HTML))
-              : // Compressed in one go: a streaming compressor per page held megabytes each until collected.
-                () =>
-                  sendCompressed(request, reply.type(HTML.type), {
-                    body: Buffer.from(answer.document),
-                    compressed: {},
-                  }),
-        }));
+    const { answer, entry } = kept ? { answer: kept.value as PageAnswer, entry: kept } : await renderPage(request, key);
     // Counted like `GET /api/posts/{id}`: a page load carries no session, so the reader is their address.
     if (answer.postId) app.views.record({ postId: answer.postId, address: addressKey(request), userId: null });
     if (answer.noindex) reply.header("x-robots-tag", "noindex");
     reply.code(answer.status).header("cache-control", "no-cache");
-    return send();
+    if (entry) return sendCached(request, reply, entry);
+    // Compressed in one go: a streaming compressor per page held megabytes each until collected.
+    return sendCompressed(request, reply.type(HTML.type), { body: Buffer.from(answer.document), compressed: {} });
   }
 
   const rendered = [
