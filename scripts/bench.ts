@@ -45,8 +45,8 @@ interface Seeded {
 
 async function seed(db: Awaited<ReturnType<typeof startScratchServer>>["app"]["db"], posts: number, likers: number) {
   await db.execute(sql`
-    insert into users (first_name, last_name, email, password_hash)
-    select 'Author', 'No ' || g, 'author' || g || '@bench.example.com', 'not-a-hash' from generate_series(1, 100) g`);
+    insert into users (first_name, last_name, handle, email, password_hash)
+    select 'Author', 'No ' || g, 'author-no-' || g, 'author' || g || '@bench.example.com', 'not-a-hash' from generate_series(1, 100) g`);
   await db.execute(sql`
     insert into categories (title, user_id)
     select 'Category ' || g, (select id from users order by email limit 1) from generate_series(1, 10) g`);

@@ -30,17 +30,17 @@ export async function serveAudience(smtpUrl: string) {
   const rows = async <Row>(query: ReturnType<typeof sql>) =>
     ((await app.db.execute(query)) as unknown as { rows: Row[] }).rows;
   const [author] = await rows<{ id: string }>(sql`
-    insert into users (first_name, last_name, email, password_hash, is_account_verified)
-    values ('Popular', 'Author', 'author@bench.example.com', 'not-a-hash', true) returning id`);
+    insert into users (first_name, last_name, handle, email, password_hash, is_account_verified)
+    values ('Popular', 'Author', 'popular-author', 'author@bench.example.com', 'not-a-hash', true) returning id`);
   const [reader] = await rows<{ id: string }>(sql`
-    insert into users (first_name, last_name, email, password_hash, is_account_verified)
-    values ('Busy', 'Reader', 'reader@bench.example.com', 'not-a-hash', true) returning id`);
+    insert into users (first_name, last_name, handle, email, password_hash, is_account_verified)
+    values ('Busy', 'Reader', 'busy-reader', 'reader@bench.example.com', 'not-a-hash', true) returning id`);
   if (!author || !reader) throw new Error("seeding failed");
   await app.db.execute(sql`insert into categories (title, user_id) values ('News', ${author.id})`);
   await app.db.execute(sql`
     with fans as (
-      insert into users (first_name, last_name, email, password_hash, is_account_verified)
-      select 'Fan', g::text, 'fan' || g || '@bench.example.com', 'not-a-hash', true from generate_series(1, ${FOLLOWERS}) g
+      insert into users (first_name, last_name, handle, email, password_hash, is_account_verified)
+      select 'Fan', g::text, 'fan-' || g, 'fan' || g || '@bench.example.com', 'not-a-hash', true from generate_series(1, ${FOLLOWERS}) g
       returning id)
     insert into follows (follower_id, followee_id) select id, ${author.id}::uuid from fans`);
   // A reader who was told a lot: 100,000 notifications, a tenth of them unread.

@@ -24,6 +24,7 @@ import { accountRoutes } from "./routes/auth/account.ts";
 import { authRoutes } from "./routes/auth/index.ts";
 import { categoryRoutes } from "./routes/categories/index.ts";
 import { commentRoutes } from "./routes/comments/index.ts";
+import { registerFederationRoutes } from "./routes/federation/index.ts";
 import { feedRoutes } from "./routes/feeds/index.ts";
 import { messageRoutes } from "./routes/messages/index.ts";
 import { notificationRoutes, oneClickUnsubscribeRoute } from "./routes/notifications/index.ts";
@@ -37,6 +38,7 @@ import { profileRoutes } from "./routes/users/profile.ts";
 import { createPublisher, type Publisher } from "./services/content/publisher.ts";
 import { createViewBuffer, type ViewBuffer } from "./services/content/view-buffer.ts";
 import type { Deps } from "./services/deps.ts";
+import { createFederator, type Federator } from "./services/federation/federation.ts";
 import { createDigestJob, type DigestJob } from "./services/notifications/digest.ts";
 import { createNotificationHub, type NotificationHub } from "./services/notifications/live.ts";
 import { createPaymentWatcher, type PaymentWatcher } from "./services/payments/finality.ts";
@@ -46,6 +48,8 @@ declare module "fastify" {
     bus: Bus;
     notificationHub: NotificationHub;
     digests: DigestJob;
+    /** Null when the site does not federate (FEDERATION, PUBLIC_URL). */
+    federator: Federator | null;
     config: AppConfig;
     database: Database;
     db: Db;
@@ -178,9 +182,14 @@ export async function buildApp(options: AppOptions) {
   const digests = createDigestJob(notifier);
   app.decorate("digests", digests);
   digests.start();
+  // The fediverse: actors, inboxes, and deliveries queued in the database (issue 21), when the site federates.
+  const federator = createFederator({ db: database.db, config, log: app.log });
+  app.decorate("federator", federator);
+  federator?.start();
   // Open event streams never finish on their own: they are ended before the server waits for its connections.
   app.addHook("preClose", () => notificationHub.close());
   app.addHook("onClose", async () => {
+    await federator?.close();
     await digests.close();
     await publisher.close();
     await paymentWatcher.close();
@@ -228,6 +237,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(settingsRoutes, { prefix: "/api/settings" });
   await app.register(notificationRoutes, { prefix: "/api/notifications" });
   await app.register(oneClickUnsubscribeRoute);
+  if (federator) await registerFederationRoutes(app, federator);
 
   // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.
   const clientDir = options.clientDir ?? path.join(ROOT, "dist/client");

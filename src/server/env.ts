@@ -92,6 +92,13 @@ const envSchema = z
     /** The whole request, body included, must arrive within this; slow clients cannot hold a socket. */
     REQUEST_TIMEOUT_MS: z.coerce.number().int().min(100).max(600_000).default(30_000),
     MAX_CONNECTIONS: z.coerce.number().int().min(1).max(1_000_000).default(10_000),
+    /**
+     * ActivityPub (issue 21): `auto` federates when PUBLIC_URL is a public https origin; `on` also on a local or
+     * http address (tests, trials: it then fetches private addresses too, so never in production); `off` never.
+     */
+    FEDERATION: z.enum(["auto", "on", "off"]).default("auto"),
+    /** How long an activity being delivered or handled belongs to one instance (freed after this if it dies). */
+    FEDERATION_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   })
   .superRefine((env, ctx) => {
     if (env.NODE_ENV === "production") {
@@ -164,6 +171,19 @@ export interface AppConfig {
   trustProxy: false | number | string[];
   requestTimeoutMs: number;
   maxConnections: number;
+  /** Null when the site does not federate. */
+  federation: { allowPrivateAddress: boolean; leaseMs: number } | null;
+}
+
+/** An origin the fediverse can reach: https, and not a loopback, private or reserved (`.local`, `.test`) name. */
+export function isPublicOrigin(origin: string): boolean {
+  const url = new URL(origin);
+  const host = url.hostname.replace(/^\[|\]$/g, "");
+  if (url.protocol !== "https:") return false;
+  const ipVersion = net.isIP(host);
+  if (ipVersion === 4) return !/^(127\.|10\.|192\.168\.|169\.254\.|0\.|172\.(1[6-9]|2\d|3[01])\.)/.test(host);
+  if (ipVersion === 6) return !/^(::1?$|f[cd]|fe80)/i.test(host);
+  return host.includes(".") && !/\.(localhost|local|test|internal|lan|home|example|invalid)$/.test(host);
 }
 
 function chainById(id: number, rpcUrl: string): Chain {
@@ -225,5 +245,13 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     maxConnections: env.MAX_CONNECTIONS,
+    federation: federationSettings(env),
   };
+}
+
+function federationSettings(env: Env): AppConfig["federation"] {
+  if (env.FEDERATION === "off") return null;
+  const publicOrigin = env.PUBLIC_URL !== undefined && isPublicOrigin(env.PUBLIC_URL);
+  if (env.FEDERATION === "auto" && !publicOrigin) return null;
+  return { allowPrivateAddress: !publicOrigin, leaseMs: env.FEDERATION_LEASE_MS };
 }

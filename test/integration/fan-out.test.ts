@@ -90,8 +90,8 @@ describe.skipIf(!postgres)("a new post to thousands of followers, on PostgreSQL"
     const author = await call("/api/users/login", { email: registration.email, password: registration.password });
     await survivor.db.execute(sql`
       with fans as (
-        insert into users (first_name, last_name, email, password_hash, is_account_verified)
-        select 'Fan', n::text, 'fan-' || n || '@example.com', 'not-a-real-hash', true
+        insert into users (first_name, last_name, handle, email, password_hash, is_account_verified)
+        select 'Fan', n::text, 'fan-' || n, 'fan-' || n || '@example.com', 'not-a-real-hash', true
         from generate_series(1, ${FOLLOWERS}) n
         returning id)
       insert into follows (follower_id, followee_id) select id, ${author.id}::uuid from fans`);

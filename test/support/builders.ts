@@ -8,6 +8,7 @@ export function buildUser(overrides: Partial<typeof users.$inferInsert> = {}): t
   return {
     firstName: "Ada",
     lastName: "Lovelace",
+    handle: `ada-${unique()}`,
     email: `ada-${unique()}@example.com`,
     passwordHash: "not-a-real-hash",
     ...overrides,

@@ -36,6 +36,8 @@ export const users = pgTable(
     id: id(),
     firstName: text("first_name").notNull(),
     lastName: text("last_name").notNull(),
+    /** `@handle@host` on the fediverse: derived from the name at registration, changeable (src/shared/handles.ts). */
+    handle: text("handle").notNull(),
     email: text("email").notNull(),
     passwordHash: text("password_hash").notNull(),
     bio: text("bio").notNull().default(""),
@@ -53,6 +55,7 @@ export const users = pgTable(
   },
   (t) => [
     uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+    uniqueIndex("users_handle_key").on(t.handle),
     uniqueIndex("users_verified_wallet_key")
       .on(sql`lower(${t.walletAddress})`)
       .where(sql`${t.walletVerifiedAt} is not null`),
@@ -403,4 +406,74 @@ export const digests = pgTable(
     createdAt: createdAt(),
   },
   (t) => [primaryKey({ columns: [t.userId, t.day] })],
+);
+
+/** A user's earlier handles: they keep resolving (WebFinger) for followers who knew them, and nobody else takes them. */
+export const handleAliases = pgTable("handle_aliases", {
+  handle: text("handle").primaryKey(),
+  userId: userRef("user_id").notNull(),
+  createdAt: createdAt(),
+});
+
+/**
+ * Who follows a local actor from the fediverse. `actor` is a user's id, or `site` for the site's own actor;
+ * `domain` is the follower's host, so an admin can drop a whole domain's followers at once.
+ */
+export const remoteFollowers = pgTable(
+  "remote_followers",
+  {
+    actor: text("actor").notNull(),
+    followerUri: text("follower_uri").notNull(),
+    inbox: text("inbox").notNull(),
+    sharedInbox: text("shared_inbox"),
+    domain: text("domain").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.actor, t.followerUri] }), index("remote_followers_domain_idx").on(t.domain)],
+);
+
+/** A local actor's key pairs (JWK), made the first time the actor is asked for: RSA for HTTP Signatures, Ed25519 for proofs. */
+export const federationKeys = pgTable(
+  "federation_keys",
+  {
+    actor: text("actor").notNull(),
+    algorithm: text("algorithm").notNull(),
+    privateKey: jsonb("private_key").notNull(),
+    publicKey: jsonb("public_key").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.actor, t.algorithm] })],
+);
+
+/** Fedify's key–value store (infra/federation-kv.ts): cached remote documents and keys, seen activity ids. */
+export const federationKv = pgTable(
+  "federation_kv",
+  {
+    key: text("key").array().primaryKey(),
+    value: jsonb("value").notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+  },
+  (t) => [index("federation_kv_expires_idx").on(t.expiresAt).where(sql`${t.expiresAt} is not null`)],
+);
+
+/**
+ * Fedify's message queue (infra/federation-queue.ts): deliveries out and activities in. A row is leased to one
+ * instance while it is handled and deleted when done, so a restart or a second instance loses none.
+ */
+export const federationQueue = pgTable(
+  "federation_queue",
+  {
+    id: bigint("id", { mode: "number" }).primaryKey().generatedAlwaysAsIdentity(),
+    message: jsonb("message").notNull(),
+    /** Messages with one key are handled in the order they were queued (a post's Create before its Update). */
+    orderingKey: text("ordering_key"),
+    /** When it may next be handled: its delay, or the end of the lease of the instance handling it. */
+    runAt: timestamp("run_at", { withTimezone: true }).notNull().defaultNow(),
+    attempts: integer("attempts").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    index("federation_queue_due_idx").on(t.runAt, t.id),
+    index("federation_queue_ordering_idx").on(t.orderingKey, t.id).where(sql`${t.orderingKey} is not null`),
+  ],
 );

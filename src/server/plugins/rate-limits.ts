@@ -37,6 +37,7 @@ export const DEFAULT_RATE_LIMITS = {
   search: { max: 60, timeWindow: MINUTE }, // searches the read cache had no answer for, per address
   unsubscribes: { max: 30, timeWindow: 15 * MINUTE }, // unsubscribe links used (and undone), per address
   streams: { max: 30, timeWindow: MINUTE }, // live notification streams opened, per user
+  inbox: { max: 600, timeWindow: MINUTE }, // activities from the fediverse, per sending server's address
 } satisfies Record<string, Limit>;
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 export type LimitName = keyof RateLimits;

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { WALLET_ADDRESS_REGEX } from "../constants.ts";
+import { HANDLE_MESSAGE, HANDLE_PATTERN, HANDLE_RESERVED_MESSAGE, RESERVED_HANDLES } from "../handles.ts";
 import { siweProofSchema } from "./siwe.ts";
 import { tipTotalsSchema } from "./tips.ts";
 
@@ -34,6 +35,18 @@ const emailSchema = (message: string) =>
 
 const nameSchema = (message: string) => required(message).max(60, "Names are at most 60 characters");
 
+/** Typed with an "@" or in capitals, it is still the same handle. */
+export const handleSchema = z
+  .string()
+  .trim()
+  .transform((value) => value.replace(/^@/, "").toLowerCase())
+  .pipe(
+    z
+      .string()
+      .regex(HANDLE_PATTERN, HANDLE_MESSAGE)
+      .refine((value) => !RESERVED_HANDLES.has(value), HANDLE_RESERVED_MESSAGE),
+  );
+
 export const registerSchema = z.object({
   firstName: nameSchema("First Name is required"),
   lastName: nameSchema("Last Name is required"),
@@ -56,6 +69,8 @@ export const updateProfileSchema = z.object({
   lastName: nameSchema("Last Name is required"),
   email: emailSchema("Email is required"),
   bio: required("Bio is required").max(1000, "Bio is at most 1000 characters"),
+  /** Not in the spec (issue 21): the fediverse handle; unchanged when left out. */
+  handle: handleSchema.optional(),
   /** Required when the e-mail changes. */
   currentPassword: z.string().max(128).optional(),
 });
@@ -122,6 +137,8 @@ export const publicUserSchema = z.object({
   id: z.string(),
   firstName: z.string(),
   lastName: z.string(),
+  /** `@handle@host` on the fediverse. */
+  handle: z.string(),
   bio: z.string(),
   profilePhoto: z.string().nullable(),
   isAdmin: z.boolean(),
@@ -169,6 +186,8 @@ export const profilePostSchema = z.object({
 export const profileSchema = publicUserSchema.extend({
   email: z.string().optional(),
   followersCount: z.number().int(),
+  /** Followers on the fediverse, apart from the local ones. */
+  fediverseFollowersCount: z.number().int(),
   followingCount: z.number().int(),
   viewersCount: z.number().int(),
   postCount: z.number().int(),

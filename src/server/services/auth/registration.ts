@@ -8,6 +8,7 @@ import type { Delivery } from "../../infra/mailer.ts";
 import type { Deps } from "../deps.ts";
 import { consumeToken, issueToken } from "../one-time-tokens.ts";
 import { findUser } from "../users/find-user.ts";
+import { newHandle } from "../users/handles.ts";
 import { toPrivateUser } from "../users/user-fields.ts";
 import type { AuthUser } from "./auth-user.ts";
 import { assertUncommonPassword } from "./password-rules.ts";
@@ -44,6 +45,7 @@ export async function register(deps: Pick<Deps, "db" | "config">, input: Registe
         .values({
           firstName: input.firstName,
           lastName: input.lastName,
+          handle: await newHandle(tx, input.firstName, input.lastName),
           email: input.email,
           passwordHash,
           walletAddress: normaliseWallet(input.walletAddress),

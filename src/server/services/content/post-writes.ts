@@ -5,6 +5,7 @@ import { categories, posts } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
+import { queuePostActivity } from "../federation/outgoing.ts";
 import { removeImage, storeImage } from "../images.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";
@@ -88,8 +89,13 @@ export async function createPost(
         .returning({ id: posts.id });
       if (!post) throw new Error("post was not created");
       if (payment) await claimPayment(tx, payment, { purpose: "featured", userId: author.id, postId: post.id });
-      // Published at once: its author's followers are told in the same transaction.
+      // Published at once: its author's followers are told in the same transaction, here and on the fediverse.
       const fannedOut = await fanOutNewPost({ db: tx, config: deps.config }, post.id);
+      if ((input.status ?? "published") === "published")
+        await queuePostActivity(
+          { db: tx, config: deps.config },
+          { action: "create", postId: post.id, authorId: author.id },
+        );
       return { id: post.id, fannedOut };
     });
     announceNewPost(deps, id, fannedOut);
@@ -124,19 +130,31 @@ export async function updatePost(
       .update(posts)
       .set({ title: input.title, description, categoryId: category, ...publishing(input), updatedAt: new Date() })
       .where(eq(posts.id, id));
-    // A draft or scheduled post published now reaches its author's followers (once per post, ever).
+    // A draft or scheduled post published now reaches its author's followers (once per post, ever); the fediverse
+    // hears of an edit of a published post, and of one taken back to a draft or a later time as its deletion.
     const publishedNow = before.status !== "published" && input.status === "published";
-    return publishedNow ? fanOutNewPost({ db: tx, config: deps.config }, id) : null;
+    const stillPublished = before.status === "published" && (input.status ?? "published") === "published";
+    const unpublished = before.status === "published" && !stillPublished;
+    const federated = { db: tx, config: deps.config };
+    if (stillPublished) await queuePostActivity(federated, { action: "update", postId: id, authorId: user.id });
+    if (unpublished) await queuePostActivity(federated, { action: "delete", postId: id, authorId: user.id });
+    if (!publishedNow) return null;
+    await queuePostActivity(federated, { action: "create", postId: id, authorId: user.id });
+    return fanOutNewPost({ db: tx, config: deps.config }, id);
   });
   if (fannedOut) announceNewPost(deps, id, fannedOut);
   return getPost(deps, id, user.id);
 }
 
 /** Comments, reactions and views go with the post (foreign keys cascade); its cover image is removed. */
-export async function deletePost(deps: Pick<Deps, "db" | "log" | "storage">, user: AuthUser, id: string) {
+export async function deletePost(deps: Pick<Deps, "db" | "config" | "log" | "storage">, user: AuthUser, id: string) {
   const post = await ownPost(deps, user, id, "delete");
   const deleted = await getPost(deps, id, user.id);
-  await deps.db.delete(posts).where(eq(posts.id, id));
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(posts).where(eq(posts.id, id));
+    if (post.status === "published")
+      await queuePostActivity({ db: tx, config: deps.config }, { action: "delete", postId: id, authorId: user.id });
+  });
   if (post.image)
     await removeImage(deps.storage, post.image, "cover").catch((error) =>
       deps.log.warn({ err: error }, "cover not removed"),

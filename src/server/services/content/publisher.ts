@@ -2,6 +2,7 @@ import { and, eq, lte, sql } from "drizzle-orm";
 import { posts } from "../../db/schema.ts";
 import { periodic } from "../../infra/periodic.ts";
 import type { Deps } from "../deps.ts";
+import { queuePostActivity } from "../federation/outgoing.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { notify } from "../notifications/notify.ts";
 
@@ -18,8 +19,13 @@ export async function publishDuePosts(deps: Pick<Deps, "db" | "config" | "mailer
       .where(and(eq(posts.status, "scheduled"), lte(posts.publishedAt, sql`now()`)))
       .returning({ id: posts.id, authorId: posts.userId });
     const done = [];
-    for (const row of rows)
+    for (const row of rows) {
+      await queuePostActivity(
+        { db: tx, config: deps.config },
+        { action: "create", postId: row.id, authorId: row.authorId },
+      );
       done.push({ ...row, fannedOut: await fanOutNewPost({ db: tx, config: deps.config }, row.id) });
+    }
     return done;
   });
   for (const post of published) {

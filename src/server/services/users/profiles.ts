@@ -1,7 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Profile, UpdateProfileInput } from "../../../shared/schemas/users.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
-import { categories, follows, posts, profileViews, users } from "../../db/schema.ts";
+import { categories, follows, posts, profileViews, remoteFollowers, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { emailChangedMail } from "../../infra/mail-templates.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
@@ -13,6 +13,7 @@ import { removeImage, storeImage } from "../images.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
 import { tipTotals } from "../payments/tips.ts";
 import { findUser } from "./find-user.ts";
+import { changeHandle } from "./handles.ts";
 import {
   followersCountSql,
   OUTER_USER_ID,
@@ -43,6 +44,7 @@ export async function getProfile(deps: Pick<Deps, "db">, viewer: AuthUser, profi
     .select({
       ...userColumns,
       followersCount: followersCountSql,
+      fediverseFollowersCount: sql<number>`(select count(*)::int from ${remoteFollowers} where ${remoteFollowers.actor} = ${OUTER_USER_ID}::text)`,
       followingCount: sql<number>`(select count(*)::int from ${follows} where ${follows.followerId} = ${OUTER_USER_ID})`,
       viewersCount: sql<number>`(select count(*)::int from ${profileViews} where ${profileViews.profileId} = ${OUTER_USER_ID})`,
       postCount: postCountSql,
@@ -84,6 +86,7 @@ export async function getProfile(deps: Pick<Deps, "db">, viewer: AuthUser, profi
   return {
     ...(seesPrivate ? toPrivateUser(row) : toPublicUser(row)),
     followersCount: row.followersCount,
+    fediverseFollowersCount: row.fediverseFollowersCount,
     followingCount: row.followingCount,
     viewersCount: row.viewersCount,
     postCount: row.postCount,
@@ -109,18 +112,21 @@ export async function updateProfile(
   const emailChanged = input.email.toLowerCase() !== user.email.toLowerCase();
   if (emailChanged) await checkCurrentPassword(user, input.currentPassword);
   try {
-    await deps.db
-      .update(users)
-      .set({
-        firstName: input.firstName,
-        lastName: input.lastName,
-        bio: input.bio,
-        email: input.email,
-        // A new address has not been proven yet.
-        ...(emailChanged ? { isAccountVerified: false } : {}),
-        updatedAt: new Date(),
-      })
-      .where(eq(users.id, user.id));
+    await deps.db.transaction(async (tx) => {
+      if (input.handle) await changeHandle(tx, user.id, user.handle, input.handle);
+      await tx
+        .update(users)
+        .set({
+          firstName: input.firstName,
+          lastName: input.lastName,
+          bio: input.bio,
+          email: input.email,
+          // A new address has not been proven yet.
+          ...(emailChanged ? { isAccountVerified: false } : {}),
+          updatedAt: new Date(),
+        })
+        .where(eq(users.id, user.id));
+    });
   } catch (error) {
     if (isUniqueViolation(error, "users_email_lower_key")) throw new HttpError(409, EMAIL_TAKEN);
     throw error;

@@ -34,6 +34,7 @@ export function toPublicUser(user: UserWithType): PublicUser {
     id: user.id,
     firstName: user.firstName,
     lastName: user.lastName,
+    handle: user.handle,
     bio: user.bio,
     profilePhoto: user.profilePhoto,
     isAdmin: user.isAdmin,

@@ -1,0 +1,64 @@
+CREATE TABLE "federation_keys" (
+	"actor" text NOT NULL,
+	"algorithm" text NOT NULL,
+	"private_key" jsonb NOT NULL,
+	"public_key" jsonb NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "federation_keys_actor_algorithm_pk" PRIMARY KEY("actor","algorithm")
+);
+--> statement-breakpoint
+CREATE TABLE "federation_kv" (
+	"key" text[] PRIMARY KEY NOT NULL,
+	"value" jsonb NOT NULL,
+	"expires_at" timestamp with time zone
+);
+--> statement-breakpoint
+CREATE TABLE "federation_queue" (
+	"id" bigint PRIMARY KEY GENERATED ALWAYS AS IDENTITY (sequence name "federation_queue_id_seq" INCREMENT BY 1 MINVALUE 1 MAXVALUE 9223372036854775807 START WITH 1 CACHE 1),
+	"message" jsonb NOT NULL,
+	"ordering_key" text,
+	"run_at" timestamp with time zone DEFAULT now() NOT NULL,
+	"attempts" integer DEFAULT 0 NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "handle_aliases" (
+	"handle" text PRIMARY KEY NOT NULL,
+	"user_id" uuid NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL
+);
+--> statement-breakpoint
+CREATE TABLE "remote_followers" (
+	"actor" text NOT NULL,
+	"follower_uri" text NOT NULL,
+	"inbox" text NOT NULL,
+	"shared_inbox" text,
+	"domain" text NOT NULL,
+	"created_at" timestamp with time zone DEFAULT now() NOT NULL,
+	CONSTRAINT "remote_followers_actor_follower_uri_pk" PRIMARY KEY("actor","follower_uri")
+);
+--> statement-breakpoint
+ALTER TABLE "users" ADD COLUMN "handle" text;--> statement-breakpoint
+-- Existing users get a handle from their name, as registration derives one (src/shared/handles.ts): accents
+-- dropped, lower case, other characters as one "-"; "user" when nothing is left; a name taken earlier (or the site's
+-- own "blog") gets a part of the user's id after it.
+WITH stems AS (
+	SELECT "id", "created_at", left(coalesce(nullif(trim(both '-' FROM regexp_replace(
+		regexp_replace(normalize(lower("first_name" || '-' || "last_name"), NFKD), '[\u0300-\u036f]', '', 'g'),
+		'[^a-z0-9_]+', '-', 'g')), ''), 'user'), 22) AS "stem"
+	FROM "users"
+), numbered AS (
+	SELECT "id", "stem", row_number() OVER (PARTITION BY "stem" ORDER BY "created_at", "id") AS "n" FROM stems
+)
+UPDATE "users" SET "handle" = CASE
+	WHEN numbered."n" = 1 AND length(numbered."stem") >= 3 AND numbered."stem" <> 'blog' THEN numbered."stem"
+	ELSE numbered."stem" || '-' || left(replace("users"."id"::text, '-', ''), 7)
+END
+FROM numbered WHERE numbered."id" = "users"."id";--> statement-breakpoint
+ALTER TABLE "users" ALTER COLUMN "handle" SET NOT NULL;--> statement-breakpoint
+ALTER TABLE "handle_aliases" ADD CONSTRAINT "handle_aliases_user_id_users_id_fk" FOREIGN KEY ("user_id") REFERENCES "public"."users"("id") ON DELETE cascade ON UPDATE no action;--> statement-breakpoint
+CREATE INDEX "federation_kv_expires_idx" ON "federation_kv" USING btree ("expires_at") WHERE "federation_kv"."expires_at" is not null;--> statement-breakpoint
+CREATE INDEX "federation_queue_due_idx" ON "federation_queue" USING btree ("run_at","id");--> statement-breakpoint
+CREATE INDEX "federation_queue_ordering_idx" ON "federation_queue" USING btree ("ordering_key","id") WHERE "federation_queue"."ordering_key" is not null;--> statement-breakpoint
+CREATE INDEX "remote_followers_domain_idx" ON "remote_followers" USING btree ("domain");--> statement-breakpoint
+CREATE UNIQUE INDEX "users_handle_key" ON "users" USING btree ("handle");

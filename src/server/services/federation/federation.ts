@@ -1,0 +1,265 @@
+import { createFederation, type Federation } from "@fedify/fedify";
+import { Accept, Article, Create, Delete, Follow, isActor, Undo } from "@fedify/fedify/vocab";
+import { configureSync, getConfig, type LogRecord } from "@logtape/logtape";
+import { and, count, desc, eq, sql } from "drizzle-orm";
+import type { FastifyBaseLogger } from "fastify";
+import { SITE_HANDLE } from "../../../shared/handles.ts";
+import { categories, comments, posts, users } from "../../db/schema.ts";
+import { createFederationKv } from "../../infra/federation-kv.ts";
+import { createFederationQueue } from "../../infra/federation-queue.ts";
+import { periodic } from "../../infra/periodic.ts";
+import { isPublished } from "../content/post-queries.ts";
+import type { Deps } from "../deps.ts";
+import { userIdByHandle } from "../users/handles.ts";
+import { addFollower, countFollowers, followersOf, forgetFollower, removeFollower, SITE_ACTOR } from "./followers.ts";
+import { createKeyring } from "./keys.ts";
+import { articleColumns, articleOf, isUuid, personOf, publishedArticle, siteActor } from "./objects.ts";
+import { deliverPostActivity, isPostActivity } from "./outgoing.ts";
+
+const PACKAGE_VERSION = "0.1.0";
+const OUTBOX_PAGE = 20;
+
+/** Fedify logs through LogTape; its warnings and errors (refused activities, failed deliveries) go to our log. */
+let fedifyLog: FastifyBaseLogger | undefined;
+function routeFedifyLogs(log: FastifyBaseLogger) {
+  fedifyLog = log;
+  if (getConfig()) return;
+  const sink = (record: LogRecord) => {
+    const message = record.message.map((part) => (typeof part === "string" ? part : JSON.stringify(part))).join("");
+    const line = { category: record.category.join("."), ...record.properties };
+    if (record.level === "error" || record.level === "fatal") fedifyLog?.error(line, message);
+    else if (record.level === "warning") fedifyLog?.warn(line, message);
+    else fedifyLog?.info(line, message);
+  };
+  configureSync({
+    sinks: { app: sink },
+    loggers: [
+      { category: ["fedify"], lowestLevel: "warning", sinks: ["app"] },
+      { category: ["logtape", "meta"], lowestLevel: "error", sinks: ["app"] },
+    ],
+  });
+}
+
+/**
+ * The site on the fediverse (issue 21), built on Fedify: every author an actor (`@handle@host`, a `Person`), the
+ * site one too (`@blog@host`, a `Group` that announces every post), WebFinger and NodeInfo, a shared inbox, and
+ * deliveries of posts queued in the database. Null when the site does not federate (`config.federation`).
+ */
+export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
+  const settings = deps.config.federation;
+  if (!settings) return null;
+  const { db, log } = deps;
+  const base = deps.config.publicUrl;
+  routeFedifyLogs(log);
+  const kv = createFederationKv(db);
+  const queue = createFederationQueue({ db, log, leaseMs: settings.leaseMs });
+  const keyring = createKeyring(db);
+
+  const federation: Federation<void> = createFederation<void>({
+    kv,
+    // Our own messages (a post's activity, queued in the transaction that changed it) share the queue; Fedify's
+    // handler gets the rest.
+    queue: {
+      ...queue,
+      listen: (handler, options) =>
+        queue.listen(
+          (message) =>
+            isPostActivity(message)
+              ? deliverPostActivity(federation.createContext(new URL(base)), db, base, message)
+              : handler(message),
+          options,
+        ),
+    },
+    manuallyStartQueue: true,
+    origin: base,
+    allowPrivateAddress: settings.allowPrivateAddress,
+    userAgent: { software: `Penchain/${PACKAGE_VERSION}`, url: new URL(base) },
+    onOutboxError: (error, activity) =>
+      log.warn({ err: error, activity: activity?.id?.href }, "federation: a delivery failed; it is tried again later"),
+  });
+
+  federation
+    .setActorDispatcher("/ap/actors/{identifier}", async (ctx, identifier) =>
+      identifier === SITE_ACTOR ? siteActor(ctx, db, base) : personOf(ctx, db, base, identifier),
+    )
+    .setKeyPairsDispatcher(async (_ctx, identifier) => {
+      if (identifier !== SITE_ACTOR && !(isUuid(identifier) && (await userExists(identifier)))) return [];
+      return keyring(identifier);
+    })
+    .mapHandle(async (_ctx, handle) => {
+      const name = handle.toLowerCase();
+      return name === SITE_HANDLE ? SITE_ACTOR : userIdByHandle(db, name);
+    })
+    .mapAlias((_ctx, resource) => {
+      if (resource.origin !== new URL(base).origin) return null;
+      const profile = /^\/profile\/([0-9a-f-]{36})$/.exec(resource.pathname);
+      if (profile?.[1]) return { identifier: profile[1] };
+      return resource.pathname === "/" ? { identifier: SITE_ACTOR } : null;
+    });
+
+  async function userExists(id: string) {
+    const [row] = await db
+      .select({ id: users.id })
+      .from(users)
+      .where(and(eq(users.id, id), eq(users.isBlocked, false)));
+    return Boolean(row);
+  }
+  const actorExists = (identifier: string) =>
+    identifier === SITE_ACTOR
+      ? Promise.resolve(true)
+      : isUuid(identifier)
+        ? userExists(identifier)
+        : Promise.resolve(false);
+
+  federation
+    .setFollowersDispatcher("/ap/actors/{identifier}/followers", async (_ctx, identifier) => {
+      if (!(await actorExists(identifier))) return null;
+      return { items: await followersOf(db, [identifier]) };
+    })
+    .setCounter((_ctx, identifier) => countFollowers(db, identifier));
+
+  federation
+    .setOutboxDispatcher("/ap/actors/{identifier}/outbox", async (ctx, identifier) => {
+      if (!(await actorExists(identifier))) return null;
+      const rows = await db
+        .select(articleColumns)
+        .from(posts)
+        .innerJoin(categories, eq(categories.id, posts.categoryId))
+        .where(and(isPublished, identifier === SITE_ACTOR ? sql`true` : eq(posts.userId, identifier)))
+        .orderBy(desc(posts.publishedAt), desc(posts.id))
+        .limit(OUTBOX_PAGE);
+      return {
+        items: rows.map((row) => {
+          const article = articleOf(ctx, base, row);
+          return new Create({
+            id: new URL("#create", article.id ?? undefined),
+            actor: ctx.getActorUri(row.userId),
+            object: article,
+            to: article.toId,
+            ccs: article.ccIds,
+            published: article.published,
+          });
+        }),
+      };
+    })
+    .setCounter(async (_ctx, identifier) => {
+      const [row] = await db
+        .select({ count: count() })
+        .from(posts)
+        .where(and(isPublished, identifier === SITE_ACTOR ? sql`true` : eq(posts.userId, identifier)));
+      return row?.count ?? 0;
+    });
+
+  federation.setObjectDispatcher(Article, "/posts/{id}", async (ctx, values) => {
+    const post = await publishedArticle(db, values.id);
+    return post ? articleOf(ctx, base, post) : null;
+  });
+
+  federation.setNodeInfoDispatcher("/nodeinfo/2.1", async () => {
+    const [[usersRow], [postsRow], [commentsRow]] = await Promise.all([
+      db.select({ count: count() }).from(users).where(eq(users.isBlocked, false)),
+      db.select({ count: count() }).from(posts).where(isPublished),
+      db.select({ count: count() }).from(comments),
+    ]);
+    return {
+      software: { name: "penchain", version: PACKAGE_VERSION, homepage: new URL(base) },
+      protocols: ["activitypub"],
+      openRegistrations: true,
+      usage: {
+        users: { total: usersRow?.count ?? 0 },
+        localPosts: postsRow?.count ?? 0,
+        localComments: commentsRow?.count ?? 0,
+      },
+    };
+  });
+
+  federation
+    .setInboxListeners("/ap/actors/{identifier}/inbox", "/ap/inbox")
+    .on(Follow, async (ctx, follow) => {
+      const target = follow.objectId && ctx.parseUri(follow.objectId);
+      if (!follow.id || !follow.actorId || target?.type !== "actor") return;
+      if (!(await actorExists(target.identifier))) return;
+      const follower = await follow.getActor(ctx);
+      if (!isActor(follower) || !follower.id || !follower.inboxId) return;
+      await addFollower(db, target.identifier, {
+        uri: follower.id.href,
+        inbox: follower.inboxId.href,
+        sharedInbox: follower.endpoints?.sharedInbox?.href ?? null,
+      });
+      log.info({ actor: target.identifier, follower: follower.id.href }, "federation: followed");
+      await ctx.sendActivity(
+        { identifier: target.identifier },
+        follower,
+        new Accept({
+          id: new URL(`#accept/${encodeURIComponent(follow.id.href)}`, ctx.getActorUri(target.identifier)),
+          actor: ctx.getActorUri(target.identifier),
+          object: follow,
+        }),
+      );
+    })
+    .on(Undo, async (ctx, undo) => {
+      const object = await undo.getObject(ctx);
+      if (!(object instanceof Follow) || !undo.actorId || object.actorId?.href !== undo.actorId.href) return;
+      const target = object.objectId && ctx.parseUri(object.objectId);
+      if (target?.type !== "actor") return;
+      if (await removeFollower(db, target.identifier, undo.actorId.href))
+        log.info({ actor: target.identifier, follower: undo.actorId.href }, "federation: unfollowed");
+    })
+    .on(Delete, async (_ctx, deletion) => {
+      // An account deleted on its server follows nobody here any more.
+      if (deletion.actorId && deletion.objectId?.href === deletion.actorId.href)
+        await forgetFollower(db, { uri: deletion.actorId.href });
+    })
+    .onUnverifiedActivity((ctx, activity, reason) => {
+      log.warn(
+        {
+          activity: activity.id?.href,
+          actor: activity.actorId?.href,
+          reason: reason.type,
+          from: ctx.request.headers.get("host"),
+        },
+        "federation: an activity was refused: its signature could not be verified",
+      );
+    })
+    .onError((_ctx, error) => log.error({ err: error }, "federation: an incoming activity failed"));
+
+  federation.setOutboxPermanentFailureHandler(async (_ctx, failure) => {
+    log.warn(
+      { inbox: failure.inbox.href, reason: failure.reason },
+      "federation: an inbox is gone; its followers dropped",
+    );
+    await forgetFollower(db, { inbox: failure.inbox.href });
+  });
+
+  const stop = new AbortController();
+  let listening: Promise<void> | undefined;
+  const sweeper = periodic(() => kv.sweep(), {
+    everyMs: 60 * 60_000,
+    onError: (error) => log.warn({ err: error }, "federation: kv sweep failed"),
+  });
+
+  return {
+    /** Answers a federation request: WebFinger, NodeInfo, actors and their collections, inboxes, an article. */
+    fetch(request: Request): Promise<Response> {
+      return federation.fetch(request, {
+        contextData: undefined,
+        onNotFound: () => Response.json({ message: "Not found" }, { status: 404 }),
+        onNotAcceptable: () =>
+          Response.json({ message: "This address answers ActivityStreams JSON only" }, { status: 406 }),
+      });
+    },
+    start() {
+      listening = federation.startQueue(undefined, { signal: stop.signal });
+      sweeper.start();
+    },
+    /** Looks at the queue now: a post's activity was just queued. */
+    nudge: () => queue.nudge(),
+    async close() {
+      stop.abort();
+      await sweeper.close();
+      await listening?.catch(() => {});
+    },
+  };
+}
+
+export type Federator = NonNullable<ReturnType<typeof createFederator>>;

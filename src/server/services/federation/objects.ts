@@ -1,0 +1,129 @@
+import type { Context } from "@fedify/fedify";
+import { Article, Endpoints, Group, Hashtag, Image, Person, PUBLIC_COLLECTION } from "@fedify/fedify/vocab";
+import { Temporal } from "@js-temporal/polyfill";
+import { and, eq } from "drizzle-orm";
+import { SITE_HANDLE } from "../../../shared/handles.ts";
+import { excerpt, plainText } from "../../../shared/text.ts";
+import type { Db } from "../../db/client.ts";
+import { categories, posts, users } from "../../db/schema.ts";
+import { escapeHtml } from "../../infra/html.ts";
+import { isPublished } from "../content/post-queries.ts";
+import { readSettings } from "../settings.ts";
+import { SITE_ACTOR } from "./followers.ts";
+
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+export const isUuid = (value: string) => UUID.test(value);
+
+/** Fedify's types name the platform's `Temporal`, which Node lacks; its vocabulary takes the polyfill's at run time. */
+type Instant = NonNullable<NonNullable<ConstructorParameters<typeof Article>[0]>["published"]>;
+export const instant = (date: Date) => Temporal.Instant.fromEpochMilliseconds(date.getTime()) as unknown as Instant;
+const absolute = (url: string, base: string) => new URL(url, `${base}/`);
+/** Plain text as the HTML a summary is: escaped, its lines kept. */
+const textAsHtml = (text: string) =>
+  text
+    .split(/\n{2,}/)
+    .map((paragraph) => `<p>${escapeHtml(paragraph).replace(/\n/g, "<br>")}</p>`)
+    .join("");
+
+/** What an actor shows besides its own fields: keys, inbox, outbox, followers and the shared inbox. */
+async function actorFields(ctx: Context<void>, identifier: string) {
+  const keys = await ctx.getActorKeyPairs(identifier);
+  return {
+    id: ctx.getActorUri(identifier),
+    inbox: ctx.getInboxUri(identifier),
+    outbox: ctx.getOutboxUri(identifier),
+    followers: ctx.getFollowersUri(identifier),
+    endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+    publicKey: keys[0]?.cryptographicKey ?? null,
+    assertionMethods: keys.map((key) => key.multikey),
+    manuallyApprovesFollowers: false,
+    discoverable: true,
+    indexable: true,
+  };
+}
+
+/** An author as a `Person`; a blocked or unknown user is nobody. */
+export async function personOf(ctx: Context<void>, db: Db, base: string, userId: string) {
+  if (!isUuid(userId)) return null;
+  const [user] = await db
+    .select()
+    .from(users)
+    .where(and(eq(users.id, userId), eq(users.isBlocked, false)));
+  if (!user) return null;
+  return new Person({
+    ...(await actorFields(ctx, user.id)),
+    preferredUsername: user.handle,
+    name: `${user.firstName} ${user.lastName}`,
+    summary: user.bio ? textAsHtml(user.bio) : null,
+    url: absolute(`/profile/${user.id}`, base),
+    icon: user.profilePhoto ? new Image({ url: absolute(user.profilePhoto, base) }) : null,
+    published: instant(user.createdAt),
+  });
+}
+
+/** The site as a whole, a `Group`: following it is following every post. */
+export async function siteActor(ctx: Context<void>, db: Db, base: string) {
+  const settings = await readSettings({ db });
+  return new Group({
+    ...(await actorFields(ctx, SITE_ACTOR)),
+    preferredUsername: SITE_HANDLE,
+    name: settings.siteName,
+    summary: settings.siteDescription ? textAsHtml(settings.siteDescription) : null,
+    url: absolute("/", base),
+  });
+}
+
+/** The columns an article is made of. */
+export const articleColumns = {
+  id: posts.id,
+  title: posts.title,
+  description: posts.description,
+  image: posts.image,
+  userId: posts.userId,
+  publishedAt: posts.publishedAt,
+  updatedAt: posts.updatedAt,
+  createdAt: posts.createdAt,
+  category: categories.title,
+};
+
+/** A published post of an author who is not blocked, or null. */
+export async function publishedArticle(db: Db, postId: string) {
+  if (!isUuid(postId)) return null;
+  const [row] = await db
+    .select(articleColumns)
+    .from(posts)
+    .innerJoin(categories, eq(categories.id, posts.categoryId))
+    .innerJoin(users, eq(users.id, posts.userId))
+    .where(and(eq(posts.id, postId), isPublished, eq(users.isBlocked, false)));
+  return row ?? null;
+}
+
+export type ArticleRow = NonNullable<Awaited<ReturnType<typeof publishedArticle>>>;
+
+/** A hashtag is one word: the category's letters and digits. */
+const hashtag = (title: string) => title.replace(/[^\p{L}\p{N}_]/gu, "");
+
+/**
+ * A post as an `Article`: its whole sanitised HTML, a summary, the cover as an attachment and the category as a
+ * hashtag, addressed to the public and to its author's and the site's followers.
+ */
+export function articleOf(ctx: Context<void>, base: string, post: ArticleRow) {
+  const tag = hashtag(post.category);
+  const published = post.publishedAt ?? post.createdAt;
+  return new Article({
+    id: ctx.getObjectUri(Article, { id: post.id }),
+    attribution: ctx.getActorUri(post.userId),
+    name: post.title,
+    content: post.description,
+    summary: excerpt(plainText(post.description), 500),
+    url: absolute(`/posts/${post.id}`, base),
+    published: instant(published),
+    updated: post.updatedAt > published ? instant(post.updatedAt) : null,
+    to: PUBLIC_COLLECTION,
+    ccs: [ctx.getFollowersUri(post.userId), ctx.getFollowersUri(SITE_ACTOR)],
+    attachments: post.image ? [new Image({ url: absolute(post.image, base), name: post.title })] : [],
+    tags: tag
+      ? [new Hashtag({ name: `#${tag}`, href: absolute(`/posts?category=${encodeURIComponent(post.category)}`, base) })]
+      : [],
+  });
+}

@@ -1,0 +1,99 @@
+import type { Context } from "@fedify/fedify";
+import { Announce, Article, Create, Delete, PUBLIC_COLLECTION, Tombstone, Update } from "@fedify/fedify/vocab";
+import type { Db } from "../../db/client.ts";
+import { federationQueue } from "../../db/schema.ts";
+import type { Deps } from "../deps.ts";
+import { followersOf, SITE_ACTOR } from "./followers.ts";
+import { articleOf, instant, publishedArticle } from "./objects.ts";
+
+/** What happened to a post, for its followers on the fediverse. */
+export interface PostActivity {
+  type: "penchain:post";
+  action: "create" | "update" | "delete";
+  postId: string;
+  authorId: string;
+}
+
+export const isPostActivity = (message: unknown): message is PostActivity =>
+  typeof message === "object" && message !== null && (message as { type?: unknown }).type === "penchain:post";
+
+/** One post's activities go out in the order they happened: its `Create`, then `Update`s, then `Delete`. */
+export const postOrderingKey = (postId: string) => `post:${postId}`;
+
+/**
+ * Queues a post's activity for the fediverse in the caller's transaction (the one that publishes, edits or deletes
+ * it), so it is never lost and never sent for a change that was rolled back. Nothing is queued when the site does
+ * not federate; a draft never federates (callers queue only published posts' changes).
+ */
+export async function queuePostActivity(
+  deps: { db: Pick<Db, "insert">; config: Pick<Deps["config"], "federation"> },
+  activity: Omit<PostActivity, "type">,
+) {
+  if (!deps.config.federation) return;
+  await deps.db
+    .insert(federationQueue)
+    .values({ message: { type: "penchain:post", ...activity }, orderingKey: postOrderingKey(activity.postId) });
+}
+
+/**
+ * Sends a queued post activity: a new post goes to its author's followers as `Create` (and to the site's as the
+ * site's `Announce` of it), an edit as `Update` and a deletion as `Delete` to both. A post no longer published when
+ * its `Create` or `Update` comes up is not sent (its `Delete` follows).
+ */
+export async function deliverPostActivity(ctx: Context<void>, db: Db, base: string, message: PostActivity) {
+  const author = { identifier: message.authorId };
+  const options = {
+    preferSharedInbox: true,
+    orderingKey: postOrderingKey(message.postId),
+    excludeBaseUris: [new URL(base)],
+  };
+  const authorsFollowers = await followersOf(db, [message.authorId]);
+  const everyone = await followersOf(db, [message.authorId, SITE_ACTOR]);
+  const articleId = ctx.getObjectUri(Article, { id: message.postId });
+  if (message.action === "delete") {
+    const deletion = new Delete({
+      id: new URL(`#delete`, articleId),
+      actor: ctx.getActorUri(message.authorId),
+      object: new Tombstone({ id: articleId }),
+      to: PUBLIC_COLLECTION,
+    });
+    if (everyone.length > 0) await ctx.sendActivity(author, everyone, deletion, options);
+    return;
+  }
+  const post = await publishedArticle(db, message.postId);
+  if (!post) return;
+  const article = articleOf(ctx, base, post);
+  if (message.action === "update") {
+    const update = new Update({
+      id: new URL(`#update-${post.updatedAt.getTime()}`, articleId),
+      actor: ctx.getActorUri(post.userId),
+      object: article,
+      to: PUBLIC_COLLECTION,
+      ccs: article.ccIds,
+      updated: instant(post.updatedAt),
+    });
+    if (everyone.length > 0) await ctx.sendActivity(author, everyone, update, options);
+    return;
+  }
+  const create = new Create({
+    id: new URL("#create", articleId),
+    actor: ctx.getActorUri(post.userId),
+    object: article,
+    to: PUBLIC_COLLECTION,
+    ccs: article.ccIds,
+    published: article.published,
+  });
+  if (authorsFollowers.length > 0) await ctx.sendActivity(author, authorsFollowers, create, options);
+  const siteFollowers = await followersOf(db, [SITE_ACTOR]);
+  if (siteFollowers.length > 0) {
+    const announce = new Announce({
+      id: new URL("#announce", articleId),
+      actor: ctx.getActorUri(SITE_ACTOR),
+      object: articleId,
+      to: PUBLIC_COLLECTION,
+      ccs: [ctx.getFollowersUri(SITE_ACTOR)],
+      published: article.published,
+    });
+    await ctx.sendActivity({ identifier: SITE_ACTOR }, siteFollowers, announce, options);
+  }
+}

@@ -1,0 +1,204 @@
+import { execFileSync } from "node:child_process";
+import fs from "node:fs";
+import http from "node:http";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import tls from "node:tls";
+import { createFederation, generateCryptoKeyPair, MemoryKvStore } from "@fedify/fedify";
+import {
+  Accept,
+  type Activity,
+  Announce,
+  Create,
+  Delete,
+  Endpoints,
+  Follow,
+  Note,
+  Person,
+  PUBLIC_COLLECTION,
+  Undo,
+  Update,
+} from "@fedify/fedify/vocab";
+import { Agent, setGlobalDispatcher } from "undici";
+
+/**
+ * An https front for a test server: WebFinger's `acct:` lookups are https only, so a peer can follow
+ * `@handle@127.0.0.1:port` only over TLS. A certificate for 127.0.0.1 is made for the run (openssl) and trusted by
+ * this process's fetch, and only it; connections are passed on to `targetPort` once it is set.
+ */
+export async function startTlsFront() {
+  const dir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-tls-"));
+  const [key, cert] = [path.join(dir, "key.pem"), path.join(dir, "cert.pem")];
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "ec",
+      "-pkeyopt",
+      "ec_paramgen_curve:prime256v1",
+      "-nodes",
+      "-days",
+      "1",
+      "-subj",
+      "/CN=127.0.0.1",
+      "-addext",
+      "subjectAltName=IP:127.0.0.1",
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
+    { stdio: "ignore" },
+  );
+  const certificate = fs.readFileSync(cert);
+  setGlobalDispatcher(new Agent({ connect: { ca: [...tls.rootCertificates, certificate.toString()] } }));
+  let targetPort = 0;
+  const sockets = new Set<net.Socket>();
+  const server = tls.createServer({ key: fs.readFileSync(key), cert: certificate }, (client) => {
+    const upstream = net.connect(targetPort, "127.0.0.1");
+    for (const socket of [client, upstream]) {
+      sockets.add(socket);
+      socket.on("close", () => sockets.delete(socket));
+      socket.on("error", () => {
+        client.destroy();
+        upstream.destroy();
+      });
+    }
+    client.pipe(upstream).pipe(client);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const port = (server.address() as net.AddressInfo).port;
+  return {
+    origin: `https://127.0.0.1:${port}`,
+    host: `127.0.0.1:${port}`,
+    target(port: number) {
+      targetPort = port;
+    },
+    async close() {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      fs.rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** What a peer's inbox was sent, in order, as the JSON-LD it arrived as (compacted). */
+export interface Received {
+  type: string;
+  id: string | null;
+  actor: string | null;
+  json: Record<string, unknown>;
+}
+
+/**
+ * A small ActivityPub server of the test's own, built with Fedify on loopback: one actor (`alice`) with keys,
+ * WebFinger and an inbox that keeps what arrives. It follows, unfollows and replies as a Mastodon would.
+ */
+export async function startPeer(name = "alice") {
+  const keys = [await generateCryptoKeyPair("RSASSA-PKCS1-v1_5"), await generateCryptoKeyPair("Ed25519")];
+  const federation = createFederation<void>({ kv: new MemoryKvStore(), allowPrivateAddress: true });
+  const received: Received[] = [];
+  federation
+    .setActorDispatcher("/users/{identifier}", async (ctx, identifier) => {
+      if (identifier !== name) return null;
+      const pairs = await ctx.getActorKeyPairs(identifier);
+      return new Person({
+        id: ctx.getActorUri(identifier),
+        preferredUsername: identifier,
+        name: "Alice of the Fediverse",
+        inbox: ctx.getInboxUri(identifier),
+        endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+        publicKey: pairs[0]?.cryptographicKey ?? null,
+        assertionMethods: pairs.map((pair) => pair.multikey),
+      });
+    })
+    .setKeyPairsDispatcher((_ctx, identifier) => (identifier === name ? keys : []));
+  const keep = async (_ctx: unknown, activity: Activity) => {
+    received.push({
+      type: activity.constructor.name,
+      id: activity.id?.href ?? null,
+      actor: activity.actorId?.href ?? null,
+      json: (await activity.toJsonLd({ format: "compact" })) as Record<string, unknown>,
+    });
+  };
+  federation
+    .setInboxListeners("/users/{identifier}/inbox", "/inbox")
+    .on(Accept, keep)
+    .on(Create, keep)
+    .on(Update, keep)
+    .on(Delete, keep)
+    .on(Announce, keep);
+
+  const server = http.createServer(async (request, response) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    const headers = new Headers();
+    for (const [header, value] of Object.entries(request.headers))
+      if (typeof value === "string") headers.set(header, value);
+    const answer = await federation.fetch(
+      new Request(`${origin}${request.url}`, {
+        method: request.method,
+        headers,
+        body: request.method === "POST" ? Buffer.concat(chunks) : undefined,
+      }),
+      { contextData: undefined },
+    );
+    response.writeHead(answer.status, Object.fromEntries(answer.headers));
+    response.end(Buffer.from(await answer.arrayBuffer()));
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  const ctx = () => federation.createContext(new URL(origin), undefined);
+  const me = () => ctx().getActorUri(name);
+  const sender = { identifier: name };
+
+  return {
+    origin,
+    actorUri: () => me().href,
+    received,
+    context: ctx,
+    /** Finds an actor or object the way Mastodon's search box does (`acct:` through WebFinger, or a URL). */
+    lookup: (query: string) => ctx().lookupObject(query),
+    async follow(target: Person | { id: URL | null; inboxId?: URL | null }) {
+      const follow = new Follow({ id: new URL(`#follow-${Date.now()}`, me()), actor: me(), object: target.id });
+      await ctx().sendActivity(sender, target as Person, follow, { immediate: true });
+      return follow;
+    },
+    async unfollow(target: Person, follow: Follow) {
+      const undo = new Undo({ id: new URL(`#undo-${Date.now()}`, me()), actor: me(), object: follow });
+      await ctx().sendActivity(sender, target, undo, { immediate: true });
+    },
+    /** Sends `activity` to `target`'s inbox, signed with this peer's key. */
+    async send(target: Person, activity: Activity) {
+      await ctx().sendActivity(sender, target, activity, { immediate: true });
+    },
+    note(inReplyTo: URL, content: string, id = `note-${Date.now()}`) {
+      return new Note({
+        id: new URL(`/notes/${id}`, origin),
+        attribution: me(),
+        content,
+        replyTarget: inReplyTo,
+        to: PUBLIC_COLLECTION,
+      });
+    },
+    async close() {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export type Peer = Awaited<ReturnType<typeof startPeer>>;
+
+/** Waits until `check` answers something truthy (checked every 100 ms), or fails after `timeoutMs`. */
+export async function eventually<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000): Promise<T> {
+  const until = Date.now() + timeoutMs;
+  for (;;) {
+    const value = await check();
+    if (value) return value;
+    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
+}
