@@ -24,6 +24,7 @@ import { accountRoutes } from "./routes/auth/account.ts";
 import { authRoutes } from "./routes/auth/index.ts";
 import { categoryRoutes } from "./routes/categories/index.ts";
 import { commentRoutes } from "./routes/comments/index.ts";
+import { federationApiRoutes } from "./routes/federation/api.ts";
 import { registerFederationRoutes } from "./routes/federation/index.ts";
 import { feedRoutes } from "./routes/feeds/index.ts";
 import { messageRoutes } from "./routes/messages/index.ts";
@@ -237,6 +238,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(settingsRoutes, { prefix: "/api/settings" });
   await app.register(notificationRoutes, { prefix: "/api/notifications" });
   await app.register(oneClickUnsubscribeRoute);
+  await app.register(federationApiRoutes, { prefix: "/api/federation" });
   if (federator) await registerFederationRoutes(app, federator);
 
   // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.

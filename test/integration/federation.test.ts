@@ -1,4 +1,17 @@
-import { Article, Create, Follow, Group, Person } from "@fedify/fedify/vocab";
+import {
+  Announce,
+  Article,
+  Create,
+  Delete,
+  Follow,
+  Group,
+  Like,
+  Note,
+  Person,
+  Tombstone,
+  Undo,
+  Update,
+} from "@fedify/fedify/vocab";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
@@ -183,6 +196,170 @@ describe.each(databaseTargets)("federation with a real peer on $name", (target) 
       payload: JSON.stringify({ type: "Create", padding: "x".repeat(300 * 1024) }),
     });
     expect(huge.statusCode).toBe(413);
+  });
+
+  it("shows replies from the fediverse under the post once its author approves the first one", async () => {
+    const post = await createPost(app, author, category, { title: "Reply to me" });
+    const postUri = new URL(`${front.origin}/posts/${post.id}`);
+    const fediverse = async () => {
+      const response = await app.inject({ url: `/api/federation/posts/${post.id}` });
+      if (response.statusCode !== 200) throw new Error(`${response.statusCode} ${response.body}`);
+      return response.json();
+    };
+    const nasty = `<p>Hi <script>alert(1)</script><img src=x onerror=alert(2)> <a href="javascript:alert(3)">x</a> <a href="https://example.com/ok">ok</a></p>`;
+    const first = peer.note(postUri, nasty, "first");
+    await peer.send(
+      authorActor,
+      new Create({ id: new URL(`${peer.origin}/creates/first`), actor: new URL(peer.actorUri()), object: first }),
+    );
+    const pending = await eventually(async () => {
+      const waiting = (await app.inject({ url: "/api/federation/replies/pending", headers: bearer(author) })).json();
+      return waiting.find((reply: { postId: string }) => reply.postId === post.id);
+    }, "the first reply to wait");
+    expect((await fediverse()).replies).toEqual([]);
+    expect(pending).toMatchObject({ authorName: "Alice of the Fediverse", postTitle: "Reply to me" });
+    expect(pending.authorHandle).toBe(`@alice@${new URL(peer.origin).host}`);
+    expect(pending.content).not.toMatch(/script|onerror|javascript|<img/);
+    expect(pending.content).toContain('<a href="https://example.com/ok"');
+
+    // Only the post's author (or an admin) decides.
+    const stranger = await signUp(app, { firstName: "Eve", lastName: "Stranger" });
+    const refused = await app.inject({
+      method: "PUT",
+      url: `/api/federation/replies/${pending.id}/approve`,
+      headers: bearer(stranger),
+    });
+    expect(refused.statusCode).toBe(403);
+    const approved = await app.inject({
+      method: "PUT",
+      url: `/api/federation/replies/${pending.id}/approve`,
+      headers: bearer(author),
+    });
+    expect(approved.statusCode).toBe(200);
+    expect((await fediverse()).replies).toHaveLength(1);
+
+    // The next reply of an approved account shows at once; its edit and deletion follow it.
+    const second = peer.note(postUri, "<p>Second thought</p>", "second");
+    await peer.send(
+      authorActor,
+      new Create({ id: new URL(`${peer.origin}/creates/second`), actor: new URL(peer.actorUri()), object: second }),
+    );
+    await eventually(async () => (await fediverse()).replies.length === 2, "the second reply");
+    const edited = peer.note(postUri, "<p>Third thought</p>", "second");
+    await peer.send(
+      authorActor,
+      new Update({ id: new URL(`${peer.origin}/updates/second`), actor: new URL(peer.actorUri()), object: edited }),
+    );
+    await eventually(
+      async () =>
+        (await fediverse()).replies.some((reply: { content: string }) => reply.content === "<p>Third thought</p>"),
+      "the edit",
+    );
+    await peer.send(
+      authorActor,
+      new Delete({
+        id: new URL(`${peer.origin}/deletes/second`),
+        actor: new URL(peer.actorUri()),
+        object: new Tombstone({ id: second.id }),
+      }),
+    );
+    await eventually(async () => (await fediverse()).replies.length === 1, "the deletion");
+
+    // Likes and boosts count apart from local likes, and an Undo takes one back.
+    const like = new Like({ id: new URL(`${peer.origin}/likes/1`), actor: new URL(peer.actorUri()), object: postUri });
+    await peer.send(authorActor, like);
+    await peer.send(
+      authorActor,
+      new Announce({ id: new URL(`${peer.origin}/announces/1`), actor: new URL(peer.actorUri()), object: postUri }),
+    );
+    await eventually(async () => {
+      const counts = await fediverse();
+      return counts.likes === 1 && counts.boosts === 1;
+    }, "the like and the boost");
+    await peer.send(
+      authorActor,
+      new Undo({ id: new URL(`${peer.origin}/undos/1`), actor: new URL(peer.actorUri()), object: like }),
+    );
+    await eventually(async () => (await fediverse()).likes === 0, "the like taken back");
+    const local = await app.inject({ url: `/api/posts/${post.id}` });
+    expect(local.json().likesCount).toBe(0);
+
+    // The post's author removes a reply.
+    const removed = await app.inject({
+      method: "DELETE",
+      url: `/api/federation/replies/${pending.id}`,
+      headers: bearer(author),
+    });
+    expect(removed.statusCode).toBe(200);
+    expect((await fediverse()).replies).toEqual([]);
+  });
+
+  it("ignores a reply posted in another account's name", async () => {
+    const post = await createPost(app, author, category, { title: "Impersonation target" });
+    const note = peer.note(new URL(`${front.origin}/posts/${post.id}`), "<p>I am someone else</p>", "forged");
+    const forged = new Create({
+      id: new URL(`${peer.origin}/creates/forged`),
+      actor: new URL(peer.actorUri()),
+      object: new Note({
+        id: note.id,
+        attribution: new URL("https://elsewhere.example/users/bob"),
+        content: "<p>I am someone else</p>",
+        replyTarget: new URL(`${front.origin}/posts/${post.id}`),
+      }),
+    });
+    await peer.send(authorActor, forged);
+    await eventually(queueIsEmpty, "the queue to drain");
+    const waiting = (await app.inject({ url: "/api/federation/replies/pending", headers: bearer(author) })).json();
+    expect(waiting.filter((reply: { postId: string }) => reply.postId === post.id)).toEqual([]);
+  });
+
+  it("refuses a blocked domain's activities and drops its followers", async () => {
+    const admin = author; // the first account is the admin
+    const mallory = await startPeer("mallory", "localhost");
+    try {
+      const target = (await mallory.lookup(`${front.origin}/ap/actors/${author.id}`)) as Person;
+      await mallory.follow(target);
+      await eventually(
+        async () =>
+          (await app.db.select().from(remoteFollowers).where(eq(remoteFollowers.domain, "localhost"))).length === 1,
+        "mallory's follow",
+      );
+      const blocked = await app.inject({
+        method: "POST",
+        url: "/api/federation/blocked-domains",
+        headers: bearer(admin),
+        payload: { domain: "https://LOCALHOST:8080/whatever" },
+      });
+      expect(blocked.statusCode).toBe(201);
+      expect(blocked.json()).toEqual([expect.objectContaining({ domain: "localhost" })]);
+      expect(await app.db.select().from(remoteFollowers).where(eq(remoteFollowers.domain, "localhost"))).toEqual([]);
+      const reader = await signUp(app, { firstName: "Not", lastName: "Admin" });
+      const notAdmin = await app.inject({
+        method: "POST",
+        url: "/api/federation/blocked-domains",
+        headers: bearer(reader),
+        payload: { domain: "x.example" },
+      });
+      expect(notAdmin.statusCode).toBe(403);
+      const ownHost = await app.inject({
+        method: "POST",
+        url: "/api/federation/blocked-domains",
+        headers: bearer(admin),
+        payload: { domain: "127.0.0.1" },
+      });
+      expect(ownHost.statusCode).toBe(400);
+      const post = await createPost(app, author, category, { title: "Blocked reply target" });
+      const note = mallory.note(new URL(`${front.origin}/posts/${post.id}`), "<p>spam</p>", "spam");
+      const create = new Create({
+        id: new URL(`${mallory.origin}/creates/spam`),
+        actor: new URL(mallory.actorUri()),
+        object: note,
+      });
+      await expect(mallory.send(target, create)).rejects.toThrow(/403/);
+      await app.inject({ method: "DELETE", url: "/api/federation/blocked-domains/localhost", headers: bearer(admin) });
+    } finally {
+      await mallory.close();
+    }
   });
 
   it("stops delivering once the peer unfollows", async () => {

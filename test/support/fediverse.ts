@@ -97,7 +97,7 @@ export interface Received {
  * A small ActivityPub server of the test's own, built with Fedify on loopback: one actor (`alice`) with keys,
  * WebFinger and an inbox that keeps what arrives. It follows, unfollows and replies as a Mastodon would.
  */
-export async function startPeer(name = "alice") {
+export async function startPeer(name = "alice", host = "127.0.0.1") {
   const keys = [await generateCryptoKeyPair("RSASSA-PKCS1-v1_5"), await generateCryptoKeyPair("Ed25519")];
   const federation = createFederation<void>({ kv: new MemoryKvStore(), allowPrivateAddress: true });
   const received: Received[] = [];
@@ -150,7 +150,7 @@ export async function startPeer(name = "alice") {
     response.end(Buffer.from(await answer.arrayBuffer()));
   });
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const origin = `http://127.0.0.1:${(server.address() as net.AddressInfo).port}`;
+  const origin = `http://${host}:${(server.address() as net.AddressInfo).port}`;
   const ctx = () => federation.createContext(new URL(origin), undefined);
   const me = () => ctx().getActorUri(name);
   const sender = { identifier: name };
@@ -193,11 +193,15 @@ export async function startPeer(name = "alice") {
 export type Peer = Awaited<ReturnType<typeof startPeer>>;
 
 /** Waits until `check` answers something truthy (checked every 100 ms), or fails after `timeoutMs`. */
-export async function eventually<T>(check: () => Promise<T> | T, what: string, timeoutMs = 15_000): Promise<T> {
+export async function eventually<T>(
+  check: () => Promise<T> | T,
+  what: string,
+  timeoutMs = 15_000,
+): Promise<NonNullable<T>> {
   const until = Date.now() + timeoutMs;
   for (;;) {
     const value = await check();
-    if (value) return value;
+    if (value) return value as NonNullable<T>;
     if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
     await new Promise((resolve) => setTimeout(resolve, 100));
   }

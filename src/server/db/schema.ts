@@ -477,3 +477,77 @@ export const federationQueue = pgTable(
     index("federation_queue_ordering_idx").on(t.orderingKey, t.id).where(sql`${t.orderingKey} is not null`),
   ],
 );
+
+export const remoteReplyStatus = pgEnum("remote_reply_status", ["pending", "approved"]);
+
+/**
+ * Replies to a post from the fediverse, shown with its comments. A remote account's first reply to an author waits
+ * for the author's approval (`pending`); once approved, the account's replies to that author show at once.
+ */
+export const remoteReplies = pgTable(
+  "remote_replies",
+  {
+    id: id(),
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    /** The reply's own id on its server; unique, so a delivery repeated is one reply. */
+    uri: text("uri").notNull(),
+    actorUri: text("actor_uri").notNull(),
+    domain: text("domain").notNull(),
+    authorName: text("author_name").notNull(),
+    /** `@name@host`. */
+    authorHandle: text("author_handle").notNull(),
+    authorAvatar: text("author_avatar"),
+    /** Where the reply is read on its server. */
+    url: text("url"),
+    /** Sanitised to paragraphs, line breaks and links. */
+    content: text("content").notNull(),
+    status: remoteReplyStatus("status").notNull(),
+    publishedAt: timestamp("published_at", { withTimezone: true }).notNull().defaultNow(),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [
+    uniqueIndex("remote_replies_uri_key").on(t.uri),
+    index("remote_replies_post_idx").on(t.postId, t.status, t.publishedAt),
+    index("remote_replies_domain_idx").on(t.domain),
+  ],
+);
+
+/** Remote accounts an author let reply without waiting (they approved one of its replies). */
+export const approvedRepliers = pgTable(
+  "approved_repliers",
+  {
+    userId: userRef("user_id").notNull(),
+    actorUri: text("actor_uri").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.actorUri] })],
+);
+
+export const remoteReactionKind = pgEnum("remote_reaction_kind", ["like", "announce"]);
+
+/** Likes and boosts of a post from the fediverse, counted apart from local likes. */
+export const remoteReactions = pgTable(
+  "remote_reactions",
+  {
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    actorUri: text("actor_uri").notNull(),
+    kind: remoteReactionKind("kind").notNull(),
+    domain: text("domain").notNull(),
+    /** The Like or Announce activity's id, which its Undo names. */
+    activityUri: text("activity_uri"),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.postId, t.actorUri, t.kind] }), index("remote_reactions_domain_idx").on(t.domain)],
+);
+
+/** Domains an admin blocked: their activities are refused, their followers, replies and reactions dropped. */
+export const blockedDomains = pgTable("blocked_domains", {
+  domain: text("domain").primaryKey(),
+  blockedBy: uuid("blocked_by").references(() => users.id, { onDelete: "set null" }),
+  createdAt: createdAt(),
+});

@@ -60,3 +60,22 @@ export function sanitizePostHtml(html: string): string {
 export function hasContent(html: string): boolean {
   return /<img\s/i.test(html) || sanitizeHtml(html, { allowedTags: [], allowedAttributes: {} }).trim().length > 0;
 }
+
+const REMOTE_OPTIONS: sanitizeHtml.IOptions = {
+  allowedTags: ["p", "br", "a"],
+  allowedAttributes: { a: ["href"] },
+  allowedSchemes: ["https", "http"],
+  allowProtocolRelative: false,
+  disallowedTagsMode: "discard",
+  transformTags: {
+    a: (tagName, attribs) => ({
+      tagName,
+      attribs: { ...attribs, target: "_blank", rel: "nofollow ugc noopener noreferrer" },
+    }),
+  },
+};
+
+/** A reply from the fediverse: its text in paragraphs and line breaks, and its links; nothing else. */
+export function sanitizeRemoteHtml(html: string): string {
+  return sanitizeHtml(html, REMOTE_OPTIONS).trim();
+}

@@ -1,5 +1,19 @@
-import { createFederation, type Federation } from "@fedify/fedify";
-import { Accept, Article, Create, Delete, Follow, isActor, Undo } from "@fedify/fedify/vocab";
+import { type Context, createFederation, type Federation } from "@fedify/fedify";
+import {
+  Accept,
+  type Actor,
+  Announce,
+  Article,
+  Create,
+  Delete,
+  Follow,
+  isActor,
+  Like,
+  Link,
+  Note,
+  Undo,
+  Update,
+} from "@fedify/fedify/vocab";
 import { configureSync, getConfig, type LogRecord } from "@logtape/logtape";
 import { and, count, desc, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -11,13 +25,37 @@ import { periodic } from "../../infra/periodic.ts";
 import { isPublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { userIdByHandle } from "../users/handles.ts";
+import { isBlockedDomain } from "./domains.ts";
 import { addFollower, countFollowers, followersOf, forgetFollower, removeFollower, SITE_ACTOR } from "./followers.ts";
 import { createKeyring } from "./keys.ts";
 import { articleColumns, articleOf, isUuid, personOf, publishedArticle, siteActor } from "./objects.ts";
 import { deliverPostActivity, isPostActivity } from "./outgoing.ts";
+import { addReaction, editReply, forgetReply, receiveReply, removeReaction } from "./replies.ts";
 
 const PACKAGE_VERSION = "0.1.0";
 const OUTBOX_PAGE = 20;
+
+/** Where a remote object is read: its `url`, as a URL or a link. */
+const linkOf = (url: URL | Link | null): string | null =>
+  url instanceof Link ? (url.href?.href ?? null) : (url?.href ?? null);
+
+/** A remote account's avatar, if it has one over https (or on a local test peer). */
+async function avatarOf(ctx: Context<void>, actor: Actor): Promise<string | null> {
+  const icon = await actor.getIcon(ctx).catch(() => null);
+  const url = icon?.url instanceof Link ? icon.url.href : icon?.url;
+  return url && /^https?:$/.test(url.protocol) ? url.href : null;
+}
+
+/** The host an incoming activity says it is from (its actor's), or null if it says nothing readable. */
+async function senderOf(request: Request): Promise<string | null> {
+  const activity = (await request
+    .clone()
+    .json()
+    .catch(() => null)) as { actor?: unknown } | null;
+  const actor = activity?.actor;
+  const uri = typeof actor === "string" ? actor : (actor as { id?: unknown } | undefined)?.id;
+  return typeof uri === "string" && URL.canParse(uri) ? new URL(uri).hostname : null;
+}
 
 /** Fedify logs through LogTape; its warnings and errors (refused activities, failed deliveries) go to our log. */
 let fedifyLog: FastifyBaseLogger | undefined;
@@ -96,6 +134,12 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
       if (profile?.[1]) return { identifier: profile[1] };
       return resource.pathname === "/" ? { identifier: SITE_ACTOR } : null;
     });
+
+  /** The id of our post at `uri` (an article's address), or null. */
+  function localPost(ctx: Context<void>, uri: URL | null): string | null {
+    const parsed = uri && ctx.parseUri(uri);
+    return parsed?.type === "object" && parsed.class === Article ? (parsed.values.id ?? null) : null;
+  }
 
   async function userExists(id: string) {
     const [row] = await db
@@ -199,16 +243,72 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
     })
     .on(Undo, async (ctx, undo) => {
       const object = await undo.getObject(ctx);
-      if (!(object instanceof Follow) || !undo.actorId || object.actorId?.href !== undo.actorId.href) return;
+      if (!undo.actorId) return;
+      if (object instanceof Like || object instanceof Announce) {
+        if (object.actorId?.href !== undo.actorId.href) return;
+        await removeReaction(db, {
+          actorUri: undo.actorId.href,
+          kind: object instanceof Like ? "like" : "announce",
+          activityUri: object.id?.href ?? null,
+          postId: localPost(ctx, object.objectId),
+        });
+        return;
+      }
+      if (!(object instanceof Follow) || object.actorId?.href !== undo.actorId.href) return;
       const target = object.objectId && ctx.parseUri(object.objectId);
       if (target?.type !== "actor") return;
       if (await removeFollower(db, target.identifier, undo.actorId.href))
         log.info({ actor: target.identifier, follower: undo.actorId.href }, "federation: unfollowed");
     })
     .on(Delete, async (_ctx, deletion) => {
-      // An account deleted on its server follows nobody here any more.
-      if (deletion.actorId && deletion.objectId?.href === deletion.actorId.href)
-        await forgetFollower(db, { uri: deletion.actorId.href });
+      const actorUri = deletion.actorId?.href;
+      const objectUri = deletion.objectId?.href;
+      if (!actorUri || !objectUri) return;
+      // An account deleted on its server follows nobody here any more; a reply deleted goes from its post.
+      if (objectUri === actorUri) await forgetFollower(db, { uri: actorUri });
+      else await forgetReply(db, objectUri, actorUri);
+    })
+    .on(Create, async (ctx, create) => {
+      const note = await create.getObject(ctx);
+      if (!(note instanceof Note) || !note.id || !create.actorId) return;
+      // The reply must be its sender's own: nobody posts in another's name.
+      if (note.attributionId?.href !== create.actorId.href) return;
+      const postId = localPost(ctx, note.replyTargetId);
+      if (!postId) return;
+      const author = await create.getActor(ctx);
+      if (!isActor(author) || !author.id) return;
+      const reply = await receiveReply(db, postId, {
+        uri: note.id.href,
+        actorUri: author.id.href,
+        authorName: (author.name ?? author.preferredUsername ?? author.id.href).toString(),
+        authorHandle: `@${author.preferredUsername ?? "?"}@${author.id.host}`,
+        authorAvatar: await avatarOf(ctx, author),
+        url: linkOf(note.url) ?? note.id.href,
+        html: note.content?.toString() ?? "",
+        publishedAt: note.published ? new Date(note.published.epochMilliseconds) : null,
+      });
+      if (reply) log.info({ post: postId, from: author.id.href, status: reply.status }, "federation: a reply arrived");
+    })
+    .on(Update, async (ctx, update) => {
+      const note = await update.getObject(ctx);
+      if (!(note instanceof Note) || !note.id || !update.actorId) return;
+      if (note.attributionId?.href !== update.actorId.href) return;
+      await editReply(db, note.id.href, update.actorId.href, note.content?.toString() ?? "");
+    })
+    .on(Like, async (ctx, like) => {
+      const postId = localPost(ctx, like.objectId);
+      if (!postId || !like.actorId) return;
+      await addReaction(db, { postId, actorUri: like.actorId.href, kind: "like", activityUri: like.id?.href ?? null });
+    })
+    .on(Announce, async (ctx, announce) => {
+      const postId = localPost(ctx, announce.objectId);
+      if (!postId || !announce.actorId) return;
+      await addReaction(db, {
+        postId,
+        actorUri: announce.actorId.href,
+        kind: "announce",
+        activityUri: announce.id?.href ?? null,
+      });
     })
     .onUnverifiedActivity((ctx, activity, reason) => {
       log.warn(
@@ -240,7 +340,14 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
 
   return {
     /** Answers a federation request: WebFinger, NodeInfo, actors and their collections, inboxes, an article. */
-    fetch(request: Request): Promise<Response> {
+    async fetch(request: Request): Promise<Response> {
+      if (request.method === "POST") {
+        const sender = await senderOf(request);
+        if (sender && (await isBlockedDomain(db, sender))) {
+          log.warn({ from: sender }, "federation: an activity from a blocked domain was refused");
+          return Response.json({ message: "This domain is blocked here" }, { status: 403 });
+        }
+      }
       return federation.fetch(request, {
         contextData: undefined,
         onNotFound: () => Response.json({ message: "Not found" }, { status: 404 }),

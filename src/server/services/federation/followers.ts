@@ -20,7 +20,7 @@ export async function addFollower(db: Pick<Db, "insert">, actor: string, followe
       followerUri: follower.uri,
       inbox: follower.inbox,
       sharedInbox: follower.sharedInbox,
-      domain: new URL(follower.uri).host,
+      domain: new URL(follower.uri).hostname,
     })
     .onConflictDoUpdate({
       target: [remoteFollowers.actor, remoteFollowers.followerUri],

@@ -1,0 +1,116 @@
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import {
+  blockDomainSchema,
+  blockedDomainsSchema,
+  domainParamsSchema,
+  pendingRepliesSchema,
+  postFediverseSchema,
+  remoteReplySchema,
+} from "../../../shared/schemas/federation.ts";
+import { messageSchema } from "../../../shared/schemas/users.ts";
+import { currentUser } from "../../plugins/auth.ts";
+import { security } from "../../plugins/docs.ts";
+import { blockDomain, listBlockedDomains, unblockDomain } from "../../services/federation/domains.ts";
+import { approveReply, pendingReplies, postFediverse, removeReply } from "../../services/federation/replies.ts";
+
+const tags = ["federation"];
+const idParams = z.object({ id: z.uuid("Invalid id") });
+// Replies from the fediverse are read apart from the cached public reads: nothing kept changes.
+const keepsCache = { changes: "nothing" as const };
+
+/** What the fediverse sent back to posts, the authors' approval of first replies, and the admin's blocked domains. */
+export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.get("/posts/:id", {
+    schema: {
+      tags,
+      summary: "A post's replies, likes and boosts from the fediverse",
+      params: idParams,
+      response: { 200: postFediverseSchema },
+    },
+    handler: async (request) => postFediverse(app.deps, request.params.id),
+  });
+
+  app.get("/replies/pending", {
+    schema: {
+      tags,
+      security,
+      summary: "Replies from accounts replying for the first time, waiting for the post's author (all, for an admin)",
+      response: { 200: pendingRepliesSchema },
+    },
+    preHandler: app.requireUser,
+    handler: async (request) => pendingReplies(app.deps, currentUser(request)),
+  });
+
+  app.put("/replies/:id/approve", {
+    schema: {
+      tags,
+      security,
+      summary: "Show a waiting reply; its account's next replies to this author show at once",
+      params: idParams,
+      response: { 200: remoteReplySchema },
+    },
+    config: keepsCache,
+    preHandler: app.requireUser,
+    handler: async (request) => approveReply(app.deps, currentUser(request), request.params.id),
+  });
+
+  app.delete("/replies/:id", {
+    schema: {
+      tags,
+      security,
+      summary: "Remove a reply from the fediverse (the post's author or an admin)",
+      params: idParams,
+      response: { 200: messageSchema },
+    },
+    config: keepsCache,
+    preHandler: app.requireUser,
+    handler: async (request) => {
+      await removeReply(app.deps, currentUser(request), request.params.id);
+      return { message: "Reply removed" };
+    },
+  });
+
+  app.get("/blocked-domains", {
+    schema: {
+      tags,
+      security,
+      summary: "Domains whose activities are refused",
+      response: { 200: blockedDomainsSchema },
+    },
+    preHandler: app.requireAdmin,
+    handler: async () => listBlockedDomains(app.deps),
+  });
+
+  app.post("/blocked-domains", {
+    schema: {
+      tags,
+      security,
+      summary: "Block a domain: its activities are refused, its followers, replies and reactions dropped",
+      body: blockDomainSchema,
+      response: { 201: blockedDomainsSchema },
+    },
+    config: keepsCache,
+    preHandler: app.requireAdmin,
+    handler: async (request, reply) => {
+      await blockDomain(app.deps, currentUser(request), request.body.domain, new URL(app.config.publicUrl).hostname);
+      return reply.code(201).send(await listBlockedDomains(app.deps));
+    },
+  });
+
+  app.delete("/blocked-domains/:domain", {
+    schema: {
+      tags,
+      security,
+      summary: "Unblock a domain",
+      params: domainParamsSchema,
+      response: { 200: blockedDomainsSchema },
+    },
+    config: keepsCache,
+    preHandler: app.requireAdmin,
+    handler: async (request) => {
+      await unblockDomain(app.deps, request.params.domain);
+      return listBlockedDomains(app.deps);
+    },
+  });
+};

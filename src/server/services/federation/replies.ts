@@ -1,0 +1,169 @@
+import { and, asc, count, desc, eq, or } from "drizzle-orm";
+import type { PendingReply, PostFediverse, RemoteReply } from "../../../shared/schemas/federation.ts";
+import type { Db } from "../../db/client.ts";
+import { approvedRepliers, posts, remoteReactions, remoteReplies } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
+import type { AuthUser } from "../auth/auth-user.ts";
+import type { Deps } from "../deps.ts";
+import { sanitizeRemoteHtml } from "../sanitize.ts";
+
+/** A reply longer than this is cut (a toot is 500 characters; a long reply a few thousand). */
+const MAX_REPLY_HTML = 20_000;
+export const REPLY_NOT_FOUND = "Reply not found";
+
+type ReplyRow = typeof remoteReplies.$inferSelect;
+
+const toReply = (row: ReplyRow): RemoteReply => ({
+  id: row.id,
+  postId: row.postId,
+  authorName: row.authorName,
+  authorHandle: row.authorHandle,
+  authorAvatar: row.authorAvatar,
+  url: row.url,
+  content: row.content,
+  status: row.status,
+  publishedAt: row.publishedAt.toISOString(),
+});
+
+export interface IncomingReply {
+  uri: string;
+  actorUri: string;
+  authorName: string;
+  authorHandle: string;
+  authorAvatar: string | null;
+  url: string | null;
+  html: string;
+  publishedAt: Date | null;
+}
+
+/**
+ * A reply to a post from the fediverse. Shown at once when its author let the account reply before; otherwise it
+ * waits for the post's author. A reply delivered again (same id) is the same reply; answers whether it is new.
+ */
+export async function receiveReply(db: Db, postId: string, reply: IncomingReply): Promise<RemoteReply | null> {
+  const [post] = await db.select({ authorId: posts.userId }).from(posts).where(eq(posts.id, postId));
+  if (!post) return null;
+  const [approved] = await db
+    .select({ actorUri: approvedRepliers.actorUri })
+    .from(approvedRepliers)
+    .where(and(eq(approvedRepliers.userId, post.authorId), eq(approvedRepliers.actorUri, reply.actorUri)));
+  const [row] = await db
+    .insert(remoteReplies)
+    .values({
+      postId,
+      uri: reply.uri,
+      actorUri: reply.actorUri,
+      domain: new URL(reply.actorUri).hostname,
+      authorName: reply.authorName.slice(0, 200),
+      authorHandle: reply.authorHandle.slice(0, 300),
+      authorAvatar: reply.authorAvatar,
+      url: reply.url,
+      content: sanitizeRemoteHtml(reply.html.slice(0, MAX_REPLY_HTML)),
+      status: approved ? "approved" : "pending",
+      publishedAt: reply.publishedAt ?? new Date(),
+    })
+    .onConflictDoNothing()
+    .returning();
+  return row ? toReply(row) : null;
+}
+
+/** An edit of a reply by the account that wrote it. */
+export async function editReply(db: Db, uri: string, actorUri: string, html: string) {
+  await db
+    .update(remoteReplies)
+    .set({ content: sanitizeRemoteHtml(html.slice(0, MAX_REPLY_HTML)), updatedAt: new Date() })
+    .where(and(eq(remoteReplies.uri, uri), eq(remoteReplies.actorUri, actorUri)));
+}
+
+/** A reply its account deleted. */
+export async function forgetReply(db: Db, uri: string, actorUri: string) {
+  await db.delete(remoteReplies).where(and(eq(remoteReplies.uri, uri), eq(remoteReplies.actorUri, actorUri)));
+}
+
+export async function addReaction(
+  db: Db,
+  reaction: { postId: string; actorUri: string; kind: "like" | "announce"; activityUri: string | null },
+) {
+  await db
+    .insert(remoteReactions)
+    .values({ ...reaction, domain: new URL(reaction.actorUri).hostname })
+    .onConflictDoNothing();
+}
+
+/** An Undo of a Like or Announce: by its activity's id, or (when the Undo names none) by who and what. */
+export async function removeReaction(
+  db: Db,
+  reaction: { actorUri: string; kind: "like" | "announce"; activityUri: string | null; postId: string | null },
+) {
+  const which = [
+    ...(reaction.activityUri ? [eq(remoteReactions.activityUri, reaction.activityUri)] : []),
+    ...(reaction.postId ? [eq(remoteReactions.postId, reaction.postId)] : []),
+  ];
+  if (which.length === 0) return;
+  await db
+    .delete(remoteReactions)
+    .where(and(eq(remoteReactions.actorUri, reaction.actorUri), eq(remoteReactions.kind, reaction.kind), or(...which)));
+}
+
+/** What the fediverse sent back to a post: approved replies, oldest first, and its likes and boosts. */
+export async function postFediverse({ db }: Pick<Deps, "db">, postId: string): Promise<PostFediverse> {
+  const [replies, reactions] = await Promise.all([
+    db
+      .select()
+      .from(remoteReplies)
+      .where(and(eq(remoteReplies.postId, postId), eq(remoteReplies.status, "approved")))
+      .orderBy(asc(remoteReplies.publishedAt))
+      .limit(200),
+    db
+      .select({ kind: remoteReactions.kind, count: count() })
+      .from(remoteReactions)
+      .where(eq(remoteReactions.postId, postId))
+      .groupBy(remoteReactions.kind),
+  ]);
+  const countOf = (kind: "like" | "announce") => reactions.find((row) => row.kind === kind)?.count ?? 0;
+  return { replies: replies.map(toReply), likes: countOf("like"), boosts: countOf("announce") };
+}
+
+/** Replies waiting for this author (every author's, for an admin), newest first. */
+export async function pendingReplies({ db }: Pick<Deps, "db">, user: AuthUser): Promise<PendingReply[]> {
+  const rows = await db
+    .select({ reply: remoteReplies, postTitle: posts.title })
+    .from(remoteReplies)
+    .innerJoin(posts, eq(posts.id, remoteReplies.postId))
+    .where(and(eq(remoteReplies.status, "pending"), user.isAdmin ? undefined : eq(posts.userId, user.id)))
+    .orderBy(desc(remoteReplies.createdAt))
+    .limit(100);
+  return rows.map((row) => ({ ...toReply(row.reply), postTitle: row.postTitle }));
+}
+
+/** A reply its post's author (or an admin) may approve or remove. */
+async function ownReply(db: Db, user: AuthUser, id: string) {
+  const [row] = await db
+    .select({ reply: remoteReplies, authorId: posts.userId })
+    .from(remoteReplies)
+    .innerJoin(posts, eq(posts.id, remoteReplies.postId))
+    .where(eq(remoteReplies.id, id));
+  if (!row) throw new HttpError(404, REPLY_NOT_FOUND);
+  if (row.authorId !== user.id && !user.isAdmin)
+    throw new HttpError(403, "Only the post's author or an admin can do this");
+  return row;
+}
+
+/** Shows a waiting reply, and lets its account reply to this author without waiting from now on. */
+export async function approveReply({ db }: Pick<Deps, "db">, user: AuthUser, id: string): Promise<RemoteReply> {
+  const { reply, authorId } = await ownReply(db, user, id);
+  return db.transaction(async (tx) => {
+    await tx.insert(approvedRepliers).values({ userId: authorId, actorUri: reply.actorUri }).onConflictDoNothing();
+    const [row] = await tx
+      .update(remoteReplies)
+      .set({ status: "approved", updatedAt: new Date() })
+      .where(eq(remoteReplies.id, id))
+      .returning();
+    return toReply(row as ReplyRow);
+  });
+}
+
+export async function removeReply({ db }: Pick<Deps, "db">, user: AuthUser, id: string): Promise<void> {
+  await ownReply(db, user, id);
+  await db.delete(remoteReplies).where(eq(remoteReplies.id, id));
+}

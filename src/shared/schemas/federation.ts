@@ -1,0 +1,55 @@
+import { z } from "zod";
+
+/** Federation (issue 21): what the fediverse sent back to a post, and the admin's blocked domains. */
+
+export const remoteReplySchema = z.object({
+  id: z.string(),
+  postId: z.string(),
+  authorName: z.string(),
+  /** `@name@host`. */
+  authorHandle: z.string(),
+  authorAvatar: z.string().nullable(),
+  /** The reply on its own server. */
+  url: z.string().nullable(),
+  /** Sanitised HTML: paragraphs, line breaks and links only. */
+  content: z.string(),
+  status: z.enum(["pending", "approved"]),
+  publishedAt: z.string(),
+});
+export type RemoteReply = z.infer<typeof remoteReplySchema>;
+
+export const postFediverseSchema = z.object({
+  replies: z.array(remoteReplySchema),
+  likes: z.number().int(),
+  boosts: z.number().int(),
+});
+export type PostFediverse = z.infer<typeof postFediverseSchema>;
+
+/** A reply waiting for its post's author, with the post it answers. */
+export const pendingReplySchema = remoteReplySchema.extend({ postTitle: z.string() });
+export const pendingRepliesSchema = z.array(pendingReplySchema);
+export type PendingReply = z.infer<typeof pendingReplySchema>;
+
+export const DOMAIN_MESSAGE = "Enter a domain name, like mastodon.example";
+/** A host name as typed (a pasted address or handle works too): lower case, no scheme, path or port. */
+export const domainSchema = z
+  .string({ error: DOMAIN_MESSAGE })
+  .trim()
+  .toLowerCase()
+  .transform((value) =>
+    value
+      .replace(/^[a-z]+:\/\//, "")
+      .replace(/^.*@/, "")
+      .replace(/[/:?#].*$/, ""),
+  )
+  .pipe(
+    z
+      .string()
+      .max(253, DOMAIN_MESSAGE)
+      .regex(/^([a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?\.)*[a-z0-9]([a-z0-9-]{0,61}[a-z0-9])?$/, DOMAIN_MESSAGE),
+  );
+export const blockDomainSchema = z.object({ domain: domainSchema });
+export const domainParamsSchema = z.object({ domain: domainSchema });
+export const blockedDomainSchema = z.object({ domain: z.string(), createdAt: z.string() });
+export const blockedDomainsSchema = z.array(blockedDomainSchema);
+export type BlockedDomain = z.infer<typeof blockedDomainSchema>;
