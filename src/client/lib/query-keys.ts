@@ -49,6 +49,13 @@ export const queryKeys = {
     unread: () => ["notifications", "unread"] as const,
     settings: () => ["notifications", "settings"] as const,
   },
+  /** What the fediverse sent back (replies, likes, boosts), the replies waiting for approval, blocked domains. */
+  federation: {
+    all: () => ["federation"] as const,
+    post: (postId: string) => ["federation", "post", postId] as const,
+    pending: () => ["federation", "pending"] as const,
+    blockedDomains: () => ["federation", "blocked-domains"] as const,
+  },
   /** The site's name and description. */
   settings: () => ["settings"] as const,
   /** What an admin sees of the running system. */

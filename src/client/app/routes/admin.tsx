@@ -11,6 +11,7 @@ import { PaymentsTabs, UserRewards } from "../../features/admin/components/payme
 import { SiteSettingsForm, SystemStatusPanel } from "../../features/admin/components/settings-screen.tsx";
 import { UsersList } from "../../features/admin/components/users-list.tsx";
 import { useCategories } from "../../features/categories/api/get-categories.ts";
+import { BlockedDomains } from "../../features/federation/components/blocked-domains.tsx";
 import { SendMessageForm } from "../../features/messages/components/send-message-form.tsx";
 import { useUser } from "../../features/users/api/get-user.ts";
 import { fullName } from "../../lib/format.ts";
@@ -86,6 +87,7 @@ export function SettingsRoute() {
       <Box display="grid" gridTemplateColumns={{ base: "1fr", md: "1fr 1fr" }} gap="10">
         <SiteSettingsForm settings={settings} />
         <SystemStatusPanel />
+        <BlockedDomains />
       </Box>
     </Panel>
   );

@@ -1,4 +1,5 @@
 import { useParams } from "react-router-dom";
+import { PendingReplies } from "../../features/federation/components/pending-replies.tsx";
 import { NotificationSettingsScreen } from "../../features/notifications/components/notification-settings.tsx";
 import { NotificationsScreen } from "../../features/notifications/components/notifications-screen.tsx";
 import { UnsubscribeScreen } from "../../features/notifications/components/unsubscribe-screen.tsx";
@@ -6,7 +7,7 @@ import { usePageTitle } from "../../lib/site-settings.ts";
 
 export function NotificationsRoute() {
   usePageTitle("Notifications");
-  return <NotificationsScreen />;
+  return <NotificationsScreen before={<PendingReplies />} />;
 }
 
 export function NotificationSettingsRoute() {

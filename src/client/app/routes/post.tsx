@@ -2,6 +2,7 @@ import { Box } from "@chakra-ui/react";
 import { lazy, Suspense } from "react";
 import { useParams } from "react-router-dom";
 import { CommentList } from "../../features/comments/components/comment-list.tsx";
+import { PostFediverse } from "../../features/federation/components/post-fediverse.tsx";
 import { PostDetail } from "../../features/posts/components/post-detail.tsx";
 import { useSession } from "../../lib/session.ts";
 
@@ -38,6 +39,10 @@ export function PostRoute() {
               nextCursor={post.commentsNextCursor}
               count={post.commentsCount}
               viewerId={session?.id ?? null}
+            />
+            <PostFediverse
+              postId={post.id}
+              canModerate={Boolean(session && (session.id === post.user.id || session.isAdmin))}
             />
           </Box>
         )

@@ -66,7 +66,8 @@ function Entry({ item, onOpen }: { item: Notification; onOpen: () => void }) {
 }
 
 /** `/notifications`: newest first, unread ones marked, each linking to what it is about. */
-export function NotificationsScreen() {
+/** `before`: what the page shows above the list (the replies waiting for the author's approval). */
+export function NotificationsScreen({ before }: { before?: React.ReactNode }) {
   const notifications = useNotifications();
   const markRead = useMarkRead();
   const items = notifications.data?.pages.flatMap((page) => page.items) ?? [];
@@ -92,6 +93,7 @@ export function NotificationsScreen() {
             </Button>
           </HStack>
         </Flex>
+        {before}
         <ErrorLines error={markRead.error} />
         <PagedList pages={notifications} label="Loading notifications" empty="No notifications yet">
           {(list) => (

@@ -58,6 +58,7 @@ export function UpdateProfileForm({ profile }: { profile: Profile }) {
       lastName: profile.lastName,
       email: profile.email ?? "",
       bio: profile.bio,
+      handle: profile.handle,
       currentPassword: "",
     },
   });
@@ -103,6 +104,13 @@ export function UpdateProfileForm({ profile }: { profile: Profile }) {
           />
         )}
         <TextField label="Bio" multiline registration={form.register("bio")} error={errors.bio} />
+        <TextField
+          label="Handle"
+          autoComplete="username"
+          helperText={`How the fediverse finds you: @handle@${location.host}. Your old handle goes on finding you.`}
+          registration={form.register("handle")}
+          error={errors.handle}
+        />
         <ErrorLines error={update.error} />
         <SubmitButton pending={update.isPending}>Update</SubmitButton>
       </form>

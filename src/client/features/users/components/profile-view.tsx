@@ -89,6 +89,10 @@ export function ProfileView({ id, drafts }: { id: string; drafts: ReactNode }) {
                 <Heading as="h1" size="2xl">
                   {fullName(user)}
                 </Heading>
+                {/* Not in the spec (issue 21): how the fediverse finds this author. */}
+                <Text color="fg.muted" fontSize="sm" aria-label="Fediverse handle">
+                  @{user.handle}@{location.host}
+                </Text>
                 <HStack gap="2" wrap="wrap">
                   <Badge colorPalette={user.accountType === "Pro Account" ? "purple" : "gray"}>
                     {user.accountType}
@@ -154,6 +158,11 @@ export function ProfileView({ id, drafts }: { id: string; drafts: ReactNode }) {
                 <Stat.Root key={label} borderWidth="1px" borderRadius="lg" p="4">
                   <Stat.Label>{label}</Stat.Label>
                   <Stat.ValueText>{value}</Stat.ValueText>
+                  {label === "Followers" && user.fediverseFollowersCount > 0 && (
+                    <Text fontSize="sm" color="fg.muted">
+                      {user.fediverseFollowersCount} on the fediverse
+                    </Text>
+                  )}
                 </Stat.Root>
               ))}
             </SimpleGrid>
