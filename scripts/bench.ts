@@ -17,6 +17,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { encodeCursor } from "../src/server/infra/cursor.ts";
 import { listPosts } from "../src/server/services/content/post-reads.ts";
 import { benchAudience, serveAudience } from "./lib/bench-audience.ts";
+import { benchFederation, joinFederation, serveFederation } from "./lib/bench-federation.ts";
 import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
 import { bin, getRaw, READY_MARK, residentMiB, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
@@ -79,6 +80,8 @@ async function serve() {
     LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
     // The search timing sends a few hundred searches from one address.
     RATE_LIMIT_FACTOR: "1000",
+    // Read paths are measured as a federating site serves them (the ActivityPub routes are in its router).
+    FEDERATION: "on",
   });
   // Ten reactions a post at both sizes, so the scale run grows the tables, not each post.
   await seed(app.db, posts, 10);
@@ -248,7 +251,11 @@ async function benchAt(posts: number) {
 
 async function bench() {
   const small = await benchAt(10_000);
-  const misses = [...small.misses, ...(await benchAudience(import.meta.filename, SECONDS))];
+  const misses = [
+    ...small.misses,
+    ...(await benchAudience(import.meta.filename, SECONDS)),
+    ...(await benchFederation(import.meta.filename)),
+  ];
   if (process.argv.includes("--scale")) {
     const large = await benchAt(100_000);
     misses.push(...large.misses);
@@ -269,5 +276,10 @@ async function bench() {
 
 if (process.argv.includes("--serve")) await serve();
 else if (process.argv.includes("--audience")) await serveAudience(process.env.AUDIENCE_SMTP as string);
+else if (process.argv.includes("--federation")) await serveFederation(process.env.BENCH_PEER as string);
+else if (process.argv.includes("--federation-join"))
+  await joinFederation(process.env.BENCH_PEER as string, process.env.BENCH_SHARED_DATABASE as string);
 else if (process.argv.includes("--ceiling")) ceiling();
+else if (process.argv.includes("--federation-only"))
+  process.exitCode = (await benchFederation(import.meta.filename)).length ? 1 : 0;
 else await bench();
