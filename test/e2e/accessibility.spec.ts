@@ -1,37 +1,7 @@
 import crypto from "node:crypto";
-import { createRequire } from "node:module";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { ADMIN, adminSession } from "./fixtures/admin.ts";
-
-const AXE = createRequire(import.meta.url).resolve("axe-core");
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: string[] }[];
-}
-
-/** axe-core's WCAG 2.x A and AA rules on the page as it stands; serious and critical findings only. */
-async function seriousViolations(page: Page) {
-  // Colours are judged as they end, not halfway through a transition (the colour mode is set as the page starts).
-  await page.addStyleTag({
-    content: "*, *::before, *::after { transition: none !important; animation: none !important; }",
-  });
-  await page.evaluate(() => new Promise((resolve) => requestAnimationFrame(() => requestAnimationFrame(resolve))));
-  await page.addScriptTag({ path: AXE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (options: object) => Promise<{ violations: Violation[] }> } }).axe;
-    const result = await axe.run({ runOnly: { type: "tag", values: ["wcag2a", "wcag2aa", "wcag21a", "wcag21aa"] } });
-    return result.violations;
-  });
-  return violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id}: ${violation.help} (${violation.nodes.map((node) => node.target.join(" ")).join(", ")})`,
-    );
-}
+import { seriousViolations } from "./fixtures/axe.ts";
 
 test("every screen passes axe-core with no serious or critical violations", async ({ browser, request }) => {
   test.setTimeout(120_000);

@@ -41,6 +41,14 @@ export default defineConfig({
     reuseExistingServer: false,
     stdout: "pipe",
     // Every test registers its own users from this one address: the limits stay on, with room for the suite.
-    env: { PORT: String(PORT), CHAIN_PORT: String(CHAIN_PORT), DATA_DIR, LOG_LEVEL: "warn", RATE_LIMIT_FACTOR: "20" },
+    // Federation on at a local address (FEDERATION=on), so a peer of the test's own can reply to posts.
+    env: {
+      PORT: String(PORT),
+      CHAIN_PORT: String(CHAIN_PORT),
+      DATA_DIR,
+      LOG_LEVEL: "warn",
+      RATE_LIMIT_FACTOR: "20",
+      FEDERATION: "on",
+    },
   },
 });
