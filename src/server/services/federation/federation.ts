@@ -63,8 +63,14 @@ function routeFedifyLogs(log: FastifyBaseLogger) {
   fedifyLog = log;
   if (getConfig()) return;
   const sink = (record: LogRecord) => {
-    const message = record.message.map((part) => (typeof part === "string" ? part : JSON.stringify(part))).join("");
-    const line = { category: record.category.join("."), ...record.properties };
+    const message = record.message.map((part) => (typeof part === "string" ? part : String(part))).join("");
+    // What a line needs (ids, inboxes, types, errors), never a whole activity: an article is many kilobytes.
+    const fields = Object.fromEntries(
+      Object.entries(record.properties)
+        .filter(([, value]) => ["string", "number", "boolean"].includes(typeof value) || value instanceof Error)
+        .map(([key, value]) => [key, typeof value === "string" ? value.slice(0, 300) : value]),
+    );
+    const line = { category: record.category.join("."), ...fields };
     if (record.level === "error" || record.level === "fatal") fedifyLog?.error(line, message);
     else if (record.level === "warning") fedifyLog?.warn(line, message);
     else fedifyLog?.info(line, message);
@@ -73,6 +79,9 @@ function routeFedifyLogs(log: FastifyBaseLogger) {
     sinks: { app: sink },
     loggers: [
       { category: ["fedify"], lowestLevel: "warning", sinks: ["app"] },
+      // Each delivery made, and each activity received and handled.
+      { category: ["fedify", "federation", "outbox"], lowestLevel: "info", sinks: ["app"], parentSinks: "override" },
+      { category: ["fedify", "federation", "inbox"], lowestLevel: "info", sinks: ["app"], parentSinks: "override" },
       { category: ["logtape", "meta"], lowestLevel: "error", sinks: ["app"] },
     ],
   });
