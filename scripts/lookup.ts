@@ -14,7 +14,9 @@ if (!query) {
   process.exit(2);
 }
 const documentLoader = getDocumentLoader({ allowPrivateAddress });
-const found = await lookupObject(query, { documentLoader });
+// Fedify reads `allowPrivateAddress` for the WebFinger step too, though its type does not list it.
+const options = { documentLoader, allowPrivateAddress };
+const found = await lookupObject(query, options);
 if (!found) {
   console.error(`Nothing found for ${query}`);
   process.exit(1);

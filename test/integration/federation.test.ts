@@ -1,3 +1,6 @@
+import { execFile } from "node:child_process";
+import path from "node:path";
+import { promisify } from "node:util";
 import {
   Announce,
   Article,
@@ -371,6 +374,11 @@ describe.each(databaseTargets)("federation with a real peer on $name", (target) 
         (await app.db.select().from(remoteFollowers).where(eq(remoteFollowers.actor, author.id))).length === 0,
       "the follower to be removed",
     );
+    const unheard = await createPost(app, author, category, { title: "Nobody on the peer hears this" });
+    await eventually(queueIsEmpty, "the queue to drain");
+    // The peer still follows the site, which announces the post; the author's Create goes to nobody.
+    expect(receivedOf("Announce").some((activity) => JSON.stringify(activity.json).includes(unheard.id))).toBe(true);
+    expect(receivedOf("Create").filter((activity) => JSON.stringify(activity.json).includes(unheard.id))).toEqual([]);
   });
 
   it("keeps an old handle resolving after a change, and refuses a taken or reserved one", async () => {
@@ -383,15 +391,37 @@ describe.each(databaseTargets)("federation with a real peer on $name", (target) 
       });
     expect((await change("ada-lovelace-2")).statusCode).toBe(409);
     expect((await change("blog")).statusCode).toBe(400);
+    // The peer follows again, and hears of the new handle from the actor's Update.
+    peer.received.length = 0;
+    await peer.follow(authorActor);
+    await eventually(() => receivedOf("Accept")[0], "the Accept");
     const renamed = await change("@Countess_Ada");
     expect(renamed.statusCode).toBe(200);
     expect(renamed.json().handle).toBe("countess_ada");
+    const update = await eventually(
+      () => receivedOf("Update").find((activity) => (activity.json.object as { type?: string }).type === "Person"),
+      "the actor's Update",
+    );
+    expect((update.json.object as { preferredUsername?: string }).preferredUsername).toBe("countess_ada");
     for (const handle of ["countess_ada", "ada-lovelace"]) {
       const found = await peer.lookup(`acct:${handle}@${front.host}`);
       expect(found?.id?.href).toBe(`${front.origin}/ap/actors/${author.id}`);
     }
     const actor = await app.inject({ url: `/ap/actors/${author.id}`, headers: { accept: AP } });
     expect(actor.json().preferredUsername).toBe("countess_ada");
+  });
+
+  it("is found by `npm run lookup`, as a remote server finds an author and a post", async () => {
+    const post = await createPost(app, author, category, { title: "Looked up" });
+    const lookup = (query: string) =>
+      promisify(execFile)(process.execPath, [path.resolve("scripts/lookup.ts"), "--allow-private", query], {
+        env: { ...process.env, NODE_EXTRA_CA_CERTS: front.certFile },
+      });
+    const person = JSON.parse((await lookup(`acct:countess_ada@${front.host}`)).stdout);
+    expect(person).toMatchObject({ type: "Person", preferredUsername: "countess_ada", name: "Ada Lovelace" });
+    const article = JSON.parse((await lookup(`${front.origin}/posts/${post.id}`)).stdout);
+    expect(article).toMatchObject({ type: "Article", name: "Looked up" });
+    await expect(lookup(`acct:nobody-at-all@${front.host}`)).rejects.toThrow(/Nothing found/);
   });
 
   it("serves an article only for a published post", async () => {

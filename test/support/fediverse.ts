@@ -74,6 +74,8 @@ export async function startTlsFront() {
   return {
     origin: `https://127.0.0.1:${port}`,
     host: `127.0.0.1:${port}`,
+    /** The certificate's file, for a child process to trust (NODE_EXTRA_CA_CERTS). */
+    certFile: cert,
     target(port: number) {
       targetPort = port;
     },

@@ -29,7 +29,7 @@ import { isBlockedDomain } from "./domains.ts";
 import { addFollower, countFollowers, followersOf, forgetFollower, removeFollower, SITE_ACTOR } from "./followers.ts";
 import { createKeyring } from "./keys.ts";
 import { articleColumns, articleOf, isUuid, personOf, publishedArticle, siteActor } from "./objects.ts";
-import { deliverPostActivity, isPostActivity } from "./outgoing.ts";
+import { deliverActorUpdate, deliverPostActivity, isActorUpdate, isPostActivity } from "./outgoing.ts";
 import { addReaction, editReply, forgetReply, receiveReply, removeReaction } from "./replies.ts";
 
 const PACKAGE_VERSION = "0.1.0";
@@ -102,6 +102,7 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
   const queue = createFederationQueue({ db, log, leaseMs: settings.leaseMs });
   const keyring = createKeyring(db);
 
+  const context = () => federation.createContext(new URL(base));
   const federation: Federation<void> = createFederation<void>({
     kv,
     // Our own messages (a post's activity, queued in the transaction that changed it) share the queue; Fedify's
@@ -109,13 +110,11 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
     queue: {
       ...queue,
       listen: (handler, options) =>
-        queue.listen(
-          (message) =>
-            isPostActivity(message)
-              ? deliverPostActivity(federation.createContext(new URL(base)), db, base, message)
-              : handler(message),
-          options,
-        ),
+        queue.listen((message) => {
+          if (isPostActivity(message)) return deliverPostActivity(context(), db, base, message);
+          if (isActorUpdate(message)) return deliverActorUpdate(context(), db, base, message);
+          return handler(message);
+        }, options),
     },
     manuallyStartQueue: true,
     origin: base,

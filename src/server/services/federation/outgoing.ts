@@ -4,7 +4,7 @@ import type { Db } from "../../db/client.ts";
 import { federationQueue } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { followersOf, SITE_ACTOR } from "./followers.ts";
-import { articleOf, instant, publishedArticle } from "./objects.ts";
+import { articleOf, instant, personOf, publishedArticle } from "./objects.ts";
 
 /** What happened to a post, for its followers on the fediverse. */
 export interface PostActivity {
@@ -14,8 +14,41 @@ export interface PostActivity {
   authorId: string;
 }
 
-export const isPostActivity = (message: unknown): message is PostActivity =>
-  typeof message === "object" && message !== null && (message as { type?: unknown }).type === "penchain:post";
+/** A user's name, handle, bio or photo changed: their followers' servers should show the new ones. */
+export interface ActorUpdate {
+  type: "penchain:actor";
+  userId: string;
+}
+
+const typeOf = (message: unknown) =>
+  typeof message === "object" && message !== null ? (message as { type?: unknown }).type : undefined;
+export const isPostActivity = (message: unknown): message is PostActivity => typeOf(message) === "penchain:post";
+export const isActorUpdate = (message: unknown): message is ActorUpdate => typeOf(message) === "penchain:actor";
+
+/** Queues an `Update` of a user's actor in the caller's transaction (see `queuePostActivity`). */
+export async function queueActorUpdate(
+  deps: { db: Pick<Db, "insert">; config: Pick<Deps["config"], "federation"> },
+  userId: string,
+) {
+  if (!deps.config.federation) return;
+  await deps.db
+    .insert(federationQueue)
+    .values({ message: { type: "penchain:actor", userId } satisfies ActorUpdate, orderingKey: `actor:${userId}` });
+}
+
+/** Sends a user's actor as it is now to their followers' servers, which then show the new name, handle or photo. */
+export async function deliverActorUpdate(ctx: Context<void>, db: Db, base: string, message: ActorUpdate) {
+  const person = await personOf(ctx, db, base, message.userId);
+  const followers = await followersOf(db, [message.userId]);
+  if (!person?.id || followers.length === 0) return;
+  const update = new Update({
+    id: new URL(`#update-${Date.now()}`, person.id),
+    actor: person.id,
+    object: person,
+    to: PUBLIC_COLLECTION,
+  });
+  await ctx.sendActivity({ identifier: message.userId }, followers, update, { preferSharedInbox: true });
+}
 
 /** One post's activities go out in the order they happened: its `Create`, then `Update`s, then `Delete`. */
 export const postOrderingKey = (postId: string) => `post:${postId}`;

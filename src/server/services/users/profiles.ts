@@ -9,6 +9,7 @@ import { checkCurrentPassword } from "../auth/passwords.ts";
 import { EMAIL_TAKEN } from "../auth/registration.ts";
 import { isPublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
+import { queueActorUpdate } from "../federation/outgoing.ts";
 import { removeImage, storeImage } from "../images.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
 import { tipTotals } from "../payments/tips.ts";
@@ -126,6 +127,8 @@ export async function updateProfile(
           updatedAt: new Date(),
         })
         .where(eq(users.id, user.id));
+      // The fediverse shows the new name, bio or handle once their servers get the actor again.
+      await queueActorUpdate({ db: tx, config: deps.config }, user.id);
     });
   } catch (error) {
     if (isUniqueViolation(error, "users_email_lower_key")) throw new HttpError(409, EMAIL_TAKEN);
@@ -171,9 +174,16 @@ export async function setFollowing(
   return { isFollowing: following, followersCount: await followersCount(deps, targetId) };
 }
 
-export async function replacePhoto(deps: Pick<Deps, "db" | "log" | "storage">, user: AuthUser, upload: Uint8Array) {
+export async function replacePhoto(
+  deps: Pick<Deps, "db" | "config" | "log" | "storage">,
+  user: AuthUser,
+  upload: Uint8Array,
+) {
   const url = await storeImage(deps.storage, upload, "photo");
-  await deps.db.update(users).set({ profilePhoto: url, updatedAt: new Date() }).where(eq(users.id, user.id));
+  await deps.db.transaction(async (tx) => {
+    await tx.update(users).set({ profilePhoto: url, updatedAt: new Date() }).where(eq(users.id, user.id));
+    await queueActorUpdate({ db: tx, config: deps.config }, user.id);
+  });
   if (user.profilePhoto)
     await removeImage(deps.storage, user.profilePhoto, "photo").catch((error) =>
       deps.log.warn({ err: error }, "old photo not removed"),
