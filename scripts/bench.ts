@@ -80,8 +80,9 @@ async function serve() {
     LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
     // The search timing sends a few hundred searches from one address.
     RATE_LIMIT_FACTOR: "1000",
-    // Read paths are measured as a federating site serves them (the ActivityPub routes are in its router).
-    FEDERATION: "on",
+    // Read paths are measured as a federating site serves them (the ActivityPub routes are in its router);
+    // BENCH_FEDERATION=off measures them without, for a comparison.
+    FEDERATION: process.env.BENCH_FEDERATION ?? "on",
   });
   // Ten reactions a post at both sizes, so the scale run grows the tables, not each post.
   await seed(app.db, posts, 10);
