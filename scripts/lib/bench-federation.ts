@@ -10,6 +10,7 @@ import { sql } from "drizzle-orm";
 import { loadConfig } from "../../src/server/env.ts";
 import { startServer } from "../../src/server/main.ts";
 import { READY_MARK, startServerProcess } from "./run.ts";
+import { dropScratchPostgres } from "./scratch-postgres.ts";
 import { startScratchServer } from "./scratch-server.ts";
 
 const FOLLOWERS = 1_000;
@@ -165,6 +166,9 @@ export async function benchFederation(script: string) {
   } finally {
     first.child.kill("SIGKILL");
     second.child.kill("SIGTERM");
+    if (second.child.exitCode === null) await new Promise((resolve) => second.child.once("exit", resolve));
+    // The first instance was killed before it could drop its database.
+    await dropScratchPostgres(process.env.BENCH_DATABASE_URL, first.info.databaseUrl);
     await peer.close();
   }
   return misses;

@@ -19,3 +19,10 @@ export async function scratchPostgres(baseUrl: string, prefix: string) {
   url.pathname = `/${name}`;
   return { url: url.toString(), drop: () => onServer(baseUrl, `drop database if exists ${name} with (force)`) };
 }
+
+/** Drops a scratch database by its URL, for one whose process was killed before it could drop it itself. */
+export async function dropScratchPostgres(baseUrl: string, databaseUrl: string) {
+  const name = new URL(databaseUrl).pathname.slice(1);
+  if (!/^penchain_[a-z]+_[0-9a-f]{12}$/.test(name)) throw new Error(`not a scratch database: ${name}`);
+  await onServer(baseUrl, `drop database if exists ${name} with (force)`);
+}

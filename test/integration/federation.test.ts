@@ -210,7 +210,7 @@ describe.each(databaseTargets)("federation with a real peer on $name", (target) 
       return response.json();
     };
     const nasty = `<p>Hi <script>alert(1)</script><img src=x onerror=alert(2)> <a href="javascript:alert(3)">x</a> <a href="https://example.com/ok">ok</a></p>`;
-    const first = peer.note(postUri, nasty, "first");
+    const first = peer.note(postUri, nasty, "first").clone({ url: new URL("javascript:alert(4)") });
     await peer.send(
       authorActor,
       new Create({ id: new URL(`${peer.origin}/creates/first`), actor: new URL(peer.actorUri()), object: first }),
@@ -224,6 +224,8 @@ describe.each(databaseTargets)("federation with a real peer on $name", (target) 
     expect(pending.authorHandle).toBe(`@alice@${new URL(peer.origin).host}`);
     expect(pending.content).not.toMatch(/script|onerror|javascript|<img/);
     expect(pending.content).toContain('<a href="https://example.com/ok"');
+    // A link to the original that is not http(s) is not kept: the reply's own id is linked instead.
+    expect(pending.url).toBe(`${peer.origin}/notes/first`);
 
     // Only the post's author (or an admin) decides.
     const stranger = await signUp(app, { firstName: "Eve", lastName: "Stranger" });

@@ -36,11 +36,13 @@ export const domainSchema = z
   .string({ error: DOMAIN_MESSAGE })
   .trim()
   .toLowerCase()
+  // A pasted address (scheme, path, port) or handle (`@name@host`) leaves its host.
   .transform((value) =>
     value
       .replace(/^[a-z]+:\/\//, "")
+      .replace(/[/?#].*$/, "")
       .replace(/^.*@/, "")
-      .replace(/[/:?#].*$/, ""),
+      .replace(/:\d*$/, ""),
   )
   .pipe(
     z

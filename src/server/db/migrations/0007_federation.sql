@@ -82,8 +82,8 @@ CREATE TABLE "remote_replies" (
 --> statement-breakpoint
 ALTER TABLE "users" ADD COLUMN "handle" text;--> statement-breakpoint
 -- Existing users get a handle from their name, as registration derives one (src/shared/handles.ts): accents
--- dropped, lower case, other characters as one "-"; "user" when nothing is left; a name taken earlier (or the site's
--- own "blog") gets a part of the user's id after it.
+-- dropped, lower case, other characters as one "-"; "user" when nothing is left; a name taken earlier (or a reserved
+-- one: RESERVED_HANDLES) gets a part of the user's id after it.
 WITH stems AS (
 	SELECT "id", "created_at", left(coalesce(nullif(trim(both '-' FROM regexp_replace(
 		regexp_replace(normalize(lower("first_name" || '-' || "last_name"), NFKD), '[\u0300-\u036f]', '', 'g'),
@@ -93,7 +93,7 @@ WITH stems AS (
 	SELECT "id", "stem", row_number() OVER (PARTITION BY "stem" ORDER BY "created_at", "id") AS "n" FROM stems
 )
 UPDATE "users" SET "handle" = CASE
-	WHEN numbered."n" = 1 AND length(numbered."stem") >= 3 AND numbered."stem" <> 'blog' THEN numbered."stem"
+	WHEN numbered."n" = 1 AND length(numbered."stem") >= 3 AND numbered."stem" NOT IN ('blog', 'admin', 'administrator', 'root', 'support', 'penchain') THEN numbered."stem"
 	ELSE numbered."stem" || '-' || left(replace("users"."id"::text, '-', ''), 7)
 END
 FROM numbered WHERE numbered."id" = "users"."id";--> statement-breakpoint

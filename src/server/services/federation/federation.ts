@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { type Context, createFederation, type Federation } from "@fedify/fedify";
 import {
   Accept,
@@ -32,7 +33,9 @@ import { articleColumns, articleOf, isUuid, personOf, publishedArticle, siteActo
 import { deliverActorUpdate, deliverPostActivity, isActorUpdate, isPostActivity } from "./outgoing.ts";
 import { addReaction, editReply, forgetReply, receiveReply, removeReaction } from "./replies.ts";
 
-const PACKAGE_VERSION = "0.1.0";
+const PACKAGE_VERSION = (
+  JSON.parse(fs.readFileSync(new URL("../../../../package.json", import.meta.url), "utf8")) as { version: string }
+).version;
 const OUTBOX_PAGE = 20;
 
 /** Where a remote object is read: its `url`, as a URL or a link. */

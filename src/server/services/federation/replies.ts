@@ -13,6 +13,10 @@ export const REPLY_NOT_FOUND = "Reply not found";
 
 type ReplyRow = typeof remoteReplies.$inferSelect;
 
+/** An address a reader's browser may open or load: http(s) only (a remote `javascript:` link is dropped). */
+const webAddress = (url: string | null) =>
+  url && URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) ? new URL(url).href.slice(0, 2000) : null;
+
 const toReply = (row: ReplyRow): RemoteReply => ({
   id: row.id,
   postId: row.postId,
@@ -41,7 +45,10 @@ export interface IncomingReply {
  * waits for the post's author. A reply delivered again (same id) is the same reply; answers whether it is new.
  */
 export async function receiveReply(db: Db, postId: string, reply: IncomingReply): Promise<RemoteReply | null> {
-  const [post] = await db.select({ authorId: posts.userId }).from(posts).where(eq(posts.id, postId));
+  const [post] = await db
+    .select({ authorId: posts.userId })
+    .from(posts)
+    .where(and(eq(posts.id, postId), eq(posts.status, "published")));
   if (!post) return null;
   const [approved] = await db
     .select({ actorUri: approvedRepliers.actorUri })
@@ -56,8 +63,8 @@ export async function receiveReply(db: Db, postId: string, reply: IncomingReply)
       domain: new URL(reply.actorUri).hostname,
       authorName: reply.authorName.slice(0, 200),
       authorHandle: reply.authorHandle.slice(0, 300),
-      authorAvatar: reply.authorAvatar,
-      url: reply.url,
+      authorAvatar: webAddress(reply.authorAvatar),
+      url: webAddress(reply.url) ?? webAddress(reply.uri),
       content: sanitizeRemoteHtml(reply.html.slice(0, MAX_REPLY_HTML)),
       status: approved ? "approved" : "pending",
       publishedAt: reply.publishedAt ?? new Date(),
@@ -84,6 +91,11 @@ export async function addReaction(
   db: Db,
   reaction: { postId: string; actorUri: string; kind: "like" | "announce"; activityUri: string | null },
 ) {
+  const [post] = await db
+    .select({ id: posts.id })
+    .from(posts)
+    .where(and(eq(posts.id, reaction.postId), eq(posts.status, "published")));
+  if (!post) return;
   await db
     .insert(remoteReactions)
     .values({ ...reaction, domain: new URL(reaction.actorUri).hostname })
