@@ -1,4 +1,5 @@
 import fs from "node:fs";
+import path from "node:path";
 import { type Context, createFederation, type Federation } from "@fedify/fedify";
 import {
   Accept,
@@ -33,10 +34,15 @@ import { articleColumns, articleOf, isUuid, personOf, publishedArticle, siteActo
 import { deliverActorUpdate, deliverPostActivity, isActorUpdate, isPostActivity } from "./outgoing.ts";
 import { addReaction, editReply, forgetReply, receiveReply, removeReaction } from "./replies.ts";
 
-const PACKAGE_VERSION = (
-  JSON.parse(fs.readFileSync(new URL("../../../../package.json", import.meta.url), "utf8")) as { version: string }
-).version;
 const OUTBOX_PAGE = 20;
+
+/** Penchain's version, for NodeInfo and the User-Agent of deliveries. */
+const packageVersion = () =>
+  (
+    JSON.parse(fs.readFileSync(path.resolve(import.meta.dirname, "../../../../package.json"), "utf8")) as {
+      version: string;
+    }
+  ).version;
 
 /** Where a remote object is read: its `url`, as a URL or a link. */
 const linkOf = (url: URL | Link | null): string | null =>
@@ -101,6 +107,7 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
   const { db, log } = deps;
   const base = deps.config.publicUrl;
   routeFedifyLogs(log);
+  const version = packageVersion();
   const kv = createFederationKv(db);
   const queue = createFederationQueue({ db, log, leaseMs: settings.leaseMs });
   const keyring = createKeyring(db);
@@ -122,7 +129,7 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
     manuallyStartQueue: true,
     origin: base,
     allowPrivateAddress: settings.allowPrivateAddress,
-    userAgent: { software: `Penchain/${PACKAGE_VERSION}`, url: new URL(base) },
+    userAgent: { software: `Penchain/${version}`, url: new URL(base) },
     onOutboxError: (error, activity) =>
       log.warn({ err: error, activity: activity?.id?.href }, "federation: a delivery failed; it is tried again later"),
   });
@@ -217,7 +224,7 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
       db.select({ count: count() }).from(comments),
     ]);
     return {
-      software: { name: "penchain", version: PACKAGE_VERSION, homepage: new URL(base) },
+      software: { name: "penchain", version, homepage: new URL(base) },
       protocols: ["activitypub"],
       openRegistrations: true,
       usage: {
