@@ -83,6 +83,7 @@ it("describes the body of every call that takes one, multipart forms included", 
     "DELETE /api/posts/{id}",
     "DELETE /api/comments/{id}",
     "DELETE /api/category/{id}",
+    "PUT /api/federation/replies/{id}/approve",
   ]);
   const missing = Object.entries(paths).flatMap(([path, methods]) =>
     Object.entries(methods)

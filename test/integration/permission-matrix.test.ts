@@ -234,6 +234,30 @@ const MATRIX: Row[] = [
     ADMIN,
   ],
   ["GET", "/api/settings/status", () => ({ url: "/api/settings/status" }), ADMIN],
+  // Federation (issue 21). Whether a reply is the caller's to approve or remove is the service's to say (a stranger
+  // gets 403 there: federation.test.ts); the guard lets in any signed-in user.
+  ["GET", "/api/federation/posts/{id}", (w) => ({ url: `/api/federation/posts/${w.post.id}` }), PUBLIC],
+  ["GET", "/api/federation/replies/pending", () => ({ url: "/api/federation/replies/pending" }), SIGNED_IN],
+  [
+    "PUT",
+    "/api/federation/replies/{id}/approve",
+    () => ({ url: `/api/federation/replies/${id()}/approve` }),
+    SIGNED_IN,
+  ],
+  ["DELETE", "/api/federation/replies/{id}", () => ({ url: `/api/federation/replies/${id()}` }), SIGNED_IN],
+  ["GET", "/api/federation/blocked-domains", () => ({ url: "/api/federation/blocked-domains" }), ADMIN],
+  [
+    "POST",
+    "/api/federation/blocked-domains",
+    () => ({ url: "/api/federation/blocked-domains", payload: { domain: `spam-${id().slice(0, 8)}.example` } }),
+    ADMIN,
+  ],
+  [
+    "DELETE",
+    "/api/federation/blocked-domains/{domain}",
+    () => ({ url: "/api/federation/blocked-domains/spam.example" }),
+    ADMIN,
+  ],
 ];
 
 describe.each(databaseTargets)("who may call each API route, on $name", (target) => {
