@@ -12,9 +12,12 @@ export class HttpError extends Error {
   issues: { path: string; message: string }[] | undefined;
 }
 
-/** A 400 whose message is the first failing field's, as the spec's forms show it. */
-export function validationError(issues: { path: PropertyKey[]; message: string }[]): HttpError {
-  const error = new HttpError(400, issues[0]?.message ?? "Invalid input");
+/**
+ * A 400 (or `status`: 409 for a value someone else holds) whose message is the first failing field's, as the spec's
+ * forms show it; the form shows each issue beside its field.
+ */
+export function validationError(issues: { path: PropertyKey[]; message: string }[], status = 400): HttpError {
+  const error = new HttpError(status, issues[0]?.message ?? "Invalid input");
   error.issues = issues.map((issue) => ({ path: issue.path.map(String).join("."), message: issue.message }));
   return error;
 }

@@ -14,7 +14,7 @@ beforeAll(async () => {
 
 describe("handles (issue 21)", () => {
   it("changes the handle in Update profile, shows it on the profile, and names a taken one beside its field", async () => {
-    const other = await server.signUp({ firstName: "Taken", lastName: "Name" });
+    await server.signUp({ firstName: "Taken", lastName: "Name" });
     const user = await server.signUp({ firstName: "Hana", lastName: "Handle" });
     const { router } = await renderApp(`/update-profile/${user.id}`, user);
     const handle = await screen.findByLabelText("Handle");
@@ -24,7 +24,6 @@ describe("handles (issue 21)", () => {
     await userEvent.type(handle, "taken-name");
     await userEvent.click(screen.getByRole("button", { name: "Update" }));
     expect(await screen.findAllByText("This handle is taken")).not.toHaveLength(0);
-    expect(other.id).not.toBe(user.id);
     await userEvent.clear(handle);
     await userEvent.type(handle, "@Hana_Writes");
     await userEvent.click(screen.getByRole("button", { name: "Update" }));

@@ -20,7 +20,8 @@ import {
   Undo,
   Update,
 } from "@fedify/fedify/vocab";
-import { Agent, setGlobalDispatcher } from "undici";
+import { Agent, getGlobalDispatcher, setGlobalDispatcher } from "undici";
+import { relay } from "./tcp-proxy.ts";
 
 /**
  * An https front for a test server: WebFinger's `acct:` lookups are https only, so a peer can follow
@@ -54,21 +55,13 @@ export async function startTlsFront() {
     { stdio: "ignore" },
   );
   const certificate = fs.readFileSync(cert);
+  const previousDispatcher = getGlobalDispatcher();
   setGlobalDispatcher(new Agent({ connect: { ca: [...tls.rootCertificates, certificate.toString()] } }));
   let targetPort = 0;
   const sockets = new Set<net.Socket>();
-  const server = tls.createServer({ key: fs.readFileSync(key), cert: certificate }, (client) => {
-    const upstream = net.connect(targetPort, "127.0.0.1");
-    for (const socket of [client, upstream]) {
-      sockets.add(socket);
-      socket.on("close", () => sockets.delete(socket));
-      socket.on("error", () => {
-        client.destroy();
-        upstream.destroy();
-      });
-    }
-    client.pipe(upstream).pipe(client);
-  });
+  const server = tls.createServer({ key: fs.readFileSync(key), cert: certificate }, (client) =>
+    relay(client, net.connect(targetPort, "127.0.0.1"), sockets),
+  );
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const port = (server.address() as net.AddressInfo).port;
   return {
@@ -82,6 +75,7 @@ export async function startTlsFront() {
     async close() {
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      setGlobalDispatcher(previousDispatcher);
       fs.rmSync(dir, { recursive: true, force: true });
     },
   };
@@ -193,18 +187,3 @@ export async function startPeer(name = "alice", host = "127.0.0.1") {
 }
 
 export type Peer = Awaited<ReturnType<typeof startPeer>>;
-
-/** Waits until `check` answers something truthy (checked every 100 ms), or fails after `timeoutMs`. */
-export async function eventually<T>(
-  check: () => Promise<T> | T,
-  what: string,
-  timeoutMs = 15_000,
-): Promise<NonNullable<T>> {
-  const until = Date.now() + timeoutMs;
-  for (;;) {
-    const value = await check();
-    if (value) return value as NonNullable<T>;
-    if (Date.now() > until) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((resolve) => setTimeout(resolve, 100));
-  }
-}

@@ -1,5 +1,18 @@
 import net from "node:net";
 
+/** Pipes `client` and `upstream` into each other, each kept in `sockets` while open; an error on one ends both. */
+export function relay(client: net.Socket, upstream: net.Socket, sockets: Set<net.Socket>) {
+  for (const socket of [client, upstream]) {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+    socket.on("error", () => {
+      client.destroy();
+      upstream.destroy();
+    });
+  }
+  client.pipe(upstream).pipe(client);
+}
+
 /**
  * A TCP proxy on a local port in front of `target`, which a test can cut (every connection dropped, new ones
  * refused) and restore on the same port: a database or service going away and coming back, without touching it.
@@ -9,18 +22,7 @@ export async function startTcpProxy(target: { host: string; port: number }) {
   let server: net.Server;
   const listen = (port: number) =>
     new Promise<number>((resolve, reject) => {
-      server = net.createServer((client) => {
-        const upstream = net.connect(target.port, target.host);
-        for (const socket of [client, upstream]) {
-          sockets.add(socket);
-          socket.on("close", () => sockets.delete(socket));
-          socket.on("error", () => {
-            client.destroy();
-            upstream.destroy();
-          });
-        }
-        client.pipe(upstream).pipe(client);
-      });
+      server = net.createServer((client) => relay(client, net.connect(target.port, target.host), sockets));
       server.once("error", reject);
       server.listen(port, "127.0.0.1", () => resolve((server.address() as net.AddressInfo).port));
     });

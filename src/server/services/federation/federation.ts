@@ -17,7 +17,7 @@ import {
   Update,
 } from "@fedify/fedify/vocab";
 import { configureSync, getConfig, type LogRecord } from "@logtape/logtape";
-import { and, count, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import { SITE_HANDLE } from "../../../shared/handles.ts";
 import { categories, comments, posts, users } from "../../db/schema.ts";
@@ -30,7 +30,7 @@ import { userIdByHandle } from "../users/handles.ts";
 import { isBlockedDomain } from "./domains.ts";
 import { addFollower, countFollowers, followersOf, forgetFollower, removeFollower, SITE_ACTOR } from "./followers.ts";
 import { createKeyring } from "./keys.ts";
-import { articleColumns, articleOf, isUuid, personOf, publishedArticle, siteActor } from "./objects.ts";
+import { articleColumns, articleOf, createOf, isUuid, personOf, publishedArticle, siteActor } from "./objects.ts";
 import { deliverActorUpdate, deliverPostActivity, isActorUpdate, isPostActivity } from "./outgoing.ts";
 import { addReaction, editReply, forgetReply, receiveReply, removeReaction } from "./replies.ts";
 
@@ -180,6 +180,10 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
     })
     .setCounter((_ctx, identifier) => countFollowers(db, identifier));
 
+  /** What an actor's outbox lists: the author's published posts, or every published post for the site. */
+  const postsOf = (identifier: string) =>
+    identifier === SITE_ACTOR ? isPublished : and(isPublished, eq(posts.userId, identifier));
+
   federation
     .setOutboxDispatcher("/ap/actors/{identifier}/outbox", async (ctx, identifier) => {
       if (!(await actorExists(identifier))) return null;
@@ -187,28 +191,15 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
         .select(articleColumns)
         .from(posts)
         .innerJoin(categories, eq(categories.id, posts.categoryId))
-        .where(and(isPublished, identifier === SITE_ACTOR ? sql`true` : eq(posts.userId, identifier)))
+        .where(postsOf(identifier))
         .orderBy(desc(posts.publishedAt), desc(posts.id))
         .limit(OUTBOX_PAGE);
       return {
-        items: rows.map((row) => {
-          const article = articleOf(ctx, base, row);
-          return new Create({
-            id: new URL("#create", article.id ?? undefined),
-            actor: ctx.getActorUri(row.userId),
-            object: article,
-            to: article.toId,
-            ccs: article.ccIds,
-            published: article.published,
-          });
-        }),
+        items: rows.map((row) => createOf(ctx, articleOf(ctx, base, row), row.userId)),
       };
     })
     .setCounter(async (_ctx, identifier) => {
-      const [row] = await db
-        .select({ count: count() })
-        .from(posts)
-        .where(and(isPublished, identifier === SITE_ACTOR ? sql`true` : eq(posts.userId, identifier)));
+      const [row] = await db.select({ count: count() }).from(posts).where(postsOf(identifier));
       return row?.count ?? 0;
     });
 

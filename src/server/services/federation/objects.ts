@@ -1,5 +1,5 @@
 import type { Context } from "@fedify/fedify";
-import { Article, Endpoints, Group, Hashtag, Image, Person, PUBLIC_COLLECTION } from "@fedify/fedify/vocab";
+import { Article, Create, Endpoints, Group, Hashtag, Image, Person, PUBLIC_COLLECTION } from "@fedify/fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
 import { and, eq } from "drizzle-orm";
 import { SITE_HANDLE } from "../../../shared/handles.ts";
@@ -125,5 +125,17 @@ export function articleOf(ctx: Context<void>, base: string, post: ArticleRow) {
     tags: tag
       ? [new Hashtag({ name: `#${tag}`, href: absolute(`/posts?category=${encodeURIComponent(post.category)}`, base) })]
       : [],
+  });
+}
+
+/** A post's `Create`, as its author's followers get it and as the author's outbox lists it. */
+export function createOf(ctx: Context<void>, article: Article, authorId: string) {
+  return new Create({
+    id: new URL("#create", article.id ?? undefined),
+    actor: ctx.getActorUri(authorId),
+    object: article,
+    to: PUBLIC_COLLECTION,
+    ccs: article.ccIds,
+    published: article.published,
   });
 }

@@ -1,10 +1,10 @@
 import type { Context } from "@fedify/fedify";
-import { Announce, Article, Create, Delete, PUBLIC_COLLECTION, Tombstone, Update } from "@fedify/fedify/vocab";
+import { Announce, Article, Delete, PUBLIC_COLLECTION, Tombstone, Update } from "@fedify/fedify/vocab";
 import type { Db } from "../../db/client.ts";
 import { federationQueue } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { followersOf, SITE_ACTOR } from "./followers.ts";
-import { articleOf, instant, personOf, publishedArticle } from "./objects.ts";
+import { articleOf, createOf, instant, personOf, publishedArticle } from "./objects.ts";
 
 /** What happened to a post, for its followers on the fediverse. */
 export interface PostActivity {
@@ -25,16 +25,23 @@ const typeOf = (message: unknown) =>
 export const isPostActivity = (message: unknown): message is PostActivity => typeOf(message) === "penchain:post";
 export const isActorUpdate = (message: unknown): message is ActorUpdate => typeOf(message) === "penchain:actor";
 
-/** Queues an `Update` of a user's actor in the caller's transaction (see `queuePostActivity`). */
-export async function queueActorUpdate(
+/**
+ * Queues a message for the fediverse in the caller's transaction (the one that changed the post or the user), so
+ * it is never lost and never sent for a change that was rolled back; nothing is queued when the site does not
+ * federate. One post's (or user's) messages are handled in the order queued.
+ */
+async function queueForFediverse(
   deps: { db: Pick<Db, "insert">; config: Pick<Deps["config"], "federation"> },
-  userId: string,
+  message: PostActivity | ActorUpdate,
 ) {
   if (!deps.config.federation) return;
-  await deps.db
-    .insert(federationQueue)
-    .values({ message: { type: "penchain:actor", userId } satisfies ActorUpdate, orderingKey: `actor:${userId}` });
+  const orderingKey = message.type === "penchain:post" ? postOrderingKey(message.postId) : `actor:${message.userId}`;
+  await deps.db.insert(federationQueue).values({ message, orderingKey });
 }
+
+/** Queues an `Update` of a user's actor (a new name, handle, bio or photo). */
+export const queueActorUpdate = (deps: Parameters<typeof queueForFediverse>[0], userId: string) =>
+  queueForFediverse(deps, { type: "penchain:actor", userId });
 
 /** Sends a user's actor as it is now to their followers' servers, which then show the new name, handle or photo. */
 export async function deliverActorUpdate(ctx: Context<void>, db: Db, base: string, message: ActorUpdate) {
@@ -53,20 +60,11 @@ export async function deliverActorUpdate(ctx: Context<void>, db: Db, base: strin
 /** One post's activities go out in the order they happened: its `Create`, then `Update`s, then `Delete`. */
 export const postOrderingKey = (postId: string) => `post:${postId}`;
 
-/**
- * Queues a post's activity for the fediverse in the caller's transaction (the one that publishes, edits or deletes
- * it), so it is never lost and never sent for a change that was rolled back. Nothing is queued when the site does
- * not federate; a draft never federates (callers queue only published posts' changes).
- */
-export async function queuePostActivity(
-  deps: { db: Pick<Db, "insert">; config: Pick<Deps["config"], "federation"> },
+/** Queues a post's activity: callers queue only published posts' changes, so a draft never federates. */
+export const queuePostActivity = (
+  deps: Parameters<typeof queueForFediverse>[0],
   activity: Omit<PostActivity, "type">,
-) {
-  if (!deps.config.federation) return;
-  await deps.db
-    .insert(federationQueue)
-    .values({ message: { type: "penchain:post", ...activity }, orderingKey: postOrderingKey(activity.postId) });
-}
+) => queueForFediverse(deps, { type: "penchain:post", ...activity });
 
 /**
  * Sends a queued post activity: a new post goes to its author's followers as `Create` (and to the site's as the
@@ -80,12 +78,11 @@ export async function deliverPostActivity(ctx: Context<void>, db: Db, base: stri
     orderingKey: postOrderingKey(message.postId),
     excludeBaseUris: [new URL(base)],
   };
-  const authorsFollowers = await followersOf(db, [message.authorId]);
-  const everyone = await followersOf(db, [message.authorId, SITE_ACTOR]);
   const articleId = ctx.getObjectUri(Article, { id: message.postId });
   if (message.action === "delete") {
+    const everyone = await followersOf(db, [message.authorId, SITE_ACTOR]);
     const deletion = new Delete({
-      id: new URL(`#delete`, articleId),
+      id: new URL("#delete", articleId),
       actor: ctx.getActorUri(message.authorId),
       object: new Tombstone({ id: articleId }),
       to: PUBLIC_COLLECTION,
@@ -97,6 +94,7 @@ export async function deliverPostActivity(ctx: Context<void>, db: Db, base: stri
   if (!post) return;
   const article = articleOf(ctx, base, post);
   if (message.action === "update") {
+    const everyone = await followersOf(db, [message.authorId, SITE_ACTOR]);
     const update = new Update({
       id: new URL(`#update-${post.updatedAt.getTime()}`, articleId),
       actor: ctx.getActorUri(post.userId),
@@ -108,16 +106,12 @@ export async function deliverPostActivity(ctx: Context<void>, db: Db, base: stri
     if (everyone.length > 0) await ctx.sendActivity(author, everyone, update, options);
     return;
   }
-  const create = new Create({
-    id: new URL("#create", articleId),
-    actor: ctx.getActorUri(post.userId),
-    object: article,
-    to: PUBLIC_COLLECTION,
-    ccs: article.ccIds,
-    published: article.published,
-  });
-  if (authorsFollowers.length > 0) await ctx.sendActivity(author, authorsFollowers, create, options);
-  const siteFollowers = await followersOf(db, [SITE_ACTOR]);
+  const [authorsFollowers, siteFollowers] = await Promise.all([
+    followersOf(db, [message.authorId]),
+    followersOf(db, [SITE_ACTOR]),
+  ]);
+  if (authorsFollowers.length > 0)
+    await ctx.sendActivity(author, authorsFollowers, createOf(ctx, article, post.userId), options);
   if (siteFollowers.length > 0) {
     const announce = new Announce({
       id: new URL("#announce", articleId),

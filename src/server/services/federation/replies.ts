@@ -14,8 +14,10 @@ export const REPLY_NOT_FOUND = "Reply not found";
 type ReplyRow = typeof remoteReplies.$inferSelect;
 
 /** An address a reader's browser may open or load: http(s) only (a remote `javascript:` link is dropped). */
-const webAddress = (url: string | null) =>
-  url && URL.canParse(url) && /^https?:$/.test(new URL(url).protocol) ? new URL(url).href.slice(0, 2000) : null;
+function webAddress(url: string | null): string | null {
+  const parsed = url ? URL.parse(url) : null;
+  return parsed && /^https?:$/.test(parsed.protocol) ? parsed.href.slice(0, 2000) : null;
+}
 
 const toReply = (row: ReplyRow): RemoteReply => ({
   id: row.id,

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { firstFreeHandle, HANDLE_TAKEN_MESSAGE, handleStem } from "../../../shared/handles.ts";
 import type { Db } from "../../db/client.ts";
 import { handleAliases, users } from "../../db/schema.ts";
-import { HttpError } from "../../http-error.ts";
+import { validationError } from "../../http-error.ts";
 
 type Tx = Pick<Db, "execute" | "select" | "insert" | "update" | "delete">;
 
@@ -35,16 +35,8 @@ export async function newHandle(tx: Tx, firstName: string, lastName: string): Pr
 export async function changeHandle(tx: Tx, userId: string, from: string, to: string): Promise<void> {
   if (from === to) return;
   await lockHandles(tx);
-  const [owner] = await tx
-    .select({ userId: users.id })
-    .from(users)
-    .where(eq(users.handle, to))
-    .unionAll(tx.select({ userId: handleAliases.userId }).from(handleAliases).where(eq(handleAliases.handle, to)));
-  if (owner && owner.userId !== userId) {
-    const taken = new HttpError(409, HANDLE_TAKEN_MESSAGE);
-    taken.issues = [{ path: "handle", message: HANDLE_TAKEN_MESSAGE }];
-    throw taken;
-  }
+  const owner = await userIdByHandle(tx, to);
+  if (owner && owner !== userId) throw validationError([{ path: ["handle"], message: HANDLE_TAKEN_MESSAGE }], 409);
   await tx.delete(handleAliases).where(eq(handleAliases.handle, to));
   await tx.insert(handleAliases).values({ handle: from, userId }).onConflictDoNothing();
   await tx.update(users).set({ handle: to }).where(eq(users.id, userId));

@@ -127,8 +127,11 @@ export async function updateProfile(
           updatedAt: new Date(),
         })
         .where(eq(users.id, user.id));
-      // The fediverse shows the new name, bio or handle once their servers get the actor again.
-      await queueActorUpdate({ db: tx, config: deps.config }, user.id);
+      // The fediverse shows the new name, bio or handle once their servers get the actor again (an e-mail is
+      // not on it).
+      const shown = [input.firstName, input.lastName, input.bio, input.handle ?? user.handle];
+      if (shown.join("\n") !== [user.firstName, user.lastName, user.bio, user.handle].join("\n"))
+        await queueActorUpdate({ db: tx, config: deps.config }, user.id);
     });
   } catch (error) {
     if (isUniqueViolation(error, "users_email_lower_key")) throw new HttpError(409, EMAIL_TAKEN);

@@ -4,6 +4,11 @@ import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { usePendingReplies, useReplyDecision } from "../api/replies.ts";
 import { RemoteReplyCard } from "./remote-reply.tsx";
 
+const DECISIONS = [
+  { decision: "approve", label: "Approve", variant: "solid", palette: "teal" },
+  { decision: "remove", label: "Remove", variant: "outline", palette: "red" },
+] as const;
+
 /**
  * Replies from accounts replying to the author for the first time: shown on the post once approved (and that
  * account's next replies at once). Shows nothing when none waits.
@@ -33,27 +38,18 @@ export function PendingReplies() {
             </Text>
             <RemoteReplyCard
               reply={reply}
-              actions={
-                <>
-                  <Button
-                    size="xs"
-                    colorPalette="teal"
-                    disabled={decide.isPending}
-                    onClick={() => decide.mutate({ id: reply.id, decision: "approve" })}
-                  >
-                    Approve
-                  </Button>
-                  <Button
-                    size="xs"
-                    variant="outline"
-                    colorPalette="red"
-                    disabled={decide.isPending}
-                    onClick={() => decide.mutate({ id: reply.id, decision: "remove" })}
-                  >
-                    Remove
-                  </Button>
-                </>
-              }
+              actions={DECISIONS.map(({ decision, label, variant, palette }) => (
+                <Button
+                  key={decision}
+                  size="xs"
+                  variant={variant}
+                  colorPalette={palette}
+                  disabled={decide.isPending}
+                  onClick={() => decide.mutate({ id: reply.id, decision })}
+                >
+                  {label}
+                </Button>
+              ))}
             />
           </Stack>
         ))}
