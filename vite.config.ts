@@ -46,7 +46,7 @@ export default defineConfig(({ isSsrBuild }) => ({
                 },
                 {
                   name: "libs",
-                  test: /node_modules[\\/](react-router|react-router-dom|@tanstack|jotai|zod|cookie|set-cookie-parser|react-hook-form|@hookform)[\\/]/,
+                  test: /node_modules[\\/](react-router|react-router-dom|@tanstack|jotai|zod|cookie|set-cookie-parser|react-hook-form|@hookform|timeago\.js)[\\/]/,
                   priority: 2,
                 },
                 // Chakra UI's styling system and theme; its components go with the screens that use them.

@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import sharp from "sharp";
+import type Sharp from "sharp";
 import { IMAGE_WIDTHS, type ImageKind, imageAt } from "../../shared/images.ts";
 import { HttpError } from "../http-error.ts";
 import type { Storage } from "../infra/storage.ts";
@@ -11,13 +11,13 @@ const KINDS = {
   cover: { formats: ["jpeg", "png"], label: "JPEG or PNG", width: 1600, height: 1600, fit: "inside" },
 } as const;
 
-/**
- * Judges the type by content (never the file name), then re-encodes: orientation applied, metadata stripped,
- * size bounded. What comes out is always a fresh WebP under a random name.
- */
+/** sharp (libvips), loaded at the first image: a server that is only read never pays its memory. */
+let loaded: Promise<typeof Sharp> | undefined;
+const sharp = () => (loaded ??= import("sharp").then((module) => module.default));
+
 /** A narrower WebP of an image already processed (never wider than it is). */
-export const resizeTo = (webp: Uint8Array, width: number) =>
-  sharp(webp).resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
+export const resizeTo = async (webp: Uint8Array, width: number) =>
+  (await sharp())(webp).resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
 
 /** Stores an upload at every width (see src/shared/images.ts); answers the largest one's address. */
 export async function storeImage(storage: Storage, upload: Uint8Array, kind: ImageKind) {
@@ -31,10 +31,15 @@ export async function removeImage(storage: Storage, url: string, kind: ImageKind
   await Promise.all(IMAGE_WIDTHS[kind].map((width) => storage.remove(imageAt(url, kind, width))));
 }
 
+/**
+ * Judges the type by content (never the file name), then re-encodes: orientation applied, metadata stripped,
+ * size bounded. What comes out is always a fresh WebP under a random name.
+ */
 export async function processImage(input: Uint8Array, kind: keyof typeof KINDS) {
   const rules = KINDS[kind];
+  const sharpOf = await sharp();
   // Reading the header decodes no pixels, so it needs no pixel limit; the size is judged from it.
-  const metadata = await sharp(input, { limitInputPixels: false })
+  const metadata = await sharpOf(input, { limitInputPixels: false })
     .metadata()
     .catch(() => undefined);
   if (!metadata?.format || !(rules.formats as readonly string[]).includes(metadata.format)) {
@@ -44,7 +49,7 @@ export async function processImage(input: Uint8Array, kind: keyof typeof KINDS) 
     throw new HttpError(413, `The image is too large: at most ${PIXEL_LIMIT / 1_000_000} megapixels, please resize it`);
   }
   try {
-    const data = await sharp(input, { limitInputPixels: PIXEL_LIMIT })
+    const data = await sharpOf(input, { limitInputPixels: PIXEL_LIMIT })
       .rotate()
       .resize({ width: rules.width, height: rules.height, fit: rules.fit, withoutEnlargement: true })
       .webp({ quality: 82 })

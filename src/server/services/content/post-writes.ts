@@ -5,7 +5,7 @@ import { categories, posts } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
-import { queuePostActivity } from "../federation/outgoing.ts";
+import { queuePostActivity } from "../federation/queue-messages.ts";
 import { removeImage, storeImage } from "../images.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";

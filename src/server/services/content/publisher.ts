@@ -2,7 +2,7 @@ import { and, eq, lte, sql } from "drizzle-orm";
 import { posts } from "../../db/schema.ts";
 import { periodic } from "../../infra/periodic.ts";
 import type { Deps } from "../deps.ts";
-import { queuePostActivity } from "../federation/outgoing.ts";
+import { queuePostActivity } from "../federation/queue-messages.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { notify } from "../notifications/notify.ts";
 

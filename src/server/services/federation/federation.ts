@@ -31,7 +31,8 @@ import { isBlockedDomain } from "./domains.ts";
 import { addFollower, countFollowers, followersOf, forgetFollower, removeFollower, SITE_ACTOR } from "./followers.ts";
 import { createKeyring } from "./keys.ts";
 import { articleColumns, articleOf, createOf, isUuid, personOf, publishedArticle, siteActor } from "./objects.ts";
-import { deliverActorUpdate, deliverPostActivity, isActorUpdate, isPostActivity } from "./outgoing.ts";
+import { deliverActorUpdate, deliverPostActivity } from "./outgoing.ts";
+import { isActorUpdate, isPostActivity } from "./queue-messages.ts";
 import { addReaction, editReply, forgetReply, receiveReply, removeReaction } from "./replies.ts";
 
 const OUTBOX_PAGE = 20;

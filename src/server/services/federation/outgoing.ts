@@ -1,47 +1,9 @@
 import type { Context } from "@fedify/fedify";
 import { Announce, Article, Delete, PUBLIC_COLLECTION, Tombstone, Update } from "@fedify/fedify/vocab";
 import type { Db } from "../../db/client.ts";
-import { federationQueue } from "../../db/schema.ts";
-import type { Deps } from "../deps.ts";
 import { followersOf, SITE_ACTOR } from "./followers.ts";
 import { articleOf, createOf, instant, personOf, publishedArticle } from "./objects.ts";
-
-/** What happened to a post, for its followers on the fediverse. */
-export interface PostActivity {
-  type: "penchain:post";
-  action: "create" | "update" | "delete";
-  postId: string;
-  authorId: string;
-}
-
-/** A user's name, handle, bio or photo changed: their followers' servers should show the new ones. */
-export interface ActorUpdate {
-  type: "penchain:actor";
-  userId: string;
-}
-
-const typeOf = (message: unknown) =>
-  typeof message === "object" && message !== null ? (message as { type?: unknown }).type : undefined;
-export const isPostActivity = (message: unknown): message is PostActivity => typeOf(message) === "penchain:post";
-export const isActorUpdate = (message: unknown): message is ActorUpdate => typeOf(message) === "penchain:actor";
-
-/**
- * Queues a message for the fediverse in the caller's transaction (the one that changed the post or the user), so
- * it is never lost and never sent for a change that was rolled back; nothing is queued when the site does not
- * federate. One post's (or user's) messages are handled in the order queued.
- */
-async function queueForFediverse(
-  deps: { db: Pick<Db, "insert">; config: Pick<Deps["config"], "federation"> },
-  message: PostActivity | ActorUpdate,
-) {
-  if (!deps.config.federation) return;
-  const orderingKey = message.type === "penchain:post" ? postOrderingKey(message.postId) : `actor:${message.userId}`;
-  await deps.db.insert(federationQueue).values({ message, orderingKey });
-}
-
-/** Queues an `Update` of a user's actor (a new name, handle, bio or photo). */
-export const queueActorUpdate = (deps: Parameters<typeof queueForFediverse>[0], userId: string) =>
-  queueForFediverse(deps, { type: "penchain:actor", userId });
+import { type ActorUpdate, type PostActivity, postOrderingKey } from "./queue-messages.ts";
 
 /** Sends a user's actor as it is now to their followers' servers, which then show the new name, handle or photo. */
 export async function deliverActorUpdate(ctx: Context<void>, db: Db, base: string, message: ActorUpdate) {
@@ -56,15 +18,6 @@ export async function deliverActorUpdate(ctx: Context<void>, db: Db, base: strin
   });
   await ctx.sendActivity({ identifier: message.userId }, followers, update, { preferSharedInbox: true });
 }
-
-/** One post's activities go out in the order they happened: its `Create`, then `Update`s, then `Delete`. */
-export const postOrderingKey = (postId: string) => `post:${postId}`;
-
-/** Queues a post's activity: callers queue only published posts' changes, so a draft never federates. */
-export const queuePostActivity = (
-  deps: Parameters<typeof queueForFediverse>[0],
-  activity: Omit<PostActivity, "type">,
-) => queueForFediverse(deps, { type: "penchain:post", ...activity });
 
 /**
  * Sends a queued post activity: a new post goes to its author's followers as `Create` (and to the site's as the

@@ -9,7 +9,7 @@ import { checkCurrentPassword } from "../auth/passwords.ts";
 import { EMAIL_TAKEN } from "../auth/registration.ts";
 import { isPublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
-import { queueActorUpdate } from "../federation/outgoing.ts";
+import { queueActorUpdate } from "../federation/queue-messages.ts";
 import { removeImage, storeImage } from "../images.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
 import { tipTotals } from "../payments/tips.ts";
