@@ -10,6 +10,9 @@ const apiTarget = process.env.PENCHAIN_API_URL ?? "http://localhost:3000";
 // reader pages into dist/server, which the server loads at run time.
 export default defineConfig(({ isSsrBuild }) => ({
   root: path.join(ROOT, "src/client"),
+  // Vite's and Vitest's caches stay out of the sources: a test run writing into src/client made the next `npm start`
+  // rebuild the client.
+  cacheDir: path.join(ROOT, "node_modules/.vite"),
   plugins: [react()],
   // The server renderer is one file with everything it uses (React, React Router, Chakra UI and the rest): loading
   // their hundreds of modules one by one cost the server about 100 MB of memory. React comes in it as its production
