@@ -46,15 +46,18 @@ function packagesLoadedBy(entry: string): string[] {
 }
 
 // Fedify is about 45 MiB of memory and 0.4 s of start-up, viem's table of every chain about 20 MiB and 0.2 s, sharp
-// (libvips) about 9 MiB: a server that does not federate, runs on Hardhat's chain and has not yet been sent an image
-// loads none of them (issue 19's memory target).
+// (libvips) about 9 MiB, ioredis and each database driver a few: a server that does not federate, runs on Hardhat's
+// chain, has not yet been sent an image and has no Redis loads none of them, and it loads only the driver of its
+// database (issue 19's memory target).
 describe("what the server loads only when it needs it", { timeout: 60_000 }, () => {
-  it("starts without Fedify, viem's chains and sharp", () => {
+  it("starts without Fedify, viem's chains, sharp, ioredis or a database driver", () => {
     const loaded = packagesLoadedBy("src/server/main.ts");
     expect(loaded).toContain("fastify");
-    expect(loaded.filter((name) => name.startsWith("@fedify/") || name === "viem/chains" || name === "sharp")).toEqual(
-      [],
-    );
+    expect(
+      loaded.filter((name) =>
+        ["@fedify/fedify", "viem/chains", "sharp", "ioredis", "@electric-sql/pglite", "pg"].includes(name),
+      ),
+    ).toEqual([]);
   });
 
   it("sees Fedify where it is loaded: the federator, which app.ts imports when the site federates", () => {

@@ -1,13 +1,7 @@
 import path from "node:path";
-import { PGlite } from "@electric-sql/pglite";
 import type { Logger } from "drizzle-orm";
 import { sql } from "drizzle-orm";
-import { drizzle as drizzleNodePg } from "drizzle-orm/node-postgres";
-import { migrate as migrateNodePg } from "drizzle-orm/node-postgres/migrator";
 import type { PgDatabase, PgQueryResultHKT } from "drizzle-orm/pg-core";
-import { drizzle as drizzlePglite } from "drizzle-orm/pglite";
-import { migrate as migratePglite } from "drizzle-orm/pglite/migrator";
-import pg from "pg";
 import { lockDataDir } from "./data-dir-lock.ts";
 import { isPostgresUnavailable } from "./errors.ts";
 import * as schema from "./schema.ts";
@@ -34,11 +28,17 @@ const migrationsFolder = path.join(import.meta.dirname, "migrations");
 // Any constant shared by every instance: it serialises migrations when several servers start at once.
 const MIGRATION_LOCK_KEY = 7_337_001;
 
+// Each driver is loaded when it is opened: a server on PostgreSQL never loads PGlite, nor one on PGlite the pg pool.
 export async function openDatabase(options: DatabaseOptions): Promise<Database> {
   return "url" in options ? openPostgres(options.url, options.logger) : openPglite(options.dataDir, options.logger);
 }
 
 async function openPglite(dataDir: string | undefined, logger: Logger | undefined): Promise<Database> {
+  const [{ PGlite }, { drizzle: drizzlePglite }, { migrate: migratePglite }] = await Promise.all([
+    import("@electric-sql/pglite"),
+    import("drizzle-orm/pglite"),
+    import("drizzle-orm/pglite/migrator"),
+  ]);
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   try {
     const client = dataDir ? await PGlite.create(path.join(dataDir, "db")) : await PGlite.create();
@@ -62,6 +62,11 @@ async function openPglite(dataDir: string | undefined, logger: Logger | undefine
 }
 
 async function openPostgres(url: string, logger: Logger | undefined): Promise<Database> {
+  const [{ default: pg }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }] = await Promise.all([
+    import("pg"),
+    import("drizzle-orm/node-postgres"),
+    import("drizzle-orm/node-postgres/migrator"),
+  ]);
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
   const parsed = new URL(url);
   const server = { host: parsed.hostname, port: Number(parsed.port || 5432) };

@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
-import { Redis } from "ioredis";
+import { connectRedis } from "./redis.ts";
 
 type Handler = (message: unknown) => void;
 
@@ -13,9 +13,9 @@ export function createBus(options: { redisUrl?: string | undefined; log: Fastify
   const instanceId = crypto.randomUUID();
   const handlers = new Map<string, Set<Handler>>();
   const publisher = options.redisUrl
-    ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    ? connectRedis(options.redisUrl, { maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
-  const subscriber = options.redisUrl ? new Redis(options.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
+  const subscriber = options.redisUrl ? connectRedis(options.redisUrl, { maxRetriesPerRequest: 1 }) : undefined;
   for (const client of [publisher, subscriber]) {
     client?.on("error", (error) => options.log.warn({ err: error }, "bus: Redis unavailable"));
   }

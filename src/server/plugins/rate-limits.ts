@@ -1,8 +1,8 @@
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { Redis } from "ioredis";
 import ipaddr from "ipaddr.js";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { HttpError } from "../http-error.ts";
+import { connectRedis } from "../infra/redis.ts";
 
 export interface Limit {
   max: number;
@@ -69,7 +69,7 @@ declare module "fastify" {
  */
 export function registerRateLimits(app: FastifyInstance, redisUrl: string | undefined, limits: RateLimits) {
   const redis = redisUrl
-    ? new Redis(redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
+    ? connectRedis(redisUrl, { connectTimeout: 1000, maxRetriesPerRequest: 1, enableOfflineQueue: false })
     : undefined;
   if (redis) {
     redis.on("error", (error) => app.log.warn({ err: error }, "rate-limit store unavailable; counting in memory"));
