@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
-import { bin, READY_MARK, startServerProcess } from "./run.ts";
+import { bin, startServerProcess } from "./run.ts";
 import { startScratchServer } from "./scratch-server.ts";
 
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 10_000);
@@ -22,7 +22,7 @@ export interface AudienceSite {
 
 /** The server side: seeds the author, their followers and a reader's notifications, and serves. */
 export async function serveAudience(smtpUrl: string) {
-  const { app, url } = await startScratchServer("audience", process.env.BENCH_DATABASE_URL, {
+  const { app, url, serveUntilStopped } = await startScratchServer("audience", process.env.BENCH_DATABASE_URL, {
     LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
     SMTP_URL: smtpUrl,
     RATE_LIMIT_FACTOR: "1000",
@@ -53,22 +53,19 @@ export async function serveAudience(smtpUrl: string) {
   const plan = async (query: ReturnType<typeof sql>) =>
     (await rows<Record<string, string>>(sql`explain ${query}`)).map((row) => Object.values(row)[0]).join("\n");
   const token = (id: string) => app.tokens.sign({ id, tokenVersion: 0 });
-  process.stdout.write(
-    `${READY_MARK}${JSON.stringify({
-      url,
-      pid: process.pid,
-      authorToken: await token(author.id),
-      readerToken: await token(reader.id),
-      category: "News",
-      plans: {
-        unreadCount: await plan(sql`select count(*) from (select 1 from notifications where user_id = ${reader.id}
+  // Served until stopped: then the scratch database and data folder go too.
+  serveUntilStopped({
+    url,
+    authorToken: await token(author.id),
+    readerToken: await token(reader.id),
+    category: "News",
+    plans: {
+      unreadCount: await plan(sql`select count(*) from (select 1 from notifications where user_id = ${reader.id}
           and read_at is null limit 100) unread`),
-        notificationsPage: await plan(sql`select id from notifications where user_id = ${reader.id}
+      notificationsPage: await plan(sql`select id from notifications where user_id = ${reader.id}
           order by updated_at desc, id desc limit 21`),
-      },
-    } satisfies AudienceSite)}\n`,
-  );
-  process.once("SIGTERM", () => void app.close().then(() => process.exit(0)));
+    },
+  } satisfies Omit<AudienceSite, "pid">);
 }
 
 /** A real SMTP server counting what it receives, per recipient and Message-ID. */
