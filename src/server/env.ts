@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import net from "node:net";
+import { fileURLToPath } from "node:url";
 import { type Chain, defineChain, extractChain, getAddress, isAddress } from "viem";
 import { z } from "zod";
 import { LOCAL_CHAIN_ID } from "../shared/constants.ts";
@@ -196,14 +197,12 @@ const hardhat = defineChain({
 
 function chainById(id: number, rpcUrl: string): Chain {
   // Several dev chains share 31337; ours is Hardhat's. viem's table of every chain it knows (about 20 MiB of memory
-  // and 0.2 s to load) is read only for another chain.
-  const known =
-    id === hardhat.id
-      ? hardhat
-      : extractChain({
-          chains: Object.values(createRequire(import.meta.url)("viem/chains") as Record<string, Chain>),
-          id,
-        });
+  // and 0.2 s to load) is read only for another chain: required here, as configuration is read synchronously, and
+  // from its ES module build, the one the rest of the server's viem is (`require` alone would pick a second copy,
+  // viem's CommonJS build).
+  if (id === hardhat.id) return hardhat;
+  const viemChains = createRequire(import.meta.url)(fileURLToPath(import.meta.resolve("viem/chains")));
+  const known = extractChain({ chains: Object.values(viemChains as Record<string, Chain>), id });
   if (known) return known;
   return {
     id,

@@ -13,11 +13,11 @@ const KINDS = {
 
 /** sharp (libvips), loaded at the first image: a server that is only read never pays its memory. */
 let loaded: Promise<typeof Sharp> | undefined;
-const sharp = () => (loaded ??= import("sharp").then((module) => module.default));
+const loadSharp = () => (loaded ??= import("sharp").then((module) => module.default));
 
 /** A narrower WebP of an image already processed (never wider than it is). */
 export const resizeTo = async (webp: Uint8Array, width: number) =>
-  (await sharp())(webp).resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
+  (await loadSharp())(webp).resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
 
 /** Stores an upload at every width (see src/shared/images.ts); answers the largest one's address. */
 export async function storeImage(storage: Storage, upload: Uint8Array, kind: ImageKind) {
@@ -37,9 +37,9 @@ export async function removeImage(storage: Storage, url: string, kind: ImageKind
  */
 export async function processImage(input: Uint8Array, kind: keyof typeof KINDS) {
   const rules = KINDS[kind];
-  const sharpOf = await sharp();
+  const sharp = await loadSharp();
   // Reading the header decodes no pixels, so it needs no pixel limit; the size is judged from it.
-  const metadata = await sharpOf(input, { limitInputPixels: false })
+  const metadata = await sharp(input, { limitInputPixels: false })
     .metadata()
     .catch(() => undefined);
   if (!metadata?.format || !(rules.formats as readonly string[]).includes(metadata.format)) {
@@ -49,7 +49,7 @@ export async function processImage(input: Uint8Array, kind: keyof typeof KINDS) 
     throw new HttpError(413, `The image is too large: at most ${PIXEL_LIMIT / 1_000_000} megapixels, please resize it`);
   }
   try {
-    const data = await sharpOf(input, { limitInputPixels: PIXEL_LIMIT })
+    const data = await sharp(input, { limitInputPixels: PIXEL_LIMIT })
       .rotate()
       .resize({ width: rules.width, height: rules.height, fit: rules.fit, withoutEnlargement: true })
       .webp({ quality: 82 })
