@@ -3,8 +3,8 @@
 // `npm run dev` (--dev): the same, with the client served by Vite's dev server and hot reload.
 // Only Node's own modules are imported up front: the chain starts first, and the rest loads while it does.
 import { type ChildProcess, spawn } from "node:child_process";
-import fs from "node:fs";
 import path from "node:path";
+import { isBuildOf, recordBuildOf, sourcesDigest } from "./lib/client-build.ts";
 import { type LocalChain, startLocalChain } from "./lib/local-chain.ts";
 import { bin, ROOT, run } from "./lib/run.ts";
 
@@ -12,21 +12,14 @@ const dev = process.argv.includes("--dev");
 const dataDir = path.resolve(process.env.DATA_DIR ?? "data");
 const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
 
-function newestMtime(target: string): number {
-  const stat = fs.statSync(target);
-  if (!stat.isDirectory()) return stat.mtimeMs;
-  return Math.max(stat.mtimeMs, ...fs.readdirSync(target).map((name) => newestMtime(path.join(target, name))));
-}
-
 async function buildClientIfNeeded() {
-  const built = path.join(ROOT, "dist/client/index.html");
-  const renderer = path.join(ROOT, "dist/server/entry-server.js");
-  const sources = ["src/client", "src/shared", "vite.config.ts", "package-lock.json"].map((p) => path.join(ROOT, p));
-  const newest = Math.max(...sources.map(newestMtime));
-  if ([built, renderer].every((file) => fs.existsSync(file) && fs.statSync(file).mtimeMs > newest)) return;
-  console.log("Building the web client…");
-  // `npm run build`: the browser client, the server renderer of reader pages, compressed assets.
-  await run("npm", ["run", "--silent", "build"]);
+  const digest = sourcesDigest(ROOT);
+  if (!isBuildOf(ROOT, digest)) {
+    console.log("Building the web client…");
+    // `npm run build`: the browser client, the server renderer of reader pages, compressed assets.
+    await run("npm", ["run", "--silent", "build"]);
+  }
+  recordBuildOf(ROOT, digest);
 }
 
 function startVite(apiUrl: string): ChildProcess {
