@@ -27,13 +27,19 @@ export function useColorMode() {
     systemMode,
     typeof window === "undefined" ? () => "light" : systemMode,
   );
-  // A stored choice is the browser's alone: server-rendered HTML is light until it hydrates.
-  const mode = useHydrated() ? (choice ?? system) : "light";
+  // A stored choice is the browser's alone: server-rendered HTML is light until it hydrates. Until then <html> is
+  // left as main.tsx set it before the first paint (from the same choice and system), and a press (one replayed as
+  // the app starts, say) toggles what the reader sees, not that light placeholder: both used to follow the
+  // placeholder, so a reader in dark mode saw a flash of light and their first press stored dark again.
+  const hydrated = useHydrated();
+  const chosen = choice ?? system;
+  const mode = hydrated ? chosen : "light";
   useEffect(() => {
+    if (!hydrated) return;
     const root = document.documentElement;
     root.classList.toggle("dark", mode === "dark");
     root.classList.toggle("light", mode === "light");
     root.style.colorScheme = mode;
-  }, [mode]);
-  return { mode, toggle: () => setChoice(mode === "dark" ? "light" : "dark") };
+  }, [hydrated, mode]);
+  return { mode, toggle: () => setChoice(chosen === "dark" ? "light" : "dark") };
 }
