@@ -3,6 +3,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { notifications, posts, users } from "../../src/server/db/schema.ts";
 import { sendDigests } from "../../src/server/services/notifications/digest.ts";
+import { notify, withdraw } from "../../src/server/services/notifications/notify.ts";
 import { unsubscribeToken } from "../../src/server/services/notifications/unsubscribe.ts";
 import { notificationSchema } from "../../src/shared/schemas/notifications.ts";
 import { pageOf } from "../../src/shared/schemas/pagination.ts";
@@ -88,6 +89,30 @@ describe.each(databaseTargets)("notifications on $name", (target) => {
     await call("PUT", "/api/posts/dislikes", likers[1] as { token: string }, { postId: post.id });
     await call("PUT", "/api/posts/likes", likers[0] as { token: string }, { postId: post.id });
     expect((await list(author)).items).toEqual([]);
+  });
+
+  it("tells and takes back one reader's quick likes in turn, without a deadlock between them", async () => {
+    const author = await signUp(app);
+    const reader = await signUp(app);
+    const post = await createPost(app, author, category, { title: "Clicked fast" });
+    // A deadlock is retried quietly by the caller; a log that keeps the warnings shows whether one happened.
+    const warnings: string[] = [];
+    const log = Object.create(app.log) as typeof app.log;
+    log.warn = ((_: unknown, message?: string) => void warnings.push(String(message))) as typeof log.warn;
+    log.error = log.warn;
+    const like = { kind: "like" as const, recipientId: author.id, actorId: reader.id, postId: post.id };
+    // Double clicks, ten at once and three times over: each like told and taken back, as react() does after a toggle.
+    for (let round = 0; round < 3; round++) {
+      await Promise.all(
+        Array.from({ length: 20 }, (_, index) =>
+          index % 2 === 0 ? notify({ ...app.deps, log }, like) : withdraw({ ...app.deps, log }, like),
+        ),
+      );
+    }
+    expect(warnings).toEqual([]);
+    // Whatever order they ran in, one more like leaves exactly one entry naming the reader once.
+    await notify({ ...app.deps, log }, like);
+    expect((await list(author)).items).toMatchObject([{ kind: "like", actorsCount: 1, actor: { id: reader.id } }]);
   });
 
   it("tells of comments, never of one's own, and reads and marks them", async () => {

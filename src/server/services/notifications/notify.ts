@@ -56,9 +56,19 @@ export async function notify(deps: Pick<Deps, "db" | "config" | "mailer" | "bus"
 }
 
 /**
+ * The statements that tell and take back one actor's notifications to one recipient wait for each other: a CTE named
+ * `in_turn` that holds a lock until the statement ends, which each of them joins before it writes. Without it, one
+ * reader's quick likes and unlikes (a double click) deadlocked on their group's rows, and PostgreSQL finds a deadlock
+ * only after a second (deadlock_timeout) while both keep their connections: twenty such clicks at once held the pool
+ * long enough for other requests to be refused.
+ */
+const inTurn = (recipientId: string, actorId: string | null) =>
+  sql`in_turn as (select pg_advisory_xact_lock(hashtext(${`notify:${recipientId}`}), hashtext(${actorId ?? "-"})))`;
+
+/**
  * A notification is told beside a write that has already happened (a like, a follow): one that cannot be told is
- * logged, never the write's failure. The same user's clicks at once can deadlock two statements on one group; the
- * loser tries again.
+ * logged, never the write's failure. A statement that still meets a deadlock (with another kind of write on the
+ * same rows) tries again.
  */
 async function besideTheWrite<T>(deps: Pick<Deps, "log">, what: string, work: () => Promise<T>): Promise<T | null> {
   for (let attempt = 1; ; attempt++) {
@@ -68,7 +78,10 @@ async function besideTheWrite<T>(deps: Pick<Deps, "log">, what: string, work: ()
       const code =
         (error as { code?: string; cause?: { code?: string } }).code ??
         (error as { cause?: { code?: string } }).cause?.code;
-      if ((code === "40P01" || code === "40001") && attempt < 4) continue;
+      if ((code === "40P01" || code === "40001") && attempt < 4) {
+        deps.log.warn({ err: error, what, attempt }, "a notification met a deadlock and tries again");
+        continue;
+      }
       deps.log.error({ err: error, what }, "a notification could not be told");
       return null;
     }
@@ -80,8 +93,9 @@ async function tell(deps: Pick<Deps, "db" | "config" | "mailer" | "bus">, event:
   const group = event.group ?? `${event.postId ?? "-"}:${utcDay()}`;
   const actor = event.actorId ?? null;
   const result = await deps.db.execute(sql`
-    with recipient as (
-      select u.id from users u
+    with ${inTurn(event.recipientId, actor)},
+    recipient as (
+      select u.id from users u, in_turn
       where u.id = ${event.recipientId} and not u.is_blocked and u.id is distinct from ${actor}::uuid
         and (${actor}::uuid is null or exists (select 1 from users a where a.id = ${actor}::uuid and not a.is_blocked))
     ),
@@ -149,8 +163,9 @@ async function takeBack(
   event: { kind: NotificationEvent["kind"]; recipientId: string; actorId: string; postId?: string | null },
 ) {
   const result = await deps.db.execute(sql`
-    with gone as (
-      delete from notification_actors a using notifications n
+    with ${inTurn(event.recipientId, event.actorId)},
+    gone as (
+      delete from notification_actors a using notifications n, in_turn
       where a.notification_id = n.id and a.actor_id = ${event.actorId} and n.user_id = ${event.recipientId}
         and n.kind = ${event.kind} and n.read_at is null
         and n.post_id is not distinct from ${event.postId ?? null}::uuid
