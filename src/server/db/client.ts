@@ -61,6 +61,41 @@ async function openPglite(dataDir: string | undefined, logger: Logger | undefine
   }
 }
 
+/** At most this many distinct statements are prepared, on each connection. */
+const MAX_PREPARED = 1000;
+const STATEMENT = /^\s*(select|with|insert|update|delete)\b/i;
+
+/**
+ * node-postgres sends each query unnamed, so PostgreSQL parses and plans it anew every time: for the app's larger
+ * statements (a like, a notification, a post with its author) planning cost more than running them. Each statement
+ * the app sends is named after its text instead, which makes it a prepared statement on every connection that runs
+ * it: parsed once per connection, and planned once when its plan does not depend on its values. Only the first
+ * MAX_PREPARED distinct texts are named, so statements whose text varies (a list of ids of any length) cannot make a
+ * connection keep statements without bound.
+ */
+function preparingStatements(pool: import("pg").Pool) {
+  const names = new Map<string, string>();
+  const nameOf = (text: string) => {
+    let name = names.get(text);
+    if (name === undefined && names.size < MAX_PREPARED && STATEMENT.test(text)) {
+      name = `penchain_${names.size}`;
+      names.set(text, name);
+    }
+    return name;
+  };
+  pool.on("connect", (client) => {
+    const query = client.query.bind(client) as (...args: unknown[]) => unknown;
+    const named = (config: unknown) => {
+      if (config === null || typeof config !== "object" || "submit" in config) return config;
+      const { text, name } = config as { text?: unknown; name?: unknown };
+      if (typeof text !== "string" || name) return config;
+      const prepared = nameOf(text);
+      return prepared ? { ...config, name: prepared } : config;
+    };
+    (client as { query: unknown }).query = (config: unknown, ...rest: unknown[]) => query(named(config), ...rest);
+  });
+}
+
 async function openPostgres(url: string, logger: Logger | undefined): Promise<Database> {
   const [{ default: pg }, { drizzle: drizzleNodePg }, { migrate: migrateNodePg }] = await Promise.all([
     import("pg"),
@@ -68,6 +103,7 @@ async function openPostgres(url: string, logger: Logger | undefined): Promise<Da
     import("drizzle-orm/node-postgres/migrator"),
   ]);
   const pool = new pg.Pool({ connectionString: url, max: 10, connectionTimeoutMillis: 5000 });
+  preparingStatements(pool);
   const parsed = new URL(url);
   const server = { host: parsed.hostname, port: Number(parsed.port || 5432) };
   // An idle client losing its connection must not crash the process; the next query reports the failure.
