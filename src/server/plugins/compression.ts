@@ -1,3 +1,4 @@
+import { promisify } from "node:util";
 import zlib from "node:zlib";
 import { Negotiator } from "@fastify/accept-negotiator";
 import fastifyCompress from "@fastify/compress";
@@ -39,16 +40,39 @@ export interface Compressible {
   compressed: Partial<Record<Encoding, Buffer>>;
 }
 
+const compress = {
+  br: promisify((body: Buffer, callback: (error: Error | null, result: Buffer) => void) =>
+    zlib.brotliCompress(body, BROTLI, callback),
+  ),
+  gzip: promisify((body: Buffer, callback: (error: Error | null, result: Buffer) => void) => zlib.gzip(body, callback)),
+};
+/** Compressions under way, so that readers asking for one answer at once share one. */
+const compressing = new WeakMap<Compressible, Partial<Record<Encoding, Promise<Buffer>>>>();
+
+/** `answer`'s copy in `encoding`, made once, on libuv's threads rather than the event loop, and kept on it. */
+function compressedCopy(answer: Compressible, encoding: Encoding): Buffer | Promise<Buffer> {
+  const kept = answer.compressed[encoding];
+  if (kept) return kept;
+  const pending = compressing.get(answer) ?? {};
+  compressing.set(answer, pending);
+  pending[encoding] ??= compress[encoding](answer.body)
+    .then((copy) => {
+      answer.compressed[encoding] = copy;
+      return copy;
+    })
+    .finally(() => delete pending[encoding]);
+  return pending[encoding];
+}
+
 /**
  * Sends `answer` compressed in the encoding the client takes best, compressing it only the first time that
  * encoding is asked for. The compression plugin leaves an answer alone once it has a Content-Encoding.
  */
-export function sendCompressed(request: FastifyRequest, reply: FastifyReply, answer: Compressible) {
+export async function sendCompressed(request: FastifyRequest, reply: FastifyReply, answer: Compressible) {
   reply.header("vary", "accept-encoding");
   const header = request.headers["accept-encoding"];
   const encoding = header && answer.body.length >= THRESHOLD ? negotiator.negotiate(header) : null;
   if (!encoding) return reply.send(answer.body);
-  answer.compressed[encoding] ??=
-    encoding === "br" ? zlib.brotliCompressSync(answer.body, BROTLI) : zlib.gzipSync(answer.body);
-  return reply.header("content-encoding", encoding).send(answer.compressed[encoding]);
+  const copy = await compressedCopy(answer, encoding);
+  return reply.header("content-encoding", encoding).send(copy);
 }
