@@ -41,21 +41,24 @@ export function registerAuth(app: FastifyInstance, secret: string) {
   app.decorateRequest("user", null);
   app.decorateRequest("session", null);
 
+  // Every write and every signed-in reader's first read asks this: its SQL is built once (see db/client.ts for how
+  // PostgreSQL then prepares it once per connection). A token without a session id was never logged out.
+  const sessionUser = app.db
+    .select({
+      ...getTableColumns(users),
+      loggedOut: sql<boolean>`exists (select 1 from ${revokedSessions} where ${revokedSessions.sessionId} = ${sql.placeholder("sessionId")})`,
+    })
+    .from(users)
+    .where(eq(users.id, sql.placeholder("userId")))
+    .prepare("session_user");
+
   async function load(request: FastifyRequest): Promise<AuthUser | null> {
     const header = request.headers.authorization;
     if (!header) return null;
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
     const claims = token ? await app.tokens.verify(token) : null;
     if (!claims) throw new HttpError(401, SESSION_ENDED);
-    const [row] = await app.db
-      .select({
-        ...getTableColumns(users),
-        loggedOut: claims.sessionId
-          ? sql<boolean>`exists (select 1 from ${revokedSessions} where ${revokedSessions.sessionId} = ${claims.sessionId})`
-          : sql<boolean>`false`,
-      })
-      .from(users)
-      .where(eq(users.id, claims.userId));
+    const [row] = await sessionUser.execute({ userId: claims.userId, sessionId: claims.sessionId });
     if (!row || row.tokenVersion !== claims.version || row.loggedOut) throw new HttpError(401, SESSION_ENDED);
     if (row.isBlocked) throw new HttpError(403, BLOCKED);
     const { loggedOut: _, ...user } = row;
