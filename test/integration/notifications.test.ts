@@ -1,9 +1,10 @@
 import { eq, sql } from "drizzle-orm";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { notifications, posts, users } from "../../src/server/db/schema.ts";
 import { sendDigests } from "../../src/server/services/notifications/digest.ts";
-import { notify, withdraw } from "../../src/server/services/notifications/notify.ts";
+import { notify, turnKeys, withdraw } from "../../src/server/services/notifications/notify.ts";
 import { unsubscribeToken } from "../../src/server/services/notifications/unsubscribe.ts";
 import { notificationSchema } from "../../src/shared/schemas/notifications.ts";
 import { pageOf } from "../../src/shared/schemas/pagination.ts";
@@ -18,9 +19,13 @@ describe.each(databaseTargets)("notifications on $name", (target) => {
   let smtp: SmtpServer;
   let admin: Awaited<ReturnType<typeof signUp>>;
   let category: string;
+  /** Where another connection reaches the same database (PostgreSQL only). */
+  let databaseUrl: string | undefined;
   beforeAll(async () => {
     smtp = await startSmtpServer();
-    app = await buildTestApp(await target.open(), { env: { SMTP_URL: smtp.url } });
+    const database = await target.open();
+    databaseUrl = database.url;
+    app = await buildTestApp(database, { env: { SMTP_URL: smtp.url } });
     admin = await signUp(app);
     await makeAdmin(app, admin.id);
     category = (await createCategory(app, admin)).title;
@@ -114,6 +119,43 @@ describe.each(databaseTargets)("notifications on $name", (target) => {
     await notify({ ...app.deps, log }, like);
     expect((await list(author)).items).toMatchObject([{ kind: "like", actorsCount: 1, actor: { id: reader.id } }]);
   });
+
+  it.skipIf(target.name !== "postgres")(
+    "takes back a like whose notification was told while the unlike waited its turn",
+    async () => {
+      const author = await signUp(app);
+      const reader = await signUp(app);
+      const post = await createPost(app, author, category, { title: "Raced" });
+      const like = { kind: "like" as const, recipientId: author.id, actorId: reader.id, postId: post.id };
+      // Another connection tells the like as notify() does, in its turn, and commits only once the unlike waits.
+      const other = new pg.Client({ connectionString: databaseUrl });
+      await other.connect();
+      try {
+        await other.query("begin");
+        await other.query("select pg_advisory_xact_lock(hashtext($1), hashtext($2))", turnKeys(author.id, reader.id));
+        const told = await other.query<{ id: string }>(
+          "insert into notifications (user_id, kind, post_id, group_key, last_actor_id) values ($1, 'like', $2, $3, $4) returning id",
+          [author.id, post.id, `${post.id}:raced`, reader.id],
+        );
+        await other.query("insert into notification_actors (notification_id, actor_id) values ($1, $2)", [
+          told.rows[0]?.id,
+          reader.id,
+        ]);
+        const takenBack = withdraw(app.deps, like);
+        // The unlike is waiting for the lock once PostgreSQL shows it waiting for an advisory lock.
+        for (let waited = 0; waited < 5000; waited += 20) {
+          const waiting = await other.query("select 1 from pg_locks where locktype = 'advisory' and not granted");
+          if (waiting.rowCount) break;
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        }
+        await other.query("commit");
+        expect(await takenBack).toBe(1);
+      } finally {
+        await other.end();
+      }
+      expect((await list(author)).items).toEqual([]);
+    },
+  );
 
   it("tells of comments, never of one's own, and reads and marks them", async () => {
     const [author, reader] = [await signUp(app), await signUp(app)];

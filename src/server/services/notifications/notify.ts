@@ -57,13 +57,18 @@ export async function notify(deps: Pick<Deps, "db" | "config" | "mailer" | "bus"
 
 /**
  * The statements that tell and take back one actor's notifications to one recipient wait for each other: a CTE named
- * `in_turn` that holds a lock until the statement ends, which each of them joins before it writes. Without it, one
+ * `in_turn` that holds a lock until the statement ends, which each of them reads before it writes (telling joins
+ * it to the recipient; taking back reads its changes from it, so it waits even when it finds nothing). Without it, one
  * reader's quick likes and unlikes (a double click) deadlocked on their group's rows, and PostgreSQL finds a deadlock
  * only after a second (deadlock_timeout) while both keep their connections: twenty such clicks at once held the pool
  * long enough for other requests to be refused.
  */
-const inTurn = (recipientId: string, actorId: string | null) =>
-  sql`in_turn as (select pg_advisory_xact_lock(hashtext(${`notify:${recipientId}`}), hashtext(${actorId ?? "-"})))`;
+const inTurn = (recipientId: string, actorId: string | null) => {
+  const [recipientKey, actorKey] = turnKeys(recipientId, actorId);
+  return sql`in_turn as (select pg_advisory_xact_lock(hashtext(${recipientKey}), hashtext(${actorKey})))`;
+};
+/** What the lock of `inTurn` is named after (its two halves are hashed into the advisory lock's two keys). */
+export const turnKeys = (recipientId: string, actorId: string | null) => [`notify:${recipientId}`, actorId ?? "-"];
 
 /**
  * A notification is told beside a write that has already happened (a like, a follow): one that cannot be told is
@@ -151,21 +156,27 @@ async function tell(deps: Pick<Deps, "db" | "config" | "mailer" | "bus">, event:
  * Takes an actor back out of an unread notification (a like undone, an unfollow, a reward taken back): the entry
  * goes when it has nobody left, else names the newest of the others. One that was read stays as it was read.
  */
-export async function withdraw(
-  deps: Pick<Deps, "db" | "bus" | "log">,
-  event: { kind: NotificationEvent["kind"]; recipientId: string; actorId: string; postId?: string | null },
-) {
+export async function withdraw(deps: Pick<Deps, "db" | "bus" | "log">, event: TakenBack) {
   return besideTheWrite(deps, "withdraw", () => takeBack(deps, event));
 }
 
-async function takeBack(
-  deps: Pick<Deps, "db" | "bus">,
-  event: { kind: NotificationEvent["kind"]; recipientId: string; actorId: string; postId?: string | null },
-) {
+type TakenBack = { kind: NotificationEvent["kind"]; recipientId: string; actorId: string; postId?: string | null };
+
+async function takeBack(deps: Pick<Deps, "db" | "bus">, event: TakenBack) {
+  // A statement reads what was committed when it began, so one that waited its turn behind the very notification it
+  // takes back (a like told just before its unlike) does not see it: one that found nothing looks once more.
+  const withdrawn = (await takeBackOnce(deps, event)) || (await takeBackOnce(deps, event));
+  if (withdrawn > 0) {
+    deps.bus.publish(NOTIFICATIONS_CHANNEL, { users: [event.recipientId] } satisfies NotificationsChanged);
+  }
+  return withdrawn;
+}
+
+async function takeBackOnce(deps: Pick<Deps, "db">, event: TakenBack) {
   const result = await deps.db.execute(sql`
     with ${inTurn(event.recipientId, event.actorId)},
     gone as (
-      delete from notification_actors a using notifications n, in_turn
+      delete from notification_actors a using notifications n
       where a.notification_id = n.id and a.actor_id = ${event.actorId} and n.user_id = ${event.recipientId}
         and n.kind = ${event.kind} and n.read_at is null
         and n.post_id is not distinct from ${event.postId ?? null}::uuid
@@ -185,10 +196,6 @@ async function takeBack(
       where n.id in (select id from gone) and n.id not in (select id from emptied) and n.last_actor_id = ${event.actorId}
       returning n.id
     )
-    select (select count(*) from gone)::int as withdrawn`);
-  const withdrawn = (result as unknown as { rows: { withdrawn: number }[] }).rows[0]?.withdrawn ?? 0;
-  if (withdrawn > 0) {
-    deps.bus.publish(NOTIFICATIONS_CHANNEL, { users: [event.recipientId] } satisfies NotificationsChanged);
-  }
-  return withdrawn;
+    select (select count(*) from gone)::int as withdrawn from in_turn`);
+  return (result as unknown as { rows: { withdrawn: number }[] }).rows[0]?.withdrawn ?? 0;
 }
