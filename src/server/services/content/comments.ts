@@ -1,6 +1,7 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Comment } from "../../../shared/schemas/comments.ts";
 import { comments, posts, users } from "../../db/schema.ts";
+import { preparedFor, statement } from "../../db/statement.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
@@ -34,43 +35,69 @@ const toComment = (row: Row): Comment => ({
   updatedAt: row.updatedAt.toISOString(),
 });
 
+const newestFirst = [desc(comments.createdAt), desc(comments.id)];
+
+/** A post's newest comments, the first page of any size: read again by a post's page after each new comment. */
+const firstPage = preparedFor((db) =>
+  select({ db })
+    .where(eq(comments.postId, sql.placeholder("postId")))
+    .orderBy(...newestFirst)
+    .limit(sql.placeholder("limit"))
+    .prepare("first_comments"),
+);
+
 /** A post's comments, newest first. */
 export async function listComments(
   deps: Pick<Deps, "db">,
   postId: string,
   query: { limit: number; cursor?: string | undefined },
 ) {
-  const rows = await select(deps)
-    .where(and(eq(comments.postId, postId), afterCursor(comments.createdAt, comments.id, query.cursor)))
-    .orderBy(desc(comments.createdAt), desc(comments.id))
-    .limit(query.limit + 1);
+  const rows = query.cursor
+    ? await select(deps)
+        .where(and(eq(comments.postId, postId), afterCursor(comments.createdAt, comments.id, query.cursor)))
+        .orderBy(...newestFirst)
+        .limit(query.limit + 1)
+    : await firstPage(deps.db).execute({ postId, limit: query.limit + 1 });
   const page = toPage(rows, query.limit, (row) => [row.cursorAt, row.id]);
   return { items: page.items.map(toComment), nextCursor: page.nextCursor };
 }
 
 const COMMENT_NOT_FOUND = "Comment not found";
 
+/** A comment by id, on a published post: every new comment answers with it, so it is built once. */
+const publishedComment = preparedFor((db) =>
+  select({ db })
+    .innerJoin(posts, and(eq(posts.id, comments.postId), isPublished))
+    .where(eq(comments.id, sql.placeholder("id")))
+    .prepare("published_comment"),
+);
+
 /** A comment on a published post: one on a post taken back to draft is as hidden as its post. */
 export async function getComment(deps: Pick<Deps, "db">, id: string) {
-  const [row] = await select(deps)
-    .innerJoin(posts, and(eq(posts.id, comments.postId), isPublished))
-    .where(eq(comments.id, id));
+  const [row] = await publishedComment(deps.db).execute({ id });
   if (!row) throw new HttpError(404, COMMENT_NOT_FOUND);
   return toComment(row);
 }
 
 /** Comments go on published posts only (a draft is answered as a missing post), checked in the insert itself. */
+const insertComment = statement<
+  { postId: string; userId: string; description: string },
+  { id: string; author_id: string }
+>(
+  () => sql`
+    insert into ${comments} (post_id, user_id, description)
+    select ${posts.id}, ${sql.placeholder("userId")}, ${sql.placeholder("description")} from ${posts}
+    where ${posts.id} = ${sql.placeholder("postId")} and ${isPublished}
+    returning id, (select ${posts.userId} from ${posts} where ${posts.id} = ${sql.placeholder("postId")}) as author_id`,
+);
+
 export async function createComment(
   deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
   user: AuthUser,
   postId: string,
   description: string,
 ) {
-  const result = await deps.db.execute(sql`
-    insert into ${comments} (post_id, user_id, description)
-    select ${posts.id}, ${user.id}, ${description} from ${posts} where ${posts.id} = ${postId} and ${isPublished}
-    returning id, (select ${posts.userId} from ${posts} where ${posts.id} = ${postId}) as author_id`);
-  const [row] = (result as unknown as { rows: { id: string; author_id: string }[] }).rows;
+  const [row] = await insertComment(deps.db, { postId, userId: user.id, description });
   if (!row) throw new HttpError(404, POST_NOT_FOUND);
   await notify(deps, { kind: "comment", recipientId: row.author_id, actorId: user.id, postId });
   return getComment(deps, row.id);

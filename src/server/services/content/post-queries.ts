@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Post } from "../../../shared/schemas/posts.ts";
 import { categories, payments, posts, reactions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
@@ -46,7 +46,7 @@ function orderOf(order: Order, page: { isFeatured: unknown; publishedAt: unknown
  */
 export function selectPosts(
   deps: Pick<Deps, "db">,
-  viewerId: string | null,
+  viewerId: string | Placeholder | null,
   { where, limit, order = "featured" }: { where?: SQL | undefined; limit: number; order?: Order },
 ) {
   const ranked = typeof order === "object" ? order : null;

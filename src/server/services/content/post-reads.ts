@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Post, PostDetail, PostListQuery } from "../../../shared/schemas/posts.ts";
 import { follows, posts, users } from "../../db/schema.ts";
+import { preparedFor } from "../../db/statement.ts";
 import { HttpError } from "../../http-error.ts";
 import { cursorShapes, decodeCursor, toPage } from "../../infra/cursor.ts";
 import type { Deps } from "../deps.ts";
@@ -10,8 +11,15 @@ import { isPublished, POST_NOT_FOUND, postFilters, selectPosts, toPost } from ".
 import { searchPosts } from "./search.ts";
 
 /** A post whatever its status: for its author's own answers (create, edit, delete). */
+/** One post by id with a viewer's reaction (none for null): every like answers with it, so it is built once. */
+const postById = preparedFor((db) =>
+  selectPosts({ db }, sql.placeholder("viewerId"), { where: eq(posts.id, sql.placeholder("id")), limit: 1 }).prepare(
+    "post_by_id",
+  ),
+);
+
 export async function getPost(deps: Pick<Deps, "db">, id: string, viewerId: string | null) {
-  const [row] = await selectPosts(deps, viewerId, { where: eq(posts.id, id), limit: 1 });
+  const [row] = await postById(deps.db).execute({ id, viewerId });
   if (!row) throw new HttpError(404, POST_NOT_FOUND);
   return toPost(row);
 }
@@ -139,16 +147,26 @@ export const countPosts = (deps: Pick<Deps, "db">) => deps.db.$count(posts, isPu
 export type PostCounts = Pick<Post, "likesCount" | "disLikesCount" | "commentsCount">;
 
 /** The current counts of some posts, in one query on the primary key. */
+const countColumns = {
+  id: posts.id,
+  likesCount: posts.likesCount,
+  disLikesCount: posts.disLikesCount,
+  commentsCount: posts.commentsCount,
+};
+/** One post's counts: what a page reads again after a like or a comment on one of its posts. */
+const countsOfOne = preparedFor((db) =>
+  db
+    .select(countColumns)
+    .from(posts)
+    .where(eq(posts.id, sql.placeholder("id")))
+    .prepare("counts_of_one"),
+);
+
 export async function postCounts(deps: Pick<Deps, "db">, ids: string[]): Promise<Map<string, PostCounts>> {
   if (ids.length === 0) return new Map();
-  const rows = await deps.db
-    .select({
-      id: posts.id,
-      likesCount: posts.likesCount,
-      disLikesCount: posts.disLikesCount,
-      commentsCount: posts.commentsCount,
-    })
-    .from(posts)
-    .where(inArray(posts.id, ids));
+  const rows =
+    ids.length === 1
+      ? await countsOfOne(deps.db).execute({ id: ids[0] })
+      : await deps.db.select(countColumns).from(posts).where(inArray(posts.id, ids));
   return new Map(rows.map(({ id, ...counts }) => [id, counts]));
 }

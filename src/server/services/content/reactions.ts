@@ -1,5 +1,6 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { posts, reactions } from "../../db/schema.ts";
+import { preparedFor, statement } from "../../db/statement.ts";
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
@@ -7,13 +8,26 @@ import { notify, withdraw } from "../notifications/notify.ts";
 import { isPublished, POST_NOT_FOUND } from "./post-queries.ts";
 import { getPost } from "./post-reads.ts";
 
+const reactionColumns = { postId: reactions.postId, kind: reactions.kind };
+/** A reader's reaction to one post: what a post's page asks for a signed-in reader. */
+const reactionToOne = preparedFor((db) =>
+  db
+    .select(reactionColumns)
+    .from(reactions)
+    .where(and(eq(reactions.postId, sql.placeholder("postId")), eq(reactions.userId, sql.placeholder("userId"))))
+    .prepare("reaction_to_one"),
+);
+
 /** A reader's own reactions to some posts, in one query on the reactions key. */
 export async function reactionsOf(deps: Pick<Deps, "db">, userId: string, postIds: string[]) {
   if (postIds.length === 0) return new Map<string, "like" | "dislike">();
-  const rows = await deps.db
-    .select({ postId: reactions.postId, kind: reactions.kind })
-    .from(reactions)
-    .where(and(inArray(reactions.postId, postIds), eq(reactions.userId, userId)));
+  const rows =
+    postIds.length === 1
+      ? await reactionToOne(deps.db).execute({ postId: postIds[0], userId })
+      : await deps.db
+          .select(reactionColumns)
+          .from(reactions)
+          .where(and(inArray(reactions.postId, postIds), eq(reactions.userId, userId)));
   return new Map(rows.map((row) => [row.postId, row.kind]));
 }
 
@@ -23,26 +37,29 @@ export async function reactionsOf(deps: Pick<Deps, "db">, userId: string, postId
  * reader queue on the row's lock and apply in turn, and counts follow the rows through the table's triggers, so
  * they stay exact under any concurrency.
  */
+const toggle = statement<{ postId: string; userId: string; kind: "like" | "dislike" }, { published: boolean }>(
+  () => sql`
+    with post as (select ${posts.id} from ${posts} where ${posts.id} = ${sql.placeholder("postId")} and ${isPublished}),
+    taken_back as (
+      delete from ${reactions}
+      where ${reactions.postId} = ${sql.placeholder("postId")} and ${reactions.userId} = ${sql.placeholder("userId")}
+        and ${reactions.kind} = ${sql.placeholder("kind")} and exists (select 1 from post)
+      returning 1),
+    given as (
+      insert into ${reactions} (post_id, user_id, kind)
+      select id, ${sql.placeholder("userId")}, ${sql.placeholder("kind")} from post where not exists (select 1 from taken_back)
+      on conflict (post_id, user_id) do update set kind = excluded.kind
+      returning 1)
+    select exists (select 1 from post) as published`,
+);
+
 export async function react(
   deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
   user: AuthUser,
   postId: string,
   kind: "like" | "dislike",
 ) {
-  const result = await deps.db.execute(sql`
-    with post as (select ${posts.id} from ${posts} where ${posts.id} = ${postId} and ${isPublished}),
-    taken_back as (
-      delete from ${reactions}
-      where ${reactions.postId} = ${postId} and ${reactions.userId} = ${user.id} and ${reactions.kind} = ${kind}
-        and exists (select 1 from post)
-      returning 1),
-    given as (
-      insert into ${reactions} (post_id, user_id, kind)
-      select id, ${user.id}, ${kind} from post where not exists (select 1 from taken_back)
-      on conflict (post_id, user_id) do update set kind = excluded.kind
-      returning 1)
-    select exists (select 1 from post) as published`);
-  const [row] = (result as unknown as { rows: { published: boolean }[] }).rows;
+  const [row] = await toggle(deps.db, { postId, userId: user.id, kind });
   if (!row?.published) throw new HttpError(404, POST_NOT_FOUND);
   const post = await getPost(deps, postId, user.id);
   // Its author is told of a like; a like taken back (or turned into a dislike) before they read it goes again.

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describeNotification } from "../../../shared/notification-text.ts";
 import { type NotificationKind, TOPICS, topicOf } from "../../../shared/schemas/notifications.ts";
+import { statement } from "../../db/statement.ts";
 import type { Deps } from "../deps.ts";
 import { notificationMail, unsubscribeHeaders } from "./mails.ts";
 import { unsubscribePath, unsubscribeToken } from "./unsubscribe.ts";
@@ -63,9 +64,10 @@ export async function notify(deps: Pick<Deps, "db" | "config" | "mailer" | "bus"
  * only after a second (deadlock_timeout) while both keep their connections: twenty such clicks at once held the pool
  * long enough for other requests to be refused.
  */
-const inTurn = (recipientId: string, actorId: string | null) => {
+const inTurn = sql`in_turn as (select pg_advisory_xact_lock(hashtext(${sql.placeholder("recipientKey")}), hashtext(${sql.placeholder("actorKey")})))`;
+const turnValues = (recipientId: string, actorId: string | null) => {
   const [recipientKey, actorKey] = turnKeys(recipientId, actorId);
-  return sql`in_turn as (select pg_advisory_xact_lock(hashtext(${recipientKey}), hashtext(${actorKey})))`;
+  return { recipientKey, actorKey };
 };
 /** What the lock of `inTurn` is named after (its two halves are hashed into the advisory lock's two keys). */
 export const turnKeys = (recipientId: string, actorId: string | null) => [`notify:${recipientId}`, actorId ?? "-"];
@@ -93,20 +95,19 @@ async function besideTheWrite<T>(deps: Pick<Deps, "log">, what: string, work: ()
   }
 }
 
-async function tell(deps: Pick<Deps, "db" | "config" | "mailer" | "bus">, event: NotificationEvent) {
-  const topic = topicOf(event.kind);
-  const group = event.group ?? `${event.postId ?? "-"}:${utcDay()}`;
-  const actor = event.actorId ?? null;
-  const result = await deps.db.execute(sql`
-    with ${inTurn(event.recipientId, actor)},
+/** The statement that tells: see `notify`. */
+const telling = statement<Record<string, unknown>, Told>(() => {
+  const actor = sql`${sql.placeholder("actorId")}::uuid`;
+  return sql`
+    with ${inTurn},
     recipient as (
       select u.id from users u, in_turn
-      where u.id = ${event.recipientId} and not u.is_blocked and u.id is distinct from ${actor}::uuid
-        and (${actor}::uuid is null or exists (select 1 from users a where a.id = ${actor}::uuid and not a.is_blocked))
+      where u.id = ${sql.placeholder("recipientId")} and not u.is_blocked and u.id is distinct from ${actor}
+        and (${actor} is null or exists (select 1 from users a where a.id = ${actor} and not a.is_blocked))
     ),
     note as (
       insert into notifications (user_id, kind, post_id, payment_id, group_key, last_actor_id)
-      select id, ${event.kind}, ${event.postId ?? null}::uuid, ${event.paymentId ?? null}::uuid, ${group}, ${actor}::uuid
+      select id, ${sql.placeholder("kind")}, ${sql.placeholder("postId")}::uuid, ${sql.placeholder("paymentId")}::uuid, ${sql.placeholder("group")}, ${actor}
       from recipient
       on conflict (user_id, kind, group_key) do update set
         last_actor_id = coalesce(excluded.last_actor_id, notifications.last_actor_id),
@@ -117,19 +118,34 @@ async function tell(deps: Pick<Deps, "db" | "config" | "mailer" | "bus">, event:
     ),
     added as (
       insert into notification_actors (notification_id, actor_id)
-      select id, ${actor}::uuid from note where ${actor}::uuid is not null
+      select id, ${actor} from note where ${actor} is not null
       on conflict do nothing
       returning 1
     )
     select note.id, (select count(*) from added)::int as added, u.email, u.first_name, u.is_account_verified,
-      coalesce(s.delivery::text, ${TOPICS[topic].delivery}) as delivery,
-      (select a.first_name || ' ' || a.last_name from users a where a.id = ${actor}::uuid) as actor_name,
-      (select count(*) from notification_actors na where na.notification_id = note.id and na.actor_id <> ${actor}::uuid)::int as others,
-      (select p.title from posts p where p.id = ${event.postId ?? null}::uuid) as post_title,
-      (select pm.amount_wei::text from payments pm where pm.id = ${event.paymentId ?? null}::uuid) as amount
+      coalesce(s.delivery::text, ${sql.placeholder("defaultDelivery")}) as delivery,
+      (select a.first_name || ' ' || a.last_name from users a where a.id = ${actor}) as actor_name,
+      (select count(*) from notification_actors na where na.notification_id = note.id and na.actor_id <> ${actor})::int as others,
+      (select p.title from posts p where p.id = ${sql.placeholder("postId")}::uuid) as post_title,
+      (select pm.amount_wei::text from payments pm where pm.id = ${sql.placeholder("paymentId")}::uuid) as amount
     from note join users u on u.id = note.user_id
-    left join notification_settings s on s.user_id = u.id and s.topic = ${topic}`);
-  const told = (result as unknown as { rows: Told[] }).rows[0];
+    left join notification_settings s on s.user_id = u.id and s.topic = ${sql.placeholder("topic")}`;
+});
+
+async function tell(deps: Pick<Deps, "db" | "config" | "mailer" | "bus">, event: NotificationEvent) {
+  const topic = topicOf(event.kind);
+  const actor = event.actorId ?? null;
+  const [told] = await telling(deps.db, {
+    ...turnValues(event.recipientId, actor),
+    recipientId: event.recipientId,
+    actorId: actor,
+    kind: event.kind,
+    postId: event.postId ?? null,
+    paymentId: event.paymentId ?? null,
+    group: event.group ?? `${event.postId ?? "-"}:${utcDay()}`,
+    defaultDelivery: TOPICS[topic].delivery,
+    topic,
+  });
   if (!told) return null;
   deps.bus.publish(NOTIFICATIONS_CHANNEL, { users: [event.recipientId] } satisfies NotificationsChanged);
   const news = told.added > 0 || actor === null;
@@ -172,30 +188,41 @@ async function takeBack(deps: Pick<Deps, "db" | "bus">, event: TakenBack) {
   return withdrawn;
 }
 
-async function takeBackOnce(deps: Pick<Deps, "db">, event: TakenBack) {
-  const result = await deps.db.execute(sql`
-    with ${inTurn(event.recipientId, event.actorId)},
+/** The statement that takes back: see `withdraw`. */
+const takingBack = statement<Record<string, unknown>, { withdrawn: number }>(
+  () => sql`
+    with ${inTurn},
     gone as (
       delete from notification_actors a using notifications n
-      where a.notification_id = n.id and a.actor_id = ${event.actorId} and n.user_id = ${event.recipientId}
-        and n.kind = ${event.kind} and n.read_at is null
-        and n.post_id is not distinct from ${event.postId ?? null}::uuid
+      where a.notification_id = n.id and a.actor_id = ${sql.placeholder("actorId")} and n.user_id = ${sql.placeholder("recipientId")}
+        and n.kind = ${sql.placeholder("kind")} and n.read_at is null
+        and n.post_id is not distinct from ${sql.placeholder("postId")}::uuid
       returning n.id
     ),
     emptied as (
       delete from notifications n
       where n.id in (select id from gone)
-        and not exists (select 1 from notification_actors a where a.notification_id = n.id and a.actor_id <> ${event.actorId})
+        and not exists (select 1 from notification_actors a where a.notification_id = n.id and a.actor_id <> ${sql.placeholder("actorId")})
       returning n.id
     ),
     renamed as (
       update notifications n set last_actor_id = (
         select a.actor_id from notification_actors a
-        where a.notification_id = n.id and a.actor_id <> ${event.actorId}
+        where a.notification_id = n.id and a.actor_id <> ${sql.placeholder("actorId")}
         order by a.created_at desc limit 1)
-      where n.id in (select id from gone) and n.id not in (select id from emptied) and n.last_actor_id = ${event.actorId}
+      where n.id in (select id from gone) and n.id not in (select id from emptied) and n.last_actor_id = ${sql.placeholder("actorId")}
       returning n.id
     )
-    select (select count(*) from gone)::int as withdrawn from in_turn`);
-  return (result as unknown as { rows: { withdrawn: number }[] }).rows[0]?.withdrawn ?? 0;
+    select (select count(*) from gone)::int as withdrawn from in_turn`,
+);
+
+async function takeBackOnce(deps: Pick<Deps, "db">, event: TakenBack) {
+  const [row] = await takingBack(deps.db, {
+    ...turnValues(event.recipientId, event.actorId),
+    actorId: event.actorId,
+    recipientId: event.recipientId,
+    kind: event.kind,
+    postId: event.postId ?? null,
+  });
+  return row?.withdrawn ?? 0;
 }
