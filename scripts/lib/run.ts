@@ -33,10 +33,14 @@ export function startServerProcess<T>(
   mode = "--serve",
 ): Promise<{ child: ChildProcess; info: T }> {
   // Under Node's own type stripping, as `npm start` runs the server (tsx would add its own memory and start-up).
-  const child = spawn(bin("node"), [script, mode], {
-    stdio: ["ignore", "pipe", "inherit"],
-    env: { ...process.env, ...env },
-  });
+  const child = spawn(
+    bin("node"),
+    [...(process.env.SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), script, mode],
+    {
+      stdio: ["ignore", "pipe", "inherit"],
+      env: { ...process.env, ...env },
+    },
+  );
   return new Promise((resolve, reject) => {
     let buffer = "";
     let ready = false;
