@@ -11,6 +11,10 @@ import { residentMiB, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
+/** How long the seeded server rests before its idle memory is read (V8 gives back start-up's garbage by then). */
+const REST_SECONDS = Number(process.env.LOAD_REST_SECONDS ?? 30);
+/** `likes` or `comments`: only that write, no reads, to see what one kind of write costs (not the issue's mix). */
+const ONLY = process.env.LOAD_ONLY;
 const LOGINS_PER_SECOND = Number(process.env.LOGINS_PER_SECOND ?? 20);
 const CLIENTS = 20;
 const TARGET = { rps: 2000, p99: 100, idleMiB: 160, loadedMiB: 300 };
@@ -111,10 +115,14 @@ function mix(site: Site): Request[] {
     ...reads(10, () => "/api/posts", true),
     ...reads(10, post, true),
   ].sort(() => Math.random() - 0.5);
-  const written = [
-    ...writes(8, "PUT", "/api/posts/likes", () => ({ postId: pick(site.postIds) })),
-    ...writes(7, "POST", "/api/comments", () => ({ postId: pick(site.postIds), description: "A comment under load" })),
-  ].sort(() => Math.random() - 0.5);
+  const likes = writes(8, "PUT", "/api/posts/likes", () => ({ postId: pick(site.postIds) }));
+  const comments = writes(7, "POST", "/api/comments", () => ({
+    postId: pick(site.postIds),
+    description: "A comment under load",
+  }));
+  if (ONLY === "likes") return likes;
+  if (ONLY === "comments") return comments;
+  const written = [...likes, ...comments].sort(() => Math.random() - 0.5);
   // The 15 writes spread evenly among the 80 reads: after read i come the writes up to its share.
   const upTo = (index: number) => Math.floor((index * written.length) / shuffled.length);
   return shuffled.flatMap((read, index) => [read, ...written.slice(upTo(index), upTo(index + 1))]);
@@ -143,8 +151,9 @@ function row(name: string, result: autocannon.Result): Row {
 }
 
 async function load() {
+  if (ONLY && ONLY !== "likes" && ONLY !== "comments") throw new Error("LOAD_ONLY is likes or comments");
   console.log(
-    `Mixed load for ${SECONDS} s on ${process.env.LOAD_DATABASE_URL ? "PostgreSQL" : "PGlite"}: ${CLIENTS} clients (80 % reads, 8 % likes, 7 % comments) and ${LOGINS_PER_SECOND} logins a second; the server logs at "info".`,
+    `${ONLY ? `Only ${ONLY} (not the mix the targets are for)` : "Mixed load"} for ${SECONDS} s on ${process.env.LOAD_DATABASE_URL ? "PostgreSQL" : "PGlite"}: ${CLIENTS} clients (${ONLY ? `${ONLY} only` : "80 % reads, 8 % likes, 7 % comments"}) and ${LOGINS_PER_SECOND} logins a second; the server logs at "info".`,
   );
   const { child, info: site } = await startServerProcess<Site>(import.meta.filename);
   // The load generator is loaded here, not by the server's process (this file, run with --serve), whose memory is
@@ -153,9 +162,9 @@ async function load() {
   try {
     // Idle is the server at rest: V8 gives back the garbage of start-up and seeding only once it has been quiet for
     // a while (its memory reducer, 10–20 s here), so the RSS 2 s after seeding is shown too, but judged after 30 s.
-    await new Promise((resolve) => setTimeout(resolve, 2000));
+    await new Promise((resolve) => setTimeout(resolve, Math.min(2, REST_SECONDS) * 1000));
     const justSeededMiB = residentMiB(site.pid);
-    await new Promise((resolve) => setTimeout(resolve, 28_000));
+    await new Promise((resolve) => setTimeout(resolve, Math.max(0, REST_SECONDS - 2) * 1000));
     const idleMiB = residentMiB(site.pid);
     const requests = mix(site);
     // Requests must differ per client (setupRequest picks anew each time), so each client starts at another point.
