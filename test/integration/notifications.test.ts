@@ -304,6 +304,25 @@ describe.each(databaseTargets)("notifications on $name", (target) => {
     expect(told).toMatchObject([{ actor: null, post: { id: scheduled.id } }]);
   });
 
+  it("mails a comment at once to a verified author, saying who and on which post, and nothing to an unverified one", async () => {
+    const [author, unverified] = [await signUp(app), await signUp(app)];
+    await verify(author.id);
+    const first = await signUp(app, { firstName: "Cleo", lastName: "First" });
+    const second = await signUp(app, { firstName: "Dan", lastName: "Second" });
+    const post = await createPost(app, author, category, { title: "Mailed at once" });
+    const quiet = await createPost(app, unverified, category, { title: "Not mailed" });
+    await call("POST", "/api/comments", first, { postId: post.id, description: "One" });
+    await outboxDrained();
+    await call("POST", "/api/comments", second, { postId: post.id, description: "Two" });
+    await call("POST", "/api/comments", first, { postId: quiet.id, description: "Three" });
+    await outboxDrained();
+    const mails = mailsTo(author.email).map(unfolded);
+    expect(mails).toHaveLength(2);
+    expect(mails[0]).toMatch(/Cleo First commented on your post .{1,4}Mailed at once/);
+    expect(mails[1]).toMatch(/Dan Second and 1 other commented on your post .{1,4}Mailed at once/);
+    expect(mailsTo(unverified.email)).toEqual([]);
+  });
+
   it("sends a daily digest once per user and day, across two runs at once", async () => {
     const [author, reader] = [await signUp(app), await signUp(app)];
     await verify(author.id);
