@@ -132,7 +132,8 @@ describe.each(databaseTargets)("notifications on $name", (target) => {
       await other.connect();
       try {
         await other.query("begin");
-        await other.query("select pg_advisory_xact_lock(hashtext($1), hashtext($2))", turnKeys(author.id, reader.id));
+        const { recipientKey, actorKey } = turnKeys(author.id, reader.id);
+        await other.query("select pg_advisory_xact_lock(hashtext($1), hashtext($2))", [recipientKey, actorKey]);
         const told = await other.query<{ id: string }>(
           "insert into notifications (user_id, kind, post_id, group_key, last_actor_id) values ($1, 'like', $2, $3, $4) returning id",
           [author.id, post.id, `${post.id}:raced`, reader.id],

@@ -8,6 +8,9 @@ import * as schema from "./schema.ts";
 
 export type Db = PgDatabase<PgQueryResultHKT, typeof schema>;
 
+/** How TypeScript names become column names, for every way the app reaches its database. */
+export const CASING = "snake_case";
+
 export interface Database {
   db: Db;
   kind: "pglite" | "postgres";
@@ -42,7 +45,7 @@ async function openPglite(dataDir: string | undefined, logger: Logger | undefine
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   try {
     const client = dataDir ? await PGlite.create(path.join(dataDir, "db")) : await PGlite.create();
-    const db = drizzlePglite({ client, schema, casing: "snake_case", ...(logger ? { logger } : {}) });
+    const db = drizzlePglite({ client, schema, casing: CASING, ...(logger ? { logger } : {}) });
     return {
       db,
       kind: "pglite",
@@ -108,7 +111,7 @@ async function openPostgres(url: string, logger: Logger | undefined): Promise<Da
   const server = { host: parsed.hostname, port: Number(parsed.port || 5432) };
   // An idle client losing its connection must not crash the process; the next query reports the failure.
   pool.on("error", () => {});
-  const db = drizzleNodePg({ client: pool, schema, casing: "snake_case", ...(logger ? { logger } : {}) });
+  const db = drizzleNodePg({ client: pool, schema, casing: CASING, ...(logger ? { logger } : {}) });
   return {
     db,
     kind: "postgres",
@@ -116,7 +119,7 @@ async function openPostgres(url: string, logger: Logger | undefined): Promise<Da
       const client = await pool.connect();
       try {
         await client.query("select pg_advisory_lock($1)", [MIGRATION_LOCK_KEY]);
-        await migrateNodePg(drizzleNodePg({ client, casing: "snake_case" }), { migrationsFolder });
+        await migrateNodePg(drizzleNodePg({ client, casing: CASING }), { migrationsFolder });
       } finally {
         await client.query("select pg_advisory_unlock($1)", [MIGRATION_LOCK_KEY]).catch(() => {});
         client.release();

@@ -1,9 +1,9 @@
 import type { Query, SQL } from "drizzle-orm";
 import { PgDialect, type PgPreparedQuery, type PreparedQueryConfig } from "drizzle-orm/pg-core";
-import type { Db } from "./client.ts";
+import { CASING, type Db } from "./client.ts";
 
-/** Writes a statement's SQL text as the app's databases do (db/client.ts opens both with snake_case names). */
-const dialect = new PgDialect({ casing: "snake_case" });
+/** Writes a statement's SQL text as the app's databases do. */
+const dialect = new PgDialect({ casing: CASING });
 
 /**
  * A statement written by hand (`sql`…``) whose text is built once: `build` names each value it takes with

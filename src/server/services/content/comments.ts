@@ -79,7 +79,7 @@ export async function getComment(deps: Pick<Deps, "db">, id: string) {
   return toComment(row);
 }
 
-/** Comments go on published posts only (a draft is answered as a missing post), checked in the insert itself. */
+/** A new comment, with its post's author to tell; nothing when the post is not published. */
 const insertComment = statement<
   { postId: string; userId: string; description: string },
   { id: string; author_id: string }
@@ -91,6 +91,7 @@ const insertComment = statement<
     returning id, (select ${posts.userId} from ${posts} where ${posts.id} = ${sql.placeholder("postId")}) as author_id`,
 );
 
+/** Comments go on published posts only (a draft is answered as a missing post), checked in the insert itself. */
 export async function createComment(
   deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
   user: AuthUser,

@@ -10,7 +10,6 @@ import { listComments } from "./comments.ts";
 import { isPublished, POST_NOT_FOUND, postFilters, selectPosts, toPost } from "./post-queries.ts";
 import { searchPosts } from "./search.ts";
 
-/** A post whatever its status: for its author's own answers (create, edit, delete). */
 /** One post by id with a viewer's reaction (none for null): every like answers with it, so it is built once. */
 const postById = preparedFor((db) =>
   selectPosts({ db }, sql.placeholder("viewerId"), { where: eq(posts.id, sql.placeholder("id")), limit: 1 }).prepare(
@@ -18,6 +17,7 @@ const postById = preparedFor((db) =>
   ),
 );
 
+/** A post whatever its status: for its author's own answers (create, edit, delete). */
 export async function getPost(deps: Pick<Deps, "db">, id: string, viewerId: string | null) {
   const [row] = await postById(deps.db).execute({ id, viewerId });
   if (!row) throw new HttpError(404, POST_NOT_FOUND);
@@ -146,7 +146,6 @@ export const countPosts = (deps: Pick<Deps, "db">) => deps.db.$count(posts, isPu
 /** What readers' likes, dislikes and comments change on a post: its counts, kept apart from cached pages. */
 export type PostCounts = Pick<Post, "likesCount" | "disLikesCount" | "commentsCount">;
 
-/** The current counts of some posts, in one query on the primary key. */
 const countColumns = {
   id: posts.id,
   likesCount: posts.likesCount,
@@ -162,6 +161,7 @@ const countsOfOne = preparedFor((db) =>
     .prepare("counts_of_one"),
 );
 
+/** The current counts of some posts, in one query on the primary key. */
 export async function postCounts(deps: Pick<Deps, "db">, ids: string[]): Promise<Map<string, PostCounts>> {
   if (ids.length === 0) return new Map();
   const rows =

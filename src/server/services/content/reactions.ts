@@ -31,12 +31,7 @@ export async function reactionsOf(deps: Pick<Deps, "db">, userId: string, postId
   return new Map(rows.map((row) => [row.postId, row.kind]));
 }
 
-/**
- * Likes and dislikes are exclusive and toggle (PRODUCT.md, decisions), in one statement: the same reaction again
- * is taken back, the other one replaces it, and a post that is not published takes none. Concurrent clicks of one
- * reader queue on the row's lock and apply in turn, and counts follow the rows through the table's triggers, so
- * they stay exact under any concurrency.
- */
+/** The toggle of `react`, in one statement. */
 const toggle = statement<{ postId: string; userId: string; kind: "like" | "dislike" }, { published: boolean }>(
   () => sql`
     with post as (select ${posts.id} from ${posts} where ${posts.id} = ${sql.placeholder("postId")} and ${isPublished}),
@@ -53,6 +48,12 @@ const toggle = statement<{ postId: string; userId: string; kind: "like" | "disli
     select exists (select 1 from post) as published`,
 );
 
+/**
+ * Likes and dislikes are exclusive and toggle (PRODUCT.md, decisions), in one statement: the same reaction again
+ * is taken back, the other one replaces it, and a post that is not published takes none. Concurrent clicks of one
+ * reader queue on the row's lock and apply in turn, and counts follow the rows through the table's triggers, so
+ * they stay exact under any concurrency.
+ */
 export async function react(
   deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
   user: AuthUser,

@@ -1,6 +1,12 @@
 import { sql } from "drizzle-orm";
 import { describeNotification } from "../../../shared/notification-text.ts";
-import { type NotificationKind, TOPICS, topicOf } from "../../../shared/schemas/notifications.ts";
+import {
+  type Delivery,
+  type NotificationKind,
+  type NotificationTopic,
+  TOPICS,
+  topicOf,
+} from "../../../shared/schemas/notifications.ts";
 import { statement } from "../../db/statement.ts";
 import type { Deps } from "../deps.ts";
 import { notificationMail, unsubscribeHeaders } from "./mails.ts";
@@ -65,12 +71,12 @@ export async function notify(deps: Pick<Deps, "db" | "config" | "mailer" | "bus"
  * long enough for other requests to be refused.
  */
 const inTurn = sql`in_turn as (select pg_advisory_xact_lock(hashtext(${sql.placeholder("recipientKey")}), hashtext(${sql.placeholder("actorKey")})))`;
-const turnValues = (recipientId: string, actorId: string | null) => {
-  const [recipientKey, actorKey] = turnKeys(recipientId, actorId);
-  return { recipientKey, actorKey };
-};
 /** What the lock of `inTurn` is named after (its two halves are hashed into the advisory lock's two keys). */
-export const turnKeys = (recipientId: string, actorId: string | null) => [`notify:${recipientId}`, actorId ?? "-"];
+export const turnKeys = (recipientId: string, actorId: string | null) => ({
+  recipientKey: `notify:${recipientId}`,
+  actorKey: actorId ?? "-",
+});
+type TurnKeys = ReturnType<typeof turnKeys>;
 
 /**
  * A notification is told beside a write that has already happened (a like, a follow): one that cannot be told is
@@ -96,7 +102,17 @@ async function besideTheWrite<T>(deps: Pick<Deps, "log">, what: string, work: ()
 }
 
 /** The statement that tells: see `notify`. */
-const telling = statement<Record<string, unknown>, Told>(() => {
+type Telling = TurnKeys & {
+  recipientId: string;
+  actorId: string | null;
+  kind: NotificationEvent["kind"];
+  postId: string | null;
+  paymentId: string | null;
+  group: string;
+  defaultDelivery: Delivery;
+  topic: NotificationTopic;
+};
+const telling = statement<Telling, Told>(() => {
   const actor = sql`${sql.placeholder("actorId")}::uuid`;
   return sql`
     with ${inTurn},
@@ -136,7 +152,7 @@ async function tell(deps: Pick<Deps, "db" | "config" | "mailer" | "bus">, event:
   const topic = topicOf(event.kind);
   const actor = event.actorId ?? null;
   const [told] = await telling(deps.db, {
-    ...turnValues(event.recipientId, actor),
+    ...turnKeys(event.recipientId, actor),
     recipientId: event.recipientId,
     actorId: actor,
     kind: event.kind,
@@ -189,7 +205,8 @@ async function takeBack(deps: Pick<Deps, "db" | "bus">, event: TakenBack) {
 }
 
 /** The statement that takes back: see `withdraw`. */
-const takingBack = statement<Record<string, unknown>, { withdrawn: number }>(
+type TakingBack = TurnKeys & { actorId: string; recipientId: string; kind: TakenBack["kind"]; postId: string | null };
+const takingBack = statement<TakingBack, { withdrawn: number }>(
   () => sql`
     with ${inTurn},
     gone as (
@@ -218,7 +235,7 @@ const takingBack = statement<Record<string, unknown>, { withdrawn: number }>(
 
 async function takeBackOnce(deps: Pick<Deps, "db">, event: TakenBack) {
   const [row] = await takingBack(deps.db, {
-    ...turnValues(event.recipientId, event.actorId),
+    ...turnKeys(event.recipientId, event.actorId),
     actorId: event.actorId,
     recipientId: event.recipientId,
     kind: event.kind,
