@@ -1,10 +1,51 @@
 import path from "node:path";
 import react from "@vitejs/plugin-react";
+import type { Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
 const ROOT = import.meta.dirname;
 // In `npm run dev` the API runs beside Vite; scripts/start.ts passes its URL.
 const apiTarget = process.env.PENCHAIN_API_URL ?? "http://localhost:3000";
+
+/**
+ * Writes Chakra UI's global styles into index.html as one stylesheet (scripts/lib/global-styles.ts), so neither
+ * the server renderer nor the browser makes them per page.
+ */
+export function globalStyles(): Plugin {
+  return {
+    name: "penchain:global-styles",
+    async transformIndexHtml() {
+      const { system } = await import("./src/client/app/theme.ts");
+      const { GLOBAL_STYLES_ID, globalStylesOf } = await import("./scripts/lib/global-styles.ts");
+      return [{ tag: "style", attrs: { id: GLOBAL_STYLES_ID }, children: globalStylesOf(system), injectTo: "head" }];
+    },
+  };
+}
+
+/**
+ * Chakra UI's `createSystem` makes the global styles as it makes the system, a third of its work, which the browser
+ * did on a phone's main thread at every start for styles it no longer inserts (see `globalStyles` above). This makes
+ * them when they are first asked for. The build fails if Chakra UI's code no longer reads as expected.
+ */
+export function lazyChakraGlobalStyles(): Plugin {
+  const made = "const _global = [getPreflightCss(), getGlobalCss(), getTokenCss()];";
+  const returned = "\n    _global,\n";
+  return {
+    name: "penchain:lazy-chakra-global-styles",
+    transform(code, id) {
+      if (!/@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]styled-system[\\/]system\.js$/.test(id)) return null;
+      if (!code.includes(made) || !code.includes(returned)) {
+        throw new Error(`${id} no longer makes its global styles as lazyChakraGlobalStyles expects`);
+      }
+      return code
+        .replace(made, "let _global;")
+        .replace(
+          returned,
+          "\n    get _global() { return _global ??= [getPreflightCss(), getGlobalCss(), getTokenCss()]; },\n",
+        );
+    },
+  };
+}
 
 // `vite build` builds the browser client into dist/client; `vite build --ssr entry-server.tsx` the server renderer of
 // reader pages into dist/server, which the server loads at run time.
@@ -13,7 +54,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   // Vite's and Vitest's caches stay out of the sources: a test run writing into src/client made the next `npm start`
   // rebuild the client.
   cacheDir: path.join(ROOT, "node_modules/.vite"),
-  plugins: [react()],
+  plugins: [react(), globalStyles(), lazyChakraGlobalStyles()],
   // The server renderer is one file with everything it uses (React, React Router, Chakra UI and the rest): loading
   // their hundreds of modules one by one cost the server about 100 MB of memory. React comes in it as its production
   // build whatever NODE_ENV the server runs with: its development build rendered pages several times slower.

@@ -45,15 +45,41 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
     // One piece of HTML: React would otherwise move large parts behind a script, which the CSP does not run.
     { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
-  let markup = "";
-  for await (const chunk of prelude) markup += chunk;
+  let rendered = "";
+  for await (const chunk of prelude) rendered += chunk;
+  const { markup, styles } = hoistStyles(rendered);
   // Home has no entry of its own in the table: it is public like every reader page.
   const startNow = found && (screenAt(address.pathname)?.access ?? "public") !== "public";
   return {
     status: found ? 200 : 404,
     head,
     html: pageShell(markup, dehydrate(queryClient), { hydrate: found, startNow }),
+    styles,
   };
+}
+
+/** An Emotion `<style>` element as its server render writes it: its cache key, the names of its styles, its CSS. */
+const EMOTION_STYLE = /<style data-emotion="(css(?:-global)?) ?([^"]*)"[^>]*>([^<]*)<\/style>/g;
+
+/**
+ * Emotion writes the styles of each component beside it, dozens of `<style>` elements through the page, which the
+ * browser recalculates the page's styles for as it meets them and Emotion moves into the head (each one parsed
+ * again) before React hydrates. They go into the head instead, as one element marked the way Emotion marks those
+ * it has moved (`data-s`), so it only takes note of their names. (Chakra UI's global styles are in index.html; see
+ * scripts/lib/global-styles.ts.)
+ */
+function hoistStyles(rendered: string) {
+  const names: string[] = [];
+  let css = "";
+  const markup = rendered.replace(EMOTION_STYLE, (_, key: string, styleNames: string, rules: string) => {
+    if (key === "css") {
+      names.push(styleNames);
+      css += rules;
+    }
+    return "";
+  });
+  const styles = names.length > 0 ? `<style data-emotion="css ${names.join(" ")}" data-s="">${css}</style>` : "";
+  return { markup, styles };
 }
 
 async function loadPage(address: URL, load: ReaderLoaders, queryClient: QueryClient, site: SiteSettings) {

@@ -62,6 +62,8 @@ export interface RenderedPage {
   head: PageHead;
   /** What takes the place of the template's empty root: the rendered root element and the state it hydrates from. */
   html: string;
+  /** The styles of what it shows, for its head: one `<style>` element (or nothing). */
+  styles: string;
 }
 
 /** The empty root of the built index.html, where a rendered page goes. */

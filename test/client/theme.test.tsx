@@ -1,7 +1,7 @@
 import { recipes, slotRecipes } from "@chakra-ui/react/theme";
 import { cleanup } from "@testing-library/react";
 import { afterAll, describe, expect, it } from "vitest";
-import { system } from "../../src/client/app/theme.ts";
+import { appSystem } from "../../src/client/app/theme.ts";
 import { withApiServer } from "./api-server.ts";
 import { renderApp } from "./render-app.tsx";
 
@@ -12,15 +12,15 @@ const server = withApiServer();
 const asked = new Set<string>();
 const missing = new Set<string>();
 const watch = (name: "getRecipeFn" | "getSlotRecipeFn", has: (key: string) => boolean) => {
-  const original = system[name].bind(system);
-  (system as unknown as Record<string, unknown>)[name] = (key: string, fallback?: unknown) => {
+  const original = appSystem[name].bind(appSystem);
+  (appSystem as unknown as Record<string, unknown>)[name] = (key: string, fallback?: unknown) => {
     asked.add(key);
     if (!has(key)) missing.add(key);
     return original(key, fallback as never);
   };
 };
-watch("getRecipeFn", (key) => system.isRecipe(key) || !(key in recipes));
-watch("getSlotRecipeFn", (key) => system.isSlotRecipe(key) || !(key in slotRecipes));
+watch("getRecipeFn", (key) => appSystem.isRecipe(key) || !(key in recipes));
+watch("getSlotRecipeFn", (key) => appSystem.isSlotRecipe(key) || !(key in slotRecipes));
 afterAll(() => asked.clear());
 
 describe("the sliced theme", () => {

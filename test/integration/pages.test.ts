@@ -198,6 +198,30 @@ describe("reader pages, feeds and discovery", () => {
     expect(await views()).toBe(1);
   });
 
+  it("puts the styles in the head: Chakra UI's global ones on every page, a page's own in one element", async () => {
+    const screen = html((await get("/update-password")).body);
+    for (const page of [html((await get(`/posts/${post.id}`)).body), html((await get("/create-post")).body)]) {
+      const global = page.querySelector("head > style#global-styles")?.textContent ?? "";
+      // The cascade layers' order first, then the reset, and every token as a variable for both colour modes.
+      expect(global.startsWith("@layer reset,base,tokens,recipes;")).toBe(true);
+      expect(global).toContain("--chakra-colors-teal-700:");
+      expect(global).toMatch(/\.dark[^{]*\{[^}]*--chakra-colors-bg:/);
+      // The page's own styles: one element, marked as one Emotion has already moved, naming what it holds.
+      const own = page.querySelectorAll("head > style[data-emotion]");
+      expect(own).toHaveLength(1);
+      expect(own[0]?.getAttribute("data-emotion")).toMatch(/^css( [\w-]+){10,}$/);
+      expect(own[0]?.hasAttribute("data-s")).toBe(true);
+      // Every class the page uses is styled there or is none of Emotion's.
+      const classes = [...page.querySelectorAll("#root [class]")].flatMap((node) => [...node.classList]);
+      const emotion = classes.filter((name) => name.startsWith("css-"));
+      expect(emotion.length).toBeGreaterThan(10);
+      for (const name of emotion) expect(own[0]?.textContent).toContain(`.${name}`);
+      expect(page.querySelectorAll("body style")).toHaveLength(0);
+    }
+    // A screen the browser renders gets the same global styles from the same template.
+    expect(screen.querySelector("head > style#global-styles")?.textContent).toContain("--chakra-colors-teal-700:");
+  });
+
   it("keeps client screens out of search engines and serves them whatever the Accept header", async () => {
     const screen = await get("/update-password", { accept: "*/*" });
     expect(screen.statusCode).toBe(200);

@@ -20,6 +20,7 @@ beforeEach(() => {
   write("src/client/main.tsx", "export {};", 60);
   write("src/shared/constants.ts", "export const A = 1;", 60);
   write("vite.config.ts", "export default {};", 60);
+  write("scripts/lib/global-styles.ts", "export {};", 60);
   write("package-lock.json", '{"lockfileVersion":3}', 60);
   write("dist/client/index.html", "<!doctype html>", 30);
   write("dist/server/entry-server.js", "export {};", 30);
@@ -30,6 +31,13 @@ describe("whether npm start must build the client", () => {
   it("trusts a build by hand that is newer than every source, and not one older than a source", () => {
     expect(fresh()).toBe(true);
     write("src/shared/constants.ts", "export const A = 2;");
+    expect(fresh()).toBe(false);
+  });
+
+  it("counts the build's own code that writes the global styles as a source", () => {
+    recordBuildOf(root, sourcesDigest(root));
+    expect(fresh()).toBe(true);
+    write("scripts/lib/global-styles.ts", "export const changed = true;", 60);
     expect(fresh()).toBe(false);
   });
 

@@ -2,7 +2,7 @@ import { ChakraProvider } from "@chakra-ui/react";
 import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { type ReactNode, useState } from "react";
 import { ApiError } from "../lib/api-client.ts";
-import { system } from "./theme.ts";
+import { appSystem } from "./theme.ts";
 
 // A 4xx answer will not change on a second try; a network or server failure may.
 const retry = (failures: number, error: unknown) => failures < 1 && !(error instanceof ApiError && error.status < 500);
@@ -14,7 +14,7 @@ export const createQueryClient = () =>
 export function AppProvider({ children, queryClient: given }: { children: ReactNode; queryClient?: QueryClient }) {
   const [queryClient] = useState(() => given ?? createQueryClient());
   return (
-    <ChakraProvider value={system}>
+    <ChakraProvider value={appSystem}>
       <QueryClientProvider client={queryClient}>{children}</QueryClientProvider>
     </ChakraProvider>
   );

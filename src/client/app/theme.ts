@@ -1,4 +1,4 @@
-import { createSystem, defaultBaseConfig, defineConfig } from "@chakra-ui/react";
+import { createSystem, defaultBaseConfig, defineConfig, type SystemContext } from "@chakra-ui/react";
 import {
   alertSlotRecipe,
   animationStyles,
@@ -107,3 +107,16 @@ export const system = createSystem(
     },
   }),
 );
+
+/**
+ * The system the app renders with: the one above without the global styles (the reset, the base styles, every token
+ * as a CSS variable) that Chakra UI's provider would otherwise insert through Emotion at run time. They are the same
+ * on every page, so the build writes them into index.html once (scripts/lib/global-styles.ts, vite.config.ts), the
+ * cascade layers' order first; `disableLayers` only keeps the provider from declaring that order a second time.
+ */
+export const appSystem: SystemContext = Object.defineProperties({} as SystemContext, {
+  // Copied as they are: the build makes `_global` a getter (vite.config.ts), which spreading would call.
+  ...Object.getOwnPropertyDescriptors(system),
+  _global: { value: [] },
+  _config: { value: { ...system._config, disableLayers: true } },
+});

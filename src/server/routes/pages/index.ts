@@ -104,10 +104,10 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
   async function renderPage(request: FastifyRequest, key: string | null) {
     const readAt = app.readCache.clock;
     const from: CachedResponse[] = [];
-    const { status, head, html } = await render(request.url, loadersFor(app, request, from));
+    const { status, head, html, styles } = await render(request.url, loadersFor(app, request, from));
     const document = template
       // Replaced by functions: a replacement string would read "$'" or "$&" in a post as patterns.
-      .replace("</head>", () => `    ${renderHead(head, publicUrl)}\n  </head>`)
+      .replace("</head>", () => `    ${renderHead(head, publicUrl)}\n    ${styles}\n  </head>`)
       .replace(EMPTY_ROOT, () => html);
     const answer: PageAnswer = { document, status, postId: head.post?.id ?? null, noindex: Boolean(head.noindex) };
     if (!key || status !== 200) return { answer, entry: undefined };
