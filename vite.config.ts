@@ -37,12 +37,14 @@ export function lazyChakraGlobalStyles(): Plugin {
       if (!code.includes(made) || !code.includes(returned)) {
         throw new Error(`${id} no longer makes its global styles as lazyChakraGlobalStyles expects`);
       }
-      return code
+      // Line for line, so the library's source map still holds (`map: null` keeps it).
+      const changed = code
         .replace(made, "let _global;")
         .replace(
           returned,
           "\n    get _global() { return _global ??= [getPreflightCss(), getGlobalCss(), getTokenCss()]; },\n",
         );
+      return { code: changed, map: null };
     },
   };
 }

@@ -131,3 +131,36 @@ test.describe("on a phone", () => {
     await expect.poll(below).toBe(true);
   });
 });
+
+test("a writer who presses the description before the app is there types into the editor once it is", async ({
+  browser,
+  request,
+}) => {
+  const session = await (
+    await request.post("/api/users/login", { data: { email: "admin@penchain.example", password: "admin password 1" } })
+  ).json();
+  const context = await browser.newContext();
+  await context.addInitScript((value) => localStorage.setItem("userInfo", value), JSON.stringify(session));
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  // The app's own script waits until the press is made on the server's page.
+  let release = () => {};
+  const pressed = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => {
+    await pressed;
+    await route.continue();
+  });
+  await page.goto("/create-post");
+  const field = page.getByRole("textbox", { name: "Description" });
+  await field.click();
+  expect(await page.locator("[contenteditable=true]").count()).toBe(0);
+  release();
+  const editor = page.locator("[contenteditable=true]");
+  await expect(editor).toBeFocused();
+  await page.keyboard.type("Typed <b>at once</b>");
+  await expect(editor).toHaveText("Typed <b>at once</b>");
+  expect(problems).toEqual([]);
+  await context.close();
+});

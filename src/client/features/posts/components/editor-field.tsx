@@ -26,6 +26,11 @@ export function EditorField({ wanted, ...props }: EditorFieldProps) {
   useEffect(() => {
     if (wanted) void loadEditor();
   }, [wanted]);
+  // A writer who pressed the field on the server's page before the app was there has it focused (it is focusable
+  // as it comes): that counts as reaching for it, so the editor comes focused for them to type.
+  useEffect(() => {
+    if (document.activeElement?.id === props.id) setReached(true);
+  }, [props.id]);
   const text = plainText(props.value);
   const waiting = (
     <EditorFrame state={IDLE_TOOLBAR} invalid={props.invalid}>
