@@ -8,7 +8,7 @@ import { promisify } from "node:util";
 import zlib from "node:zlib";
 
 const DIR = path.resolve(import.meta.dirname, "../dist/client");
-const COMPRESSIBLE = /\.(js|css|svg|json|txt|xml|webmanifest)$/;
+const COMPRESSIBLE = /\.(html|js|css|svg|json|txt|xml|webmanifest)$/;
 const brotli = promisify(zlib.brotliCompress);
 const gzip = promisify(zlib.gzip);
 

@@ -316,6 +316,13 @@ describe("reader pages, feeds and discovery", () => {
     expect(asset.headers["cache-control"]).toContain("immutable");
     expect(asset.rawPayload.length).toBeLessThan(zlib.brotliDecompressSync(asset.rawPayload).length / 3);
     expect((await get(script)).headers["content-encoding"]).toBeUndefined();
+    // A screen the browser renders: index.html, with the global styles in it, compressed by the build.
+    const screen = await get("/update-password", { "accept-encoding": "br, gzip" });
+    expect(screen.headers["content-encoding"]).toBe("br");
+    expect(screen.headers["cache-control"]).toBe("no-cache");
+    const shell = zlib.brotliDecompressSync(screen.rawPayload).toString();
+    expect(shell).toBe(fs.readFileSync(path.join(CLIENT_DIR, "index.html"), "utf8"));
+    expect(screen.rawPayload.length).toBeLessThan(shell.length / 4);
   });
 
   it("stores covers at 400, 800 and 1600 px and makes missing widths of older uploads on first request", async () => {
