@@ -1,6 +1,6 @@
 import path from "node:path";
 import react from "@vitejs/plugin-react";
-import type { Plugin } from "vite";
+import type { HtmlTagDescriptor, Plugin } from "vite";
 import { defineConfig } from "vitest/config";
 
 const ROOT = import.meta.dirname;
@@ -12,12 +12,18 @@ const apiTarget = process.env.PENCHAIN_API_URL ?? "http://localhost:3000";
  * the server renderer nor the browser makes them per page.
  */
 export function globalStyles(): Plugin {
+  // Made once: `npm run dev` transforms index.html at every page load.
+  let styles: Promise<HtmlTagDescriptor> | undefined;
+  const make = async (): Promise<HtmlTagDescriptor> => {
+    const { system } = await import("./src/client/app/theme.ts");
+    const { GLOBAL_STYLES_ID, globalStylesOf } = await import("./scripts/lib/global-styles.ts");
+    return { tag: "style", attrs: { id: GLOBAL_STYLES_ID }, children: globalStylesOf(system), injectTo: "head" };
+  };
   return {
     name: "penchain:global-styles",
     async transformIndexHtml() {
-      const { system } = await import("./src/client/app/theme.ts");
-      const { GLOBAL_STYLES_ID, globalStylesOf } = await import("./scripts/lib/global-styles.ts");
-      return [{ tag: "style", attrs: { id: GLOBAL_STYLES_ID }, children: globalStylesOf(system), injectTo: "head" }];
+      styles ??= make();
+      return [await styles];
     },
   };
 }

@@ -45,9 +45,9 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
  * imported whole here would keep all it exports in the build, and the app's own modules share chunks whose order of
  * running this must not change.)
  */
-const STAGES = [() => import("./app/theme.ts"), () => import("react-dom/client")];
 async function beforeApp() {
-  for (const stage of STAGES) await stage().then(nextTask);
+  await import("./app/theme.ts").then(nextTask);
+  await import("react-dom/client").then(nextTask);
 }
 
 let started: Promise<void> | undefined;

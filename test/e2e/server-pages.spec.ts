@@ -148,13 +148,17 @@ test("a writer who presses the description before the app is there types into th
   const pressed = new Promise<void>((resolve) => {
     release = resolve;
   });
+  let held = false;
   await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => {
+    held = true;
     await pressed;
     await route.continue();
   });
   await page.goto("/create-post");
   const field = page.getByRole("textbox", { name: "Description" });
   await field.click();
+  // The press really came first: the app's script was asked for and is still held.
+  await expect.poll(() => held).toBe(true);
   expect(await page.locator("[contenteditable=true]").count()).toBe(0);
   release();
   const editor = page.locator("[contenteditable=true]");
