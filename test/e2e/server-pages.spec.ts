@@ -168,3 +168,35 @@ test("a writer who presses the description before the app is there types into th
   expect(problems).toEqual([]);
   await context.close();
 });
+
+test("a writer who presses the description once the app is there types into the editor", async ({
+  browser,
+  request,
+}) => {
+  const session = await (
+    await request.post("/api/users/login", { data: { email: "admin@penchain.example", password: "admin password 1" } })
+  ).json();
+  const context = await browser.newContext();
+  await context.addInitScript((value) => localStorage.setItem("userInfo", value), JSON.stringify(session));
+  const page = await context.newPage();
+  const problems = watchConsole(page);
+  // The editor's own script is slow to come, so the press lands while it is on its way.
+  let editorAsked = false;
+  await page.route(/\/assets\/rich-text-editor-[\w-]+\.js$/, async (route) => {
+    editorAsked = true;
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    await route.continue();
+  });
+  await page.goto("/create-post");
+  // The app is there: its header knows who is signed in.
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+  expect(editorAsked).toBe(false);
+  await page.getByRole("textbox", { name: "Description" }).click();
+  const editor = page.locator("[contenteditable=true]");
+  await expect(editor).toBeFocused();
+  expect(editorAsked).toBe(true);
+  await page.keyboard.type("Typed <i>after</i> the start");
+  await expect(editor).toHaveText("Typed <i>after</i> the start");
+  expect(problems).toEqual([]);
+  await context.close();
+});

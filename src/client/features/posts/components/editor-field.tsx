@@ -1,5 +1,5 @@
 import { Box } from "@chakra-ui/react";
-import { lazy, Suspense, useEffect, useState } from "react";
+import { lazy, Suspense, startTransition, useEffect, useState } from "react";
 import { plainText } from "../../../../shared/text.ts";
 import { EditorFrame, IDLE_TOOLBAR } from "./editor-frame.tsx";
 
@@ -23,9 +23,14 @@ interface EditorFieldProps {
  */
 export function EditorField({ wanted, ...props }: EditorFieldProps) {
   const [reached, setReached] = useState(false);
+  // The editor takes the frame's place only once it is here: it is mounted in a transition, so React keeps the
+  // frame (and the focus a press gave it) rather than swapping in the fallback while the editor's code is on its way.
+  const [mounted, setMounted] = useState(wanted);
   useEffect(() => {
-    if (wanted) void loadEditor();
-  }, [wanted]);
+    if (!wanted && !reached) return;
+    void loadEditor();
+    startTransition(() => setMounted(true));
+  }, [wanted, reached]);
   // A writer who pressed the field on the server's page before the app was there has it focused (it is focusable
   // as it comes): that counts as reaching for it, so the editor comes focused for them to type.
   useEffect(() => {
@@ -51,10 +56,7 @@ export function EditorField({ wanted, ...props }: EditorFieldProps) {
       </Box>
     </EditorFrame>
   );
-  if (!wanted && !reached) return waiting;
   return (
-    <Suspense fallback={waiting}>
-      <RichTextEditor {...props} autoFocus={reached} />
-    </Suspense>
+    <Suspense fallback={waiting}>{mounted ? <RichTextEditor {...props} autoFocus={reached} /> : waiting}</Suspense>
   );
 }
