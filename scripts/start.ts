@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { isBuildOf, recordBuildOf, sourcesDigest } from "./lib/client-build.ts";
+import { registerDrizzleResolve } from "./lib/drizzle-resolve.ts";
 import { type LocalChain, startLocalChain } from "./lib/local-chain.ts";
 import { bin, ROOT, run } from "./lib/run.ts";
 
@@ -48,6 +49,9 @@ function openDatabaseEarly<T>(open: () => Promise<T>): Promise<T | undefined> {
     return Promise.resolve(undefined);
   }
 }
+
+// Before the server's modules load (they are imported below, once the chain is on its way).
+registerDrizzleResolve();
 
 let chain: LocalChain | undefined;
 try {
