@@ -169,7 +169,7 @@ test("a writer who presses the description before the app is there types into th
   await context.close();
 });
 
-test("a writer who presses the description once the app is there types into the editor", async ({
+test("a writer who presses the description once the app is there types into the editor at once", async ({
   browser,
   request,
 }) => {
@@ -180,11 +180,11 @@ test("a writer who presses the description once the app is there types into the 
   await context.addInitScript((value) => localStorage.setItem("userInfo", value), JSON.stringify(session));
   const page = await context.newPage();
   const problems = watchConsole(page);
-  // The editor's own script is slow to come, so the press lands while it is on its way.
+  // The editor's own script is slow to come, so the press and the first keys land while it is on its way.
   let editorAsked = false;
   await page.route(/\/assets\/rich-text-editor-[\w-]+\.js$/, async (route) => {
     editorAsked = true;
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await new Promise((resolve) => setTimeout(resolve, 1500));
     await route.continue();
   });
   await page.goto("/create-post");
@@ -192,11 +192,18 @@ test("a writer who presses the description once the app is there types into the 
   await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
   expect(editorAsked).toBe(false);
   await page.getByRole("textbox", { name: "Description" }).click();
+  // The writer types at once: every key counts, a correction and a new line too.
+  await page.keyboard.type("Typed <i>aftr");
+  await page.keyboard.press("Backspace");
+  await page.keyboard.type("er</i> the start");
+  await page.keyboard.press("Enter");
+  await page.keyboard.type("and a second line");
   const editor = page.locator("[contenteditable=true]");
-  await expect(editor).toBeFocused();
+  expect(await editor.count()).toBe(0);
   expect(editorAsked).toBe(true);
-  await page.keyboard.type("Typed <i>after</i> the start");
-  await expect(editor).toHaveText("Typed <i>after</i> the start");
+  await expect(editor).toBeFocused();
+  await page.keyboard.type(", then more.");
+  await expect(editor.locator("p")).toHaveText(["Typed <i>after</i> the start", "and a second line, then more."]);
   expect(problems).toEqual([]);
   await context.close();
 });

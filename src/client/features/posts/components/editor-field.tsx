@@ -1,5 +1,5 @@
 import { Box } from "@chakra-ui/react";
-import { lazy, Suspense, startTransition, useEffect, useState } from "react";
+import { type KeyboardEvent, lazy, Suspense, startTransition, useEffect, useRef, useState } from "react";
 import { plainText } from "../../../../shared/text.ts";
 import { EditorFrame, IDLE_TOOLBAR } from "./editor-frame.tsx";
 
@@ -16,10 +16,23 @@ interface EditorFieldProps {
   wanted: boolean;
 }
 
+/** Text typed before the editor was there, as the editor's HTML: a paragraph a line. */
+function paragraphs(text: string) {
+  return text
+    .split("\n")
+    .map((line) => {
+      const paragraph = document.createElement("p");
+      paragraph.textContent = line;
+      return paragraph.outerHTML;
+    })
+    .join("");
+}
+
 /**
  * The description's rich-text editor. The editor (tiptap and ProseMirror, the largest part of the writing screens)
  * is fetched once the writer starts on the form or reaches for this field; until it is there, the same frame shows
- * the text so far, so the page neither waits for it nor moves when it arrives.
+ * the text so far, so the page neither waits for it nor moves when it arrives. What the writer types while it comes
+ * is kept (in the form, as paragraphs after any text there was) and the editor opens on it, with the cursor after it.
  */
 export function EditorField({ wanted, ...props }: EditorFieldProps) {
   const [reached, setReached] = useState(false);
@@ -37,6 +50,22 @@ export function EditorField({ wanted, ...props }: EditorFieldProps) {
     if (document.activeElement?.id === props.id) setReached(true);
   }, [props.id]);
   const text = plainText(props.value);
+  // The description as it was at the first key typed here, and the keys since.
+  const before = useRef<string | null>(null);
+  const [typed, setTyped] = useState("");
+  const type = (event: KeyboardEvent) => {
+    const modified = event.ctrlKey || event.metaKey || event.altKey;
+    let next = typed;
+    if (event.key === "Enter") next += "\n";
+    else if (event.key === "Backspace") next = next.slice(0, -1);
+    else if (event.key.length === 1 && !modified) next += event.key;
+    else return;
+    event.preventDefault();
+    before.current ??= props.value;
+    setTyped(next);
+    props.onChange(`${before.current}${next ? paragraphs(next) : ""}`);
+  };
+  const shown = typed ? plainText(before.current ?? "") + (before.current ? "\n" : "") + typed : text;
   const waiting = (
     <EditorFrame state={IDLE_TOOLBAR} invalid={props.invalid}>
       <Box
@@ -48,11 +77,12 @@ export function EditorField({ wanted, ...props }: EditorFieldProps) {
         tabIndex={0}
         minH="40"
         whiteSpace="pre-wrap"
-        color={text && !reached ? undefined : "fg.muted"}
+        color={shown ? undefined : "fg.muted"}
         onFocus={() => setReached(true)}
         onPointerDown={() => setReached(true)}
+        onKeyDown={type}
       >
-        {reached ? "Loading the editor…" : text || "Write your post…"}
+        {shown || (reached ? "Loading the editor…" : "Write your post…")}
       </Box>
     </EditorFrame>
   );
