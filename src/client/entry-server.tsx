@@ -1,3 +1,5 @@
+import createCache from "@emotion/cache";
+import { CacheProvider } from "@emotion/react";
 import { dehydrate, type QueryClient } from "@tanstack/react-query";
 import { prerenderToNodeStream } from "react-dom/static";
 import { createMemoryRouter } from "react-router-dom";
@@ -40,14 +42,17 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
   // A memory router, so the tree is the browser's own (see app/root.tsx); the reader pages load no route data. A
   // page that is not found renders the not-found page (an address no route matches); the browser renders its own.
   const router = createMemoryRouter(routes, { initialEntries: [found ? url : "/not-found/"] });
+  const { cache, styles: pageStyles } = recordingCache();
   const { prelude } = await prerenderToNodeStream(
-    <Root queryClient={queryClient} router={router} hydrating />,
+    <CacheProvider value={cache}>
+      <Root queryClient={queryClient} router={router} hydrating />
+    </CacheProvider>,
     // One piece of HTML: React would otherwise move large parts behind a script, which the CSP does not run.
     { progressiveChunkSize: Number.POSITIVE_INFINITY },
   );
   let rendered = "";
   for await (const chunk of prelude) rendered += chunk;
-  const { markup, styles } = hoistStyles(rendered);
+  const { markup, styles } = hoistStyles(rendered, pageStyles);
   // Home has no entry of its own in the table: it is public like every reader page.
   const startNow = found && (screenAt(address.pathname)?.access ?? "public") !== "public";
   return {
@@ -58,28 +63,40 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
   };
 }
 
-/** An Emotion `<style>` element as its server render writes it: its cache key, the names of its styles, its CSS. */
-const EMOTION_STYLE = /<style data-emotion="(css(?:-global)?) ?([^"]*)"[^>]*>([^<]*)<\/style>/g;
+/**
+ * Emotion's cache for one render, noting each style it compiles (its names and CSS, in the order met). Emotion writes
+ * a style beside the first element it meets with it only, but React renders a Suspense boundary's fallback as well as
+ * its content on the server and keeps one: a style first met in a fallback that was then dropped was missing from the
+ * page (Create Blog's description came unstyled, then moved the form down when the app started). Chakra UI's global
+ * styles (inserted uncached) are not noted: they are in index.html.
+ */
+function recordingCache() {
+  const cache = createCache({ key: "css" });
+  const styles = new Map<string, string>();
+  const insert = cache.insert;
+  cache.insert = (selector, serialized, sheet, shouldCache) => {
+    const rules = insert(selector, serialized, sheet, shouldCache);
+    if (shouldCache && rules && !styles.has(serialized.name)) styles.set(serialized.name, rules);
+    return rules;
+  };
+  return { cache, styles };
+}
+
+/** An Emotion `<style>` element as its server render writes it. */
+const EMOTION_STYLE = /<style data-emotion="[^"]*"[^>]*>[^<]*<\/style>/g;
 
 /**
  * Emotion writes the styles of each component beside it, dozens of `<style>` elements through the page, which the
  * browser recalculates the page's styles for as it meets them and Emotion moves into the head (each one parsed
- * again) before React hydrates. They go into the head instead, as one element marked the way Emotion marks those
- * it has moved (`data-s`), so it only takes note of their names. (Chakra UI's global styles are in index.html; see
- * scripts/lib/global-styles.ts.)
+ * again) before React hydrates. The render's styles go into the head instead, as one element marked the way Emotion
+ * marks those it has moved (`data-s`), so it only takes note of their names. (Chakra UI's global styles are in
+ * index.html; see scripts/lib/global-styles.ts.)
  */
-function hoistStyles(rendered: string) {
-  const names: string[] = [];
-  let css = "";
-  const markup = rendered.replace(EMOTION_STYLE, (_, key: string, styleNames: string, rules: string) => {
-    if (key === "css") {
-      names.push(styleNames);
-      css += rules;
-    }
-    return "";
-  });
-  const styles = names.length > 0 ? `<style data-emotion="css ${names.join(" ")}" data-s="">${css}</style>` : "";
-  return { markup, styles };
+function hoistStyles(rendered: string, styles: Map<string, string>) {
+  const markup = rendered.replace(EMOTION_STYLE, "");
+  if (styles.size === 0) return { markup, styles: "" };
+  const names = [...styles.keys()].join(" ");
+  return { markup, styles: `<style data-emotion="css ${names}" data-s="">${[...styles.values()].join("")}</style>` };
 }
 
 async function loadPage(address: URL, load: ReaderLoaders, queryClient: QueryClient, site: SiteSettings) {
