@@ -198,12 +198,21 @@ test("a writer who presses the description once the app is there types into the 
   await page.keyboard.type("er</i> the start");
   await page.keyboard.press("Enter");
   await page.keyboard.type("and a second line");
+  // And pastes (as the browser sends a paste: the text on the clipboard).
+  await page.getByRole("textbox", { name: "Description" }).evaluate((field) => {
+    const clipboardData = new DataTransfer();
+    clipboardData.setData("text/plain", " (pasted <b>as text</b>)");
+    field.dispatchEvent(new ClipboardEvent("paste", { clipboardData, bubbles: true, cancelable: true }));
+  });
   const editor = page.locator("[contenteditable=true]");
   expect(await editor.count()).toBe(0);
   expect(editorAsked).toBe(true);
   await expect(editor).toBeFocused();
   await page.keyboard.type(", then more.");
-  await expect(editor.locator("p")).toHaveText(["Typed <i>after</i> the start", "and a second line, then more."]);
+  await expect(editor.locator("p")).toHaveText([
+    "Typed <i>after</i> the start",
+    "and a second line (pasted <b>as text</b>), then more.",
+  ]);
   expect(problems).toEqual([]);
   await context.close();
 });

@@ -1,5 +1,14 @@
 import { Box } from "@chakra-ui/react";
-import { type KeyboardEvent, lazy, Suspense, startTransition, useEffect, useRef, useState } from "react";
+import {
+  type ClipboardEvent,
+  type KeyboardEvent,
+  lazy,
+  Suspense,
+  startTransition,
+  useEffect,
+  useRef,
+  useState,
+} from "react";
 import { plainText } from "../../../../shared/text.ts";
 import { EditorFrame, IDLE_TOOLBAR } from "./editor-frame.tsx";
 
@@ -53,6 +62,11 @@ export function EditorField({ wanted, ...props }: EditorFieldProps) {
   // The description as it was at the first key typed here, and the keys since.
   const before = useRef<string | null>(null);
   const [typed, setTyped] = useState("");
+  const keep = (next: string) => {
+    before.current ??= props.value;
+    setTyped(next);
+    props.onChange(`${before.current}${next ? paragraphs(next) : ""}`);
+  };
   const type = (event: KeyboardEvent) => {
     const modified = event.ctrlKey || event.metaKey || event.altKey;
     let next = typed;
@@ -61,9 +75,11 @@ export function EditorField({ wanted, ...props }: EditorFieldProps) {
     else if (event.key.length === 1 && !modified) next += event.key;
     else return;
     event.preventDefault();
-    before.current ??= props.value;
-    setTyped(next);
-    props.onChange(`${before.current}${next ? paragraphs(next) : ""}`);
+    keep(next);
+  };
+  const paste = (event: ClipboardEvent) => {
+    event.preventDefault();
+    keep(typed + event.clipboardData.getData("text/plain").replace(/\r\n?/g, "\n"));
   };
   const shown = typed ? plainText(before.current ?? "") + (before.current ? "\n" : "") + typed : text;
   const waiting = (
@@ -81,6 +97,7 @@ export function EditorField({ wanted, ...props }: EditorFieldProps) {
         onFocus={() => setReached(true)}
         onPointerDown={() => setReached(true)}
         onKeyDown={type}
+        onPaste={paste}
       >
         {shown || (reached ? "Loading the editor…" : "Write your post…")}
       </Box>

@@ -3,6 +3,7 @@ import Link from "@tiptap/extension-link";
 import { FontFamily, FontSize, TextStyle } from "@tiptap/extension-text-style";
 import { EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
+import { useEffect, useRef } from "react";
 import { EDITOR_LINK_SCHEMES } from "../../../../shared/editor-format.ts";
 import { EditorFrame, type ToolbarCommand } from "./editor-frame.tsx";
 import { Indent } from "./indent.ts";
@@ -46,6 +47,16 @@ export function RichTextEditor({ id, value, onChange, onBlur, invalid, autoFocus
     onUpdate: ({ editor: current }) => onChange(current.isEmpty ? "" : current.getHTML()),
     onBlur,
   });
+  // The text the editor was made with may be behind: the writer can type into EditorField's frame until this is on
+  // the page. Once it is, it takes the field's latest text and, if asked, the focus, after that text.
+  const opening = useRef({ value, autoFocus });
+  opening.current = { value, autoFocus };
+  useEffect(() => {
+    if (!editor) return;
+    const { value: latest, autoFocus: focus } = opening.current;
+    if (latest !== (editor.isEmpty ? "" : editor.getHTML())) editor.commands.setContent(latest, { emitUpdate: false });
+    if (focus) editor.commands.focus("end");
+  }, [editor]);
   const state = useEditorState({
     editor,
     selector: ({ editor: current }) => ({
