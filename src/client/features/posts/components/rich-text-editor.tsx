@@ -52,7 +52,8 @@ export function RichTextEditor({ id, value, onChange, onBlur, invalid, autoFocus
   const opening = useRef({ value, autoFocus });
   opening.current = { value, autoFocus };
   useEffect(() => {
-    if (!editor) return;
+    // useEditor may hand over an instance it has already replaced (destroyed) before the one it keeps.
+    if (!editor || editor.isDestroyed) return;
     const { value: latest, autoFocus: focus } = opening.current;
     if (latest !== (editor.isEmpty ? "" : editor.getHTML())) editor.commands.setContent(latest, { emitUpdate: false });
     if (focus) editor.commands.focus("end");
