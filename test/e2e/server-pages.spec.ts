@@ -1,5 +1,5 @@
 import crypto from "node:crypto";
-import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
+import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
 import { adminSession } from "./fixtures/admin.ts";
 
 /** Console errors and warnings, hydration mismatches included, and uncaught errors. */
@@ -132,17 +132,22 @@ test.describe("on a phone", () => {
   });
 });
 
-test("a writer who presses the description before the app is there types into the editor once it is", async ({
-  browser,
-  request,
-}) => {
+/** A page of a browser where the site's admin is signed in, and the problems its console reports. */
+async function writerPage(browser: Browser, request: APIRequestContext) {
   const session = await (
     await request.post("/api/users/login", { data: { email: "admin@penchain.example", password: "admin password 1" } })
   ).json();
   const context = await browser.newContext();
   await context.addInitScript((value) => localStorage.setItem("userInfo", value), JSON.stringify(session));
   const page = await context.newPage();
-  const problems = watchConsole(page);
+  return { context, page, problems: watchConsole(page) };
+}
+
+test("a writer who presses the description before the app is there types into the editor once it is", async ({
+  browser,
+  request,
+}) => {
+  const { context, page, problems } = await writerPage(browser, request);
   // The app's own script waits until the press is made on the server's page.
   let release = () => {};
   const pressed = new Promise<void>((resolve) => {
@@ -173,18 +178,16 @@ test("a writer who presses the description once the app is there types into the 
   browser,
   request,
 }) => {
-  const session = await (
-    await request.post("/api/users/login", { data: { email: "admin@penchain.example", password: "admin password 1" } })
-  ).json();
-  const context = await browser.newContext();
-  await context.addInitScript((value) => localStorage.setItem("userInfo", value), JSON.stringify(session));
-  const page = await context.newPage();
-  const problems = watchConsole(page);
-  // The editor's own script is slow to come, so the press and the first keys land while it is on its way.
+  const { context, page, problems } = await writerPage(browser, request);
+  // The editor's own script is held until the writer has typed, so the press and the keys land while it is coming.
   let editorAsked = false;
+  let release = () => {};
+  const typed = new Promise<void>((resolve) => {
+    release = resolve;
+  });
   await page.route(/\/assets\/rich-text-editor-[\w-]+\.js$/, async (route) => {
     editorAsked = true;
-    await new Promise((resolve) => setTimeout(resolve, 1500));
+    await typed;
     await route.continue();
   });
   await page.goto("/create-post");
@@ -206,7 +209,8 @@ test("a writer who presses the description once the app is there types into the 
   });
   const editor = page.locator("[contenteditable=true]");
   expect(await editor.count()).toBe(0);
-  expect(editorAsked).toBe(true);
+  await expect.poll(() => editorAsked).toBe(true);
+  release();
   await expect(editor).toBeFocused();
   await page.keyboard.type(", then more.");
   await expect(editor.locator("p")).toHaveText([
