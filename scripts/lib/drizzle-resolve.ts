@@ -12,7 +12,10 @@ import { pathToFileURL } from "node:url";
 export function esmPackageRoot(packageName: string, from: string): string | undefined {
   // Its `exports` may not list `package.json`: found from its entry point, up.
   let dir = path.dirname(createRequire(from).resolve(packageName));
-  while (!fs.existsSync(path.join(dir, "package.json"))) dir = path.dirname(dir);
+  while (!fs.existsSync(path.join(dir, "package.json"))) {
+    if (path.dirname(dir) === dir) return undefined;
+    dir = path.dirname(dir);
+  }
   const { name, type } = JSON.parse(fs.readFileSync(path.join(dir, "package.json"), "utf8"));
   return name === packageName && type === "module" ? pathToFileURL(`${dir}${path.sep}`).href : undefined;
 }

@@ -58,7 +58,6 @@ export function EditorField({ wanted, ...props }: EditorFieldProps) {
   useEffect(() => {
     if (document.activeElement?.id === props.id) setReached(true);
   }, [props.id]);
-  const text = plainText(props.value);
   // The description as it was at the first key typed here, and the keys since.
   const before = useRef<string | null>(null);
   const [typed, setTyped] = useState("");
@@ -81,7 +80,8 @@ export function EditorField({ wanted, ...props }: EditorFieldProps) {
     event.preventDefault();
     keep(typed + event.clipboardData.getData("text/plain").replace(/\r\n?/g, "\n"));
   };
-  const shown = typed ? plainText(before.current ?? "") + (before.current ? "\n" : "") + typed : text;
+  // What the frame shows: the text so far (with the keys as typed, spaces and lines kept).
+  const shown = typed ? plainText(before.current ?? "") + (before.current ? "\n" : "") + typed : plainText(props.value);
   const waiting = (
     <EditorFrame state={IDLE_TOOLBAR} invalid={props.invalid}>
       <Box

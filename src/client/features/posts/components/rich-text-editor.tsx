@@ -1,7 +1,7 @@
 import Image from "@tiptap/extension-image";
 import Link from "@tiptap/extension-link";
 import { FontFamily, FontSize, TextStyle } from "@tiptap/extension-text-style";
-import { EditorContent, useEditor, useEditorState } from "@tiptap/react";
+import { type Editor, EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { useEffect, useRef } from "react";
 import { EDITOR_LINK_SCHEMES } from "../../../../shared/editor-format.ts";
@@ -19,6 +19,9 @@ interface RichTextEditorProps {
   /** Focus the writing area once it is there (the writer had already reached for it). */
   autoFocus?: boolean;
 }
+
+/** The editor's text as the form keeps it: an empty editor is an empty description. */
+const htmlOf = (editor: Editor) => (editor.isEmpty ? "" : editor.getHTML());
 
 /** The Create/Edit Blog editor; its output is exactly what the server keeps (src/shared/editor-format.ts). */
 export function RichTextEditor({ id, value, onChange, onBlur, invalid, autoFocus }: RichTextEditorProps) {
@@ -40,22 +43,22 @@ export function RichTextEditor({ id, value, onChange, onBlur, invalid, autoFocus
       Indent,
     ],
     content: value,
-    autofocus: autoFocus ? "end" : false,
     editorProps: {
       attributes: { id, role: "textbox", "aria-multiline": "true", "aria-label": "Description", class: "rich-text" },
     },
-    onUpdate: ({ editor: current }) => onChange(current.isEmpty ? "" : current.getHTML()),
+    onUpdate: ({ editor: current }) => onChange(htmlOf(current)),
     onBlur,
   });
   // The text the editor was made with may be behind: the writer can type into EditorField's frame until this is on
-  // the page. Once it is, it takes the field's latest text and, if asked, the focus, after that text.
+  // the page. Once it is, it takes the field's latest text and, if asked, the focus, after that text (here rather than
+  // through tiptap's `autofocus`, which left it unfocused in one run of four when keys came meanwhile).
   const opening = useRef({ value, autoFocus });
   opening.current = { value, autoFocus };
   useEffect(() => {
     // useEditor may hand over an instance it has already replaced (destroyed) before the one it keeps.
     if (!editor || editor.isDestroyed) return;
     const { value: latest, autoFocus: focus } = opening.current;
-    if (latest !== (editor.isEmpty ? "" : editor.getHTML())) editor.commands.setContent(latest, { emitUpdate: false });
+    if (latest !== htmlOf(editor)) editor.commands.setContent(latest, { emitUpdate: false });
     if (focus) editor.commands.focus("end");
   }, [editor]);
   const state = useEditorState({
