@@ -125,7 +125,17 @@ export function EditorFrame({
         p="3"
         minH="48"
         css={{
-          "& .ProseMirror": { outline: "none", minHeight: "40" },
+          // What ProseMirror needs of the editable element, here as well as in the stylesheet tiptap adds: when
+          // useEditor replaces an editor instance, the old one's teardown can take that shared stylesheet away from
+          // the new one (seen in 1 load in 10), and typed spaces and lines would collapse.
+          "& .ProseMirror": {
+            outline: "none",
+            minHeight: "40",
+            position: "relative",
+            whiteSpace: "break-spaces",
+            overflowWrap: "break-word",
+            fontVariantLigatures: "none",
+          },
           "& h1": { fontSize: "2xl", fontWeight: "bold" },
           "& h2": { fontSize: "xl", fontWeight: "semibold" },
           "& blockquote": { borderLeftWidth: "4px", borderColor: "teal.500", ps: "3", color: "fg.muted" },
