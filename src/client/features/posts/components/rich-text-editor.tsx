@@ -3,7 +3,7 @@ import Link from "@tiptap/extension-link";
 import { FontFamily, FontSize, TextStyle } from "@tiptap/extension-text-style";
 import { type Editor, EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
-import { useEffect, useRef } from "react";
+import { useLayoutEffect, useRef } from "react";
 import { EDITOR_LINK_SCHEMES } from "../../../../shared/editor-format.ts";
 import { EditorFrame, type ToolbarCommand } from "./editor-frame.tsx";
 import { Indent } from "./indent.ts";
@@ -51,15 +51,21 @@ export function RichTextEditor({ id, value, onChange, onBlur, invalid, autoFocus
   });
   // The text the editor was made with may be behind: the writer can type into EditorField's frame until this is on
   // the page. Once it is, it takes the field's latest text and, if asked, the focus, after that text (here rather than
-  // through tiptap's `autofocus`, which left it unfocused in one run of four when keys came meanwhile).
+  // through tiptap's `autofocus`, which left it unfocused in one run of four when keys came meanwhile). In the same
+  // commit that takes the frame away: a key between the two went nowhere (an effect after paint lost one letter).
   const opening = useRef({ value, autoFocus });
   opening.current = { value, autoFocus };
-  useEffect(() => {
+  useLayoutEffect(() => {
     // useEditor may hand over an instance it has already replaced (destroyed) before the one it keeps.
     if (!editor || editor.isDestroyed) return;
     const { value: latest, autoFocus: focus } = opening.current;
     if (latest !== htmlOf(editor)) editor.commands.setContent(latest, { emitUpdate: false });
-    if (focus) editor.commands.focus("end");
+    if (focus) {
+      // tiptap puts the cursor at the end now but focuses the page's element only at the next frame: a key typed
+      // before it went nowhere. ProseMirror's own focus is at once.
+      editor.commands.focus("end");
+      editor.view.focus();
+    }
   }, [editor]);
   const state = useEditorState({
     editor,
