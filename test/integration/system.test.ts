@@ -137,6 +137,35 @@ describe("errors, documentation and the web client", () => {
     await app.close();
   });
 
+  it("sends a built asset only the security headers that apply to it, and every page all of them", async () => {
+    const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-client-"));
+    fs.writeFileSync(path.join(clientDir, "index.html"), "<!doctype html><title>client shell</title>");
+    fs.mkdirSync(path.join(clientDir, "assets"));
+    fs.writeFileSync(path.join(clientDir, "assets", "app-1a2b.js"), "export {};");
+    const app = await buildTestApp(shared(), { clientDir });
+
+    const asset = await app.inject({ method: "GET", url: "/assets/app-1a2b.js" });
+    expect(asset.statusCode).toBe(200);
+    expect(asset.headers["x-content-type-options"]).toBe("nosniff");
+    expect(asset.headers["cross-origin-resource-policy"]).toBe("same-origin");
+    expect(asset.headers["referrer-policy"]).toBe("no-referrer");
+    for (const documentOnly of ["content-security-policy", "x-frame-options", "cross-origin-opener-policy"]) {
+      expect(asset.headers[documentOnly]).toBeUndefined();
+    }
+    // Nothing under /assets/ is ever a page: an address there that names no file is a 404, not index.html.
+    const missing = await app.inject({ method: "GET", url: "/assets/none", headers: { accept: "text/html" } });
+    expect(missing.statusCode).toBe(404);
+    expect(missing.body).not.toContain("client shell");
+
+    for (const url of ["/create-post", "/uploads/none.svg", "/api/config"]) {
+      const response = await app.inject({ method: "GET", url, headers: { accept: "text/html" } });
+      expect(response.headers["content-security-policy"], url).toContain("script-src 'self'");
+      expect(response.headers["x-frame-options"], url).toBe("SAMEORIGIN");
+    }
+    await app.close();
+    fs.rmSync(clientDir, { recursive: true, force: true });
+  });
+
   it("serves index.html for client routes and files from /uploads", async () => {
     const clientDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-client-"));
     fs.writeFileSync(path.join(clientDir, "index.html"), "<!doctype html><title>client shell</title>");
