@@ -89,6 +89,9 @@ export default defineConfig(({ isSsrBuild }) => ({
       output: isSsrBuild
         ? {}
         : {
+            // A group of parts is named after every screen that uses it; the file only needs the first word.
+            chunkFileNames: (chunk) =>
+              chunk.name.startsWith("parts~") ? "assets/parts-[hash].js" : "assets/[name]-[hash].js",
             codeSplitting: {
               groups: [
                 {
@@ -107,14 +110,25 @@ export default defineConfig(({ isSsrBuild }) => ({
                   test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/](?!components[\\/])|@pandacss[\\/])/,
                   priority: 1,
                 },
+                // Chakra UI's components and the Ark UI and Zag parts under them, grouped by the screens that use
+                // them (so a screen still fetches only what it renders) with groups under 16 kB merged into their
+                // nearest neighbour: left to itself the build made a file of each, and a writer's first screen
+                // fetched twenty of under 1 kB.
+                {
+                  name: "parts",
+                  test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]components[\\/]|@ark-ui[\\/]|@zag-js[\\/])/,
+                  entriesAware: true,
+                  entriesAwareMergeThreshold: 6_000,
+                },
                 // What every screen of the app runs on: its client library and shared components, without what they
                 // import (not src/shared, whose constants the tiny entry of the reader pages imports, nor the image
                 // picker's, the post body's sanitiser's and the menus' libraries, which come with what needs them).
                 // Not the components with large libraries of their own (the image picker, the post body's sanitiser,
-                // the bar's menus), which come with the screens or the presses that need them.
+                // the bar's menus), which come with the screens or the presses that need them; nor lib/zod-config.ts,
+                // which main.tsx runs before the shell's modules make their schemas.
                 {
                   name: "shell",
-                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list)/,
+                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list|zod-config)/,
                   includeDependenciesRecursively: false,
                 },
               ],
