@@ -139,6 +139,12 @@ async function writerPage(browser: Browser, request: APIRequestContext) {
   ).json();
   const context = await browser.newContext();
   await context.addInitScript((value) => localStorage.setItem("userInfo", value), JSON.stringify(session));
+  // What the content security policy refuses counts as a problem too, even where the page catches the refusal.
+  await context.addInitScript(() =>
+    addEventListener("securitypolicyviolation", (event) =>
+      console.error(`refused by the content security policy: ${event.violatedDirective} ${event.blockedURI}`),
+    ),
+  );
   const page = await context.newPage();
   return { context, page, problems: watchConsole(page) };
 }
