@@ -1,6 +1,7 @@
 import { useEffect, useState } from "react";
 import { format } from "timeago.js";
 import { TIMEAGO_REFRESH_MS } from "../../shared/constants.ts";
+import { formatLocalDateTime } from "../lib/format.ts";
 import { useHydrated } from "../lib/use-hydrated.tsx";
 
 /** "5 minutes ago", refreshed every 60 s as the spec says; the exact time is in the tooltip and for screen readers. */
@@ -13,7 +14,7 @@ export function TimeAgo({ iso }: { iso: string }) {
     return () => clearInterval(timer);
   }, []);
   return (
-    <time dateTime={iso} title={hydrated ? new Date(iso).toLocaleString() : undefined}>
+    <time dateTime={iso} title={hydrated ? formatLocalDateTime(iso) : undefined}>
       {format(iso)}
     </time>
   );

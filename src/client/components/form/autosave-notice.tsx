@@ -1,17 +1,15 @@
 import { Alert, Button, HStack, Text } from "@chakra-ui/react";
+import { formatLocalDateTime, formatLocalTime } from "../../lib/format.ts";
 import type { Autosave } from "./use-autosave.ts";
-
-const time = (at: Date) => at.toLocaleTimeString("en-GB", { hour: "2-digit", minute: "2-digit" });
 
 /** Offers back what was kept of an earlier visit, and says when the form was last kept. */
 export function AutosaveNotice({ autosave }: { autosave: Autosave }) {
   if (autosave.offer) {
-    const at = new Date(autosave.offer.savedAt);
     return (
       <Alert.Root status="info" alignItems="center" flexWrap="wrap" gap="3">
         <Alert.Indicator />
         <Alert.Title flex="1" minW="48">
-          This browser kept what you typed here on {at.toLocaleDateString("en-GB")} at {time(at)}.
+          This browser kept what you typed here on {formatLocalDateTime(autosave.offer.savedAt)}.
         </Alert.Title>
         <HStack gap="2">
           <Button size="sm" colorPalette="teal" onClick={autosave.restore}>
@@ -26,7 +24,7 @@ export function AutosaveNotice({ autosave }: { autosave: Autosave }) {
   }
   return (
     <Text aria-live="polite" fontSize="sm" color="fg.muted" minH="5">
-      {autosave.savedAt ? `Saved in this browser at ${time(autosave.savedAt)}` : ""}
+      {autosave.savedAt ? `Saved in this browser at ${formatLocalTime(autosave.savedAt)}` : ""}
     </Text>
   );
 }
