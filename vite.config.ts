@@ -83,8 +83,9 @@ export default defineConfig(({ isSsrBuild }) => ({
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
       // The libraries every screen runs on, in a few chunks rather than dozens of small ones: a phone on a slow
-      // network pays a round trip for each file it fetches. React and Chakra UI's styling (all the theme needs) are
-      // apart from the rest, so main.tsx can run them in a task of their own. Each screen's own code and what only
+      // network pays a round trip for each file it fetches. React, Chakra UI's styling (all the theme needs) and the form
+      // libraries (zod, which main.tsx configures before any schema is made) are apart from the rest, so main.tsx can
+      // run each in a task of their own. Each screen's own code and what only
       // it uses (the editor, the wallet, dialogs) stay in chunks of their own.
       output: isSsrBuild
         ? {}
@@ -100,8 +101,13 @@ export default defineConfig(({ isSsrBuild }) => ({
                   priority: 3,
                 },
                 {
+                  name: "forms",
+                  test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]/,
+                  priority: 2,
+                },
+                {
                   name: "libs",
-                  test: /node_modules[\\/](react-router|react-router-dom|@tanstack|jotai|zod|cookie|set-cookie-parser|react-hook-form|@hookform|timeago\.js)[\\/]/,
+                  test: /node_modules[\\/](react-router|react-router-dom|@tanstack|jotai|cookie|set-cookie-parser|timeago\.js)[\\/]/,
                   priority: 2,
                 },
                 // Chakra UI's styling system and theme; its components go with the screens that use them.
