@@ -83,10 +83,10 @@ export default defineConfig(({ isSsrBuild }) => ({
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
       // The libraries every screen runs on, in a few chunks rather than dozens of small ones: a phone on a slow
-      // network pays a round trip for each file it fetches. React, Chakra UI's styling (all the theme needs) and the form
-      // libraries (zod, which main.tsx configures before any schema is made) are apart from the rest, so main.tsx can
-      // run each in a task of their own. Each screen's own code and what only
-      // it uses (the editor, the wallet, dialogs) stay in chunks of their own.
+      // network pays a round trip for each file it fetches. React, Chakra UI's styling (all the theme needs) and the
+      // form libraries (zod, which main.tsx configures before any schema is made) are apart from the rest, so main.tsx
+      // can run each in a task of its own. Each screen's own code and what only it uses (the editor, the wallet,
+      // dialogs) stay in chunks of their own.
       output: isSsrBuild
         ? {}
         : {
@@ -117,7 +117,7 @@ export default defineConfig(({ isSsrBuild }) => ({
                   priority: 1,
                 },
                 // Chakra UI's components and the Ark UI and Zag parts under them, grouped by the screens that use
-                // them (so a screen still fetches only what it renders) with groups under 16 kB merged into their
+                // them (so a screen still fetches only what it renders) with groups under 6 kB merged into their
                 // nearest neighbour: left to itself the build made a file of each, and a writer's first screen
                 // fetched twenty of under 1 kB.
                 {

@@ -40,18 +40,17 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 
 /**
  * The app's largest pieces run each in a task of their own before the rest of its modules do in the next: Chakra UI's
- * styling code and the theme's recipes, then the theme built from them (the largest single piece of start-up work),
- * then React, then the form libraries, then the API's schemas. Several
- * shorter tasks rather than one that held a painted page for over 400 ms on a phone. (Only modules whose exports the app uses whole: a library
+ * styling code and the theme's recipes, then the theme built from them (createSystem, the largest single piece of
+ * start-up work), then React, then the form libraries, then the API's schemas. Several shorter tasks rather than one
+ * that held a painted page for over 400 ms on a phone. (Only modules whose exports the app uses whole: a library
  * imported whole here would keep all it exports in the build, and the app's own modules share chunks whose order of
  * running this must not change.)
  */
 async function beforeApp() {
-  // Chakra UI's styling code and the theme's recipes, then the system built from them (createSystem).
   await import("./app/theme-config.ts").then(nextTask);
   await import("./app/theme.ts").then(nextTask);
   await import("react-dom/client").then(nextTask);
-  // Before the app's modules make their schemas (see the file); it runs the libraries' chunk in a task of its own too.
+  // zod and react-hook-form (their chunk), configured before the app's modules make their schemas (see the file).
   await import("./lib/zod-config.ts").then(nextTask);
   // The API's schemas that every screen parses answers with (zod builds each one as its module runs).
   await Promise.all([import("../shared/schemas/users.ts"), import("../shared/schemas/system.ts")]).then(nextTask);

@@ -152,10 +152,19 @@ describe("errors, documentation and the web client", () => {
     for (const documentOnly of ["content-security-policy", "x-frame-options", "cross-origin-opener-policy"]) {
       expect(asset.headers[documentOnly]).toBeUndefined();
     }
-    // Nothing under /assets/ is ever a page: an address there that names no file is a 404, not index.html.
-    const missing = await app.inject({ method: "GET", url: "/assets/none", headers: { accept: "text/html" } });
-    expect(missing.statusCode).toBe(404);
-    expect(missing.body).not.toContain("client shell");
+    // Nothing under /assets/ is ever a page: an address there that names no file, or climbs out of the folder, is a
+    // 404, not index.html without its headers.
+    for (const url of ["/assets/none", "/assets/..%2findex.html", "/assets/..%2F..%2Fpackage.json"]) {
+      const missing = await app.inject({ method: "GET", url, headers: { accept: "text/html" } });
+      expect(missing.statusCode, url).toBe(404);
+      expect(missing.body, url).not.toContain("client shell");
+    }
+    // Dot segments are resolved before the path is read (as browsers do): the page they name has all its headers.
+    for (const url of ["/assets/../index.html", "/assets/%2e%2e/index.html"]) {
+      const page = await app.inject({ method: "GET", url, headers: { accept: "text/html" } });
+      expect(page.body, url).toContain("client shell");
+      expect(page.headers["content-security-policy"], url).toContain("script-src 'self'");
+    }
 
     for (const url of ["/create-post", "/uploads/none.svg", "/api/config"]) {
       const response = await app.inject({ method: "GET", url, headers: { accept: "text/html" } });

@@ -4,7 +4,9 @@ import { formatDate, formatLocalDateTime, formatLocalTime, formatUtcOffset } fro
 describe("dates spelled without Intl", () => {
   const zone = process.env.TZ;
   afterEach(() => {
-    process.env.TZ = zone;
+    // Assigning undefined would set the zone "undefined".
+    if (zone === undefined) delete process.env.TZ;
+    else process.env.TZ = zone;
   });
 
   it("formatDate writes the spec's day, short month and year in UTC, as en-GB does", () => {

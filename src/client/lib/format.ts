@@ -3,11 +3,12 @@
 // browser's locale data need not agree (one says "Sept", the other may say "Sep") where the server renders a date.
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const twoDigits = (value: number) => String(value).padStart(2, "0");
+const spellDate = (day: number, month: number, year: number) => `${day} ${MONTHS[month]} ${year}`;
 
 /** The spec's date format: day, short month, four-digit year (21 Nov 2026), in UTC, so server and browser agree. */
 export function formatDate(iso: string) {
   const at = new Date(iso);
-  return `${at.getUTCDate()} ${MONTHS[at.getUTCMonth()]} ${at.getUTCFullYear()}`;
+  return spellDate(at.getUTCDate(), at.getUTCMonth(), at.getUTCFullYear());
 }
 
 export const fullName = (user: { firstName: string; lastName: string }) => `${user.firstName} ${user.lastName}`;
@@ -21,7 +22,7 @@ export const shortHex = (hex: string) => `${hex.slice(0, 6)}…${hex.slice(-4)}`
  */
 export function formatLocalDateTime(iso: string) {
   const at = new Date(iso);
-  return `${at.getDate()} ${MONTHS[at.getMonth()]} ${at.getFullYear()}, ${formatLocalTime(at)}`;
+  return `${spellDate(at.getDate(), at.getMonth(), at.getFullYear())}, ${formatLocalTime(at)}`;
 }
 
 /** The time of day in the reader's own time zone: "14:05". */
