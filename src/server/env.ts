@@ -112,6 +112,13 @@ const envSchema = z
         });
       }
     }
+    if (env.NODE_ENV === "production" && env.FEDERATION === "on") {
+      ctx.addIssue({
+        code: "custom",
+        path: ["FEDERATION"],
+        message: "on is for tests and trials (it fetches private addresses); use auto with a public https PUBLIC_URL",
+      });
+    }
     const s3 = [env.S3_BUCKET, env.S3_ACCESS_KEY_ID, env.S3_SECRET_ACCESS_KEY];
     if (s3.some(Boolean) && !s3.every(Boolean)) {
       for (const key of ["S3_BUCKET", "S3_ACCESS_KEY_ID", "S3_SECRET_ACCESS_KEY"] as const) {

@@ -6,11 +6,13 @@ import os from "node:os";
 import path from "node:path";
 import tls from "node:tls";
 import { createFederation, generateCryptoKeyPair, MemoryKvStore } from "@fedify/fedify";
+import { signRequest } from "@fedify/fedify/sig";
 import {
   Accept,
   type Activity,
   Announce,
   Create,
+  CryptographicKey,
   Delete,
   Endpoints,
   Follow,
@@ -93,7 +95,12 @@ export interface Received {
  * A small ActivityPub server of the test's own, built with Fedify on loopback: one actor (`alice`) with keys,
  * WebFinger and an inbox that keeps what arrives. It follows, unfollows and replies as a Mastodon would.
  */
-export async function startPeer(name = "alice", host = "127.0.0.1") {
+export async function startPeer(
+  name = "alice",
+  host = "127.0.0.1",
+  /** What the actor says of itself, where a test needs it to lie: its username, or inboxes on other hosts. */
+  claims: { username?: string; inbox?: string; sharedInbox?: string } = {},
+) {
   const keys = [await generateCryptoKeyPair("RSASSA-PKCS1-v1_5"), await generateCryptoKeyPair("Ed25519")];
   const federation = createFederation<void>({ kv: new MemoryKvStore(), allowPrivateAddress: true });
   const received: Received[] = [];
@@ -103,10 +110,10 @@ export async function startPeer(name = "alice", host = "127.0.0.1") {
       const pairs = await ctx.getActorKeyPairs(identifier);
       return new Person({
         id: ctx.getActorUri(identifier),
-        preferredUsername: identifier,
+        preferredUsername: claims.username ?? identifier,
         name: "Alice of the Fediverse",
-        inbox: ctx.getInboxUri(identifier),
-        endpoints: new Endpoints({ sharedInbox: ctx.getInboxUri() }),
+        inbox: claims.inbox ? new URL(claims.inbox) : ctx.getInboxUri(identifier),
+        endpoints: new Endpoints({ sharedInbox: claims.sharedInbox ? new URL(claims.sharedInbox) : ctx.getInboxUri() }),
         publicKey: pairs[0]?.cryptographicKey ?? null,
         assertionMethods: pairs.map((pair) => pair.multikey),
       });
@@ -167,6 +174,12 @@ export async function startPeer(name = "alice", host = "127.0.0.1") {
       const undo = new Undo({ id: new URL(`#undo-${Date.now()}`, me()), actor: me(), object: follow });
       await ctx().sendActivity(sender, target, undo, { immediate: true });
     },
+    /** POSTs `json` as it is (any shape at all) to `url`, signed with this peer's RSA key; answers the response. */
+    async post(url: string, json: unknown) {
+      const [pair] = await ctx().getActorKeyPairs(name);
+      if (!pair) throw new Error("the peer has no key");
+      return signedPost(url, json, pair.privateKey, pair.keyId);
+    },
     /** Sends `activity` to `target`'s inbox, signed with this peer's key. */
     async send(target: Person, activity: Activity) {
       await ctx().sendActivity(sender, target, activity, { immediate: true });
@@ -187,3 +200,34 @@ export async function startPeer(name = "alice", host = "127.0.0.1") {
 }
 
 export type Peer = Awaited<ReturnType<typeof startPeer>>;
+
+/** POSTs `json` to `url` as ActivityStreams, signed (HTTP Signatures) with `privateKey` as `keyId`. */
+async function signedPost(url: string, json: unknown, privateKey: CryptoKey, keyId: URL) {
+  const request = new Request(url, {
+    method: "POST",
+    headers: { "content-type": "application/activity+json", accept: "application/activity+json" },
+    body: typeof json === "string" ? json : JSON.stringify(json),
+  });
+  return fetch(await signRequest(request, privateKey, keyId));
+}
+
+/**
+ * A hostile server: it publishes a key document whose `owner` names an account on another server (`owner`), and
+ * signs activities with that key as whoever it likes.
+ */
+export async function startKeyForger(owner: string) {
+  const { privateKey, publicKey } = await generateCryptoKeyPair("RSASSA-PKCS1-v1_5");
+  let document = "";
+  const server = http.createServer((_request, response) => {
+    response.writeHead(200, { "content-type": "application/activity+json" });
+    response.end(document);
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  const keyId = new URL(`http://127.0.0.1:${(server.address() as net.AddressInfo).port}/keys/forged`);
+  document = JSON.stringify(await new CryptographicKey({ id: keyId, owner: new URL(owner), publicKey }).toJsonLd());
+  return {
+    keyId,
+    post: (url: string, json: unknown) => signedPost(url, json, privateKey, keyId),
+    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
+  };
+}

@@ -83,6 +83,14 @@ describe("loadConfig", () => {
     expect(config.explorerUrl).toBe("https://sepolia.etherscan.io");
   });
 
+  it("refuses FEDERATION=on in production, which would fetch private addresses", () => {
+    const secret = { NODE_ENV: "production", JWT_SECRET: "q8Zr3LkP0vX9mWc2Tn6Yb4Hs7Jd1Fg5A-_eRuIoQ" };
+    expect(problemsOf({ ...secret, FEDERATION: "on" })).toEqual([expect.stringMatching(/^FEDERATION /)]);
+    const federating = loadConfig({ ...secret, FEDERATION: "auto", PUBLIC_URL: "https://blog.example.org" });
+    expect(federating.federation).toMatchObject({ allowPrivateAddress: false });
+    expect(loadConfig({ FEDERATION: "on" }).federation).toMatchObject({ allowPrivateAddress: true });
+  });
+
   it("trims a trailing slash from PUBLIC_URL", () => {
     expect(loadConfig({ PUBLIC_URL: "https://blog.example.org/" }).publicUrl).toBe("https://blog.example.org");
   });

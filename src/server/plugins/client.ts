@@ -87,6 +87,8 @@ export async function registerClient(app: FastifyInstance, options: { clientDir:
       !/\.[a-z0-9]+$/i.test(pathname);
     // Screens the client renders (forms, profiles, admin) are not for search engines; reader pages are rendered above.
     if (isPage && hasClient) {
+      // A profile's address answers its author's actor to the fediverse: caches must not mix the two.
+      if (pathname.startsWith("/profile/")) reply.header("vary", "accept");
       return reply.header("cache-control", "no-cache").header("x-robots-tag", "noindex").sendFile("index.html");
     }
     if (isPage) return reply.code(404).send({ message: "The web client is not built yet: run `npm run build`." });

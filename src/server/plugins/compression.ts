@@ -64,12 +64,23 @@ function compressedCopy(answer: Compressible, encoding: Encoding): Buffer | Prom
   return pending[encoding];
 }
 
+/** Adds `field` to the answer's Vary header, keeping the fields already there. */
+export function varyOn(reply: FastifyReply, field: string) {
+  const fields = new Set(
+    String(reply.getHeader("vary") ?? "")
+      .split(",")
+      .map((name) => name.trim().toLowerCase())
+      .filter(Boolean),
+  );
+  reply.header("vary", [...fields.add(field)].join(", "));
+}
+
 /**
  * Sends `answer` compressed in the encoding the client takes best, compressing it only the first time that
  * encoding is asked for. The compression plugin leaves an answer alone once it has a Content-Encoding.
  */
 export async function sendCompressed(request: FastifyRequest, reply: FastifyReply, answer: Compressible) {
-  reply.header("vary", "accept-encoding");
+  varyOn(reply, "accept-encoding");
   const header = request.headers["accept-encoding"];
   const encoding = header && answer.body.length >= THRESHOLD ? negotiator.negotiate(header) : null;
   if (!encoding) return reply.send(answer.body);

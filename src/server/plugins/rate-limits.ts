@@ -38,6 +38,9 @@ export const DEFAULT_RATE_LIMITS = {
   unsubscribes: { max: 30, timeWindow: 15 * MINUTE }, // unsubscribe links used (and undone), per address
   streams: { max: 30, timeWindow: MINUTE }, // live notification streams opened, per user
   inbox: { max: 600, timeWindow: MINUTE }, // activities from the fediverse, per sending server's address
+  fediverseReads: { max: 120, timeWindow: MINUTE }, // a post's replies from the fediverse, per address
+  notificationWrites: { max: 60, timeWindow: MINUTE }, // marking read and changing settings, per user
+  replyModeration: { max: 60, timeWindow: MINUTE }, // approving and removing replies from the fediverse, per user
 } satisfies Record<string, Limit>;
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 export type LimitName = keyof RateLimits;

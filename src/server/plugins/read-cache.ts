@@ -6,7 +6,7 @@ import type {
   preSerializationHookHandler,
 } from "fastify";
 import { type CachedResponse, createReadCache, type ReadCache } from "../infra/read-cache.ts";
-import { sendCompressed } from "./compression.ts";
+import { sendCompressed, varyOn } from "./compression.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -94,6 +94,9 @@ export async function ownThrough(
  */
 export function sendCached(request: FastifyRequest, reply: FastifyReply, entry: CachedResponse) {
   reply.header("etag", entry.etag).header("cache-control", "no-cache");
-  if (request.headers["if-none-match"] === entry.etag) return reply.code(304).header("vary", "accept-encoding").send();
+  if (request.headers["if-none-match"] === entry.etag) {
+    varyOn(reply, "accept-encoding");
+    return reply.code(304).send();
+  }
   return sendCompressed(request, reply.type(entry.type), entry);
 }

@@ -42,7 +42,9 @@ export const domainSchema = z
       .replace(/^[a-z]+:\/\//, "")
       .replace(/[/?#].*$/, "")
       .replace(/^.*@/, "")
-      .replace(/:\d*$/, ""),
+      .replace(/:\d*$/, "")
+      // A fully qualified name's trailing dot names the same domain.
+      .replace(/\.+$/, ""),
   )
   .pipe(
     z

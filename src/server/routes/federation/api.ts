@@ -11,6 +11,7 @@ import {
 import { messageSchema } from "../../../shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
+import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { blockDomain, listBlockedDomains, unblockDomain } from "../../services/federation/domains.ts";
 import { approveReply, pendingReplies, postFediverse, removeReply } from "../../services/federation/replies.ts";
 
@@ -28,6 +29,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
       params: idParams,
       response: { 200: postFediverseSchema },
     },
+    preHandler: limitBy(app, "fediverseReads", byAddress),
     handler: async (request) => postFediverse(app.deps, request.params.id),
   });
 
@@ -51,7 +53,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: remoteReplySchema },
     },
     config: keepsCache,
-    preHandler: app.requireUser,
+    preHandler: [app.requireUser, limitBy(app, "replyModeration", byUser)],
     handler: async (request) => approveReply(app.deps, currentUser(request), request.params.id),
   });
 
@@ -64,7 +66,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: messageSchema },
     },
     config: keepsCache,
-    preHandler: app.requireUser,
+    preHandler: [app.requireUser, limitBy(app, "replyModeration", byUser)],
     handler: async (request) => {
       await removeReply(app.deps, currentUser(request), request.params.id);
       return { message: "Reply removed" };

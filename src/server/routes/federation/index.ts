@@ -1,10 +1,28 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { HttpError, validationError } from "../../http-error.ts";
+import { findBadText, nestsDeeperThan, TOO_DEEP } from "../../plugins/input-guard.ts";
 import { byAddress, limitBy } from "../../plugins/rate-limits.ts";
 import type { Federator } from "../../services/federation/federation.ts";
 
 /** An activity larger than this is refused (413): a long article is a few dozen KiB. */
 export const INBOX_BODY_LIMIT = 256 * 1024;
 const ACTIVITY_TYPES = ["application/activity+json", "application/ld+json", "application/json"];
+
+/**
+ * An activity no handler may see, answered 400 before Fedify parses it: nested deeper than the API allows, not JSON,
+ * or holding text the database cannot store (a NUL, broken Unicode).
+ */
+function refusedActivity(body: Buffer): Error | null {
+  if (nestsDeeperThan(body)) return validationError([{ path: [], message: TOO_DEEP }]);
+  let activity: unknown;
+  try {
+    activity = JSON.parse(body.toString("utf8"));
+  } catch {
+    return new HttpError(400, "An activity must be JSON");
+  }
+  const bad = findBadText(activity);
+  return bad ? validationError([bad]) : null;
+}
 
 /** What ActivityPub clients ask for (a browser asks for HTML or anything). */
 const wantsActivity = (accept: string | undefined) =>
@@ -58,7 +76,11 @@ export function registerFederationRoutes(app: FastifyInstance, federator: Federa
     scope.addContentTypeParser(
       ACTIVITY_TYPES,
       { parseAs: "buffer", bodyLimit: INBOX_BODY_LIMIT },
-      (_request, body, done) => done(null, body),
+      (_request, body, done) => {
+        const refused = refusedActivity(body as Buffer);
+        if (refused) done(refused);
+        else done(null, body);
+      },
     );
     const hidden = { schema: { hide: true } };
     scope.get("/.well-known/webfinger", hidden, handOver);

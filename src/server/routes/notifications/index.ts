@@ -61,7 +61,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       body: markReadSchema,
       response: { 200: unreadCountSchema },
     },
-    preHandler: app.requireUser,
+    preHandler: [app.requireUser, limitBy(app, "notificationWrites", byUser)],
     config: keepsCache,
     handler: async (request) => notifications.markRead(app.deps, currentUser(request), request.body.ids),
   });
@@ -85,7 +85,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       body: updateNotificationSettingsSchema,
       response: { 200: notificationSettingsSchema },
     },
-    preHandler: app.requireUser,
+    preHandler: [app.requireUser, limitBy(app, "notificationWrites", byUser)],
     config: keepsCache,
     handler: async (request) => notifications.updateSettings(app.deps, currentUser(request), request.body.settings),
   });

@@ -9,7 +9,7 @@ import type { Post, PostDetail } from "../../../shared/schemas/posts.ts";
 import { postIdParamsSchema, postListQuerySchema } from "../../../shared/schemas/posts.ts";
 import { HttpError } from "../../http-error.ts";
 import type { CachedResponse, Format } from "../../infra/read-cache.ts";
-import { sendCompressed } from "../../plugins/compression.ts";
+import { sendCompressed, varyOn } from "../../plugins/compression.ts";
 import { addressKey } from "../../plugins/rate-limits.ts";
 import { cacheTags, sendCached } from "../../plugins/read-cache.ts";
 import { renderHead } from "./head.ts";
@@ -125,6 +125,8 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
     if (answer.postId) app.views.record({ postId: answer.postId, address: addressKey(request), userId: null });
     if (answer.noindex) reply.header("x-robots-tag", "noindex");
     reply.code(answer.status).header("cache-control", "no-cache");
+    // A post's address answers ActivityStreams JSON to the fediverse: caches must not mix the two.
+    if (answer.postId) varyOn(reply, "accept");
     if (entry) return sendCached(request, reply, entry);
     // Compressed in one go: a streaming compressor per page held megabytes each until collected.
     return sendCompressed(request, reply.type(HTML.type), { body: Buffer.from(answer.document), compressed: {} });

@@ -6,9 +6,15 @@ import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 
+/** A host name as compared and stored: lower case, without the trailing dot of a fully qualified name. */
+export const normalHost = (hostname: string) => hostname.toLowerCase().replace(/\.+$/, "");
+
+/** The normal host of an address. */
+export const hostOf = (uri: string) => normalHost(new URL(uri).hostname);
+
 /** Whether activities from this host (a name without port) are refused: a blocked domain blocks its subdomains. */
 export async function isBlockedDomain(db: Db, hostname: string): Promise<boolean> {
-  const host = hostname.toLowerCase();
+  const host = normalHost(hostname);
   const [row] = await db
     .select({ domain: blockedDomains.domain })
     .from(blockedDomains)

@@ -1,21 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
-import { type Context, createFederation, type Federation } from "@fedify/fedify";
-import {
-  Accept,
-  type Actor,
-  Announce,
-  Article,
-  Create,
-  Delete,
-  Follow,
-  isActor,
-  Like,
-  Link,
-  Note,
-  Undo,
-  Update,
-} from "@fedify/fedify/vocab";
+import { createFederation, type Federation } from "@fedify/fedify";
+import { Article } from "@fedify/fedify/vocab";
 import { configureSync, getConfig, type LogRecord } from "@logtape/logtape";
 import { and, count, desc, eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
@@ -27,15 +13,18 @@ import { periodic } from "../../infra/periodic.ts";
 import { isPublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { userIdByHandle } from "../users/handles.ts";
-import { isBlockedDomain } from "./domains.ts";
-import { addFollower, countFollowers, followersOf, forgetFollower, removeFollower, SITE_ACTOR } from "./followers.ts";
+import { guardedDelivery, PrivateAddressError } from "./delivery-guard.ts";
+import { countFollowers, followersOf, forgetFollower, SITE_ACTOR } from "./followers.ts";
+import { registerInbox } from "./inbox.ts";
 import { createKeyring } from "./keys.ts";
 import { articleColumns, articleOf, createOf, isUuid, personOf, publishedArticle, siteActor } from "./objects.ts";
 import { deliverActorUpdate, deliverPostActivity } from "./outgoing.ts";
 import { isActorUpdate, isPostActivity } from "./queue-messages.ts";
-import { addReaction, editReply, forgetReply, receiveReply, removeReaction } from "./replies.ts";
+import { checkSender } from "./senders.ts";
 
 const OUTBOX_PAGE = 20;
+/** NodeInfo's counts are read at most this often: crawlers ask for them all the time. */
+const NODEINFO_TTL_MS = 10 * 60_000;
 
 /** Penchain's version, for NodeInfo and the User-Agent of deliveries. */
 const packageVersion = () =>
@@ -45,27 +34,9 @@ const packageVersion = () =>
     }
   ).version;
 
-/** Where a remote object is read: its `url`, as a URL or a link. */
-const linkOf = (url: URL | Link | null): string | null =>
-  url instanceof Link ? (url.href?.href ?? null) : (url?.href ?? null);
-
-/** A remote account's avatar, if it has one over https (or on a local test peer). */
-async function avatarOf(ctx: Context<void>, actor: Actor): Promise<string | null> {
-  const icon = await actor.getIcon(ctx).catch(() => null);
-  const url = icon?.url instanceof Link ? icon.url.href : icon?.url;
-  return url && /^https?:$/.test(url.protocol) ? url.href : null;
-}
-
-/** The host an incoming activity says it is from (its actor's), or null if it says nothing readable. */
-async function senderOf(request: Request): Promise<string | null> {
-  const activity = (await request
-    .clone()
-    .json()
-    .catch(() => null)) as { actor?: unknown } | null;
-  const actor = activity?.actor;
-  const uri = typeof actor === "string" ? actor : (actor as { id?: unknown } | undefined)?.id;
-  return typeof uri === "string" && URL.canParse(uri) ? new URL(uri).hostname : null;
-}
+/** A delivery Fedify queued: one activity to one inbox. */
+const isOutboxMessage = (message: unknown): message is { type: "outbox"; inbox: string } =>
+  (message as { type?: unknown }).type === "outbox" && typeof (message as { inbox?: unknown }).inbox === "string";
 
 /** Fedify logs through LogTape; its warnings and errors (refused activities, failed deliveries) go to our log. */
 let fedifyLog: FastifyBaseLogger | undefined;
@@ -124,6 +95,14 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
         queue.listen((message) => {
           if (isPostActivity(message)) return deliverPostActivity(context(), db, base, message);
           if (isActorUpdate(message)) return deliverActorUpdate(context(), db, base, message);
+          if (isOutboxMessage(message))
+            return guardedDelivery(message.inbox, settings.allowPrivateAddress, async () => handler(message)).catch(
+              (error) => {
+                // An inbox no delivery may reach never will: dropped, not tried again.
+                if (!(error instanceof PrivateAddressError)) throw error;
+                log.warn({ inbox: message.inbox, reason: error.message }, "federation: a delivery was refused");
+              },
+            );
           return handler(message);
         }, options),
     },
@@ -153,12 +132,6 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
       if (profile?.[1]) return { identifier: profile[1] };
       return resource.pathname === "/" ? { identifier: SITE_ACTOR } : null;
     });
-
-  /** The id of our post at `uri` (an article's address), or null. */
-  function localPost(ctx: Context<void>, uri: URL | null): string | null {
-    const parsed = uri && ctx.parseUri(uri);
-    return parsed?.type === "object" && parsed.class === Article ? (parsed.values.id ?? null) : null;
-  }
 
   async function userExists(id: string) {
     const [row] = await db
@@ -209,129 +182,38 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
     return post ? articleOf(ctx, base, post) : null;
   });
 
-  federation.setNodeInfoDispatcher("/nodeinfo/2.1", async () => {
-    const [[usersRow], [postsRow], [commentsRow]] = await Promise.all([
+  let usage: { at: number; counts: Promise<number[]> } | undefined;
+  const usageCounts = () => {
+    if (!usage || Date.now() - usage.at > NODEINFO_TTL_MS) usage = { at: Date.now(), counts: readUsage() };
+    usage.counts.catch(() => {
+      usage = undefined;
+    });
+    return usage.counts;
+  };
+  const readUsage = async () => {
+    const rows = await Promise.all([
       db.select({ count: count() }).from(users).where(eq(users.isBlocked, false)),
       db.select({ count: count() }).from(posts).where(isPublished),
       db.select({ count: count() }).from(comments),
     ]);
+    return rows.map(([row]) => row?.count ?? 0);
+  };
+
+  federation.setNodeInfoDispatcher("/nodeinfo/2.1", async () => {
+    const [usersCount = 0, postsCount = 0, commentsCount = 0] = await usageCounts();
     return {
       software: { name: "penchain", version, homepage: new URL(base) },
       protocols: ["activitypub"],
       openRegistrations: true,
       usage: {
-        users: { total: usersRow?.count ?? 0 },
-        localPosts: postsRow?.count ?? 0,
-        localComments: commentsRow?.count ?? 0,
+        users: { total: usersCount },
+        localPosts: postsCount,
+        localComments: commentsCount,
       },
     };
   });
 
-  federation
-    .setInboxListeners("/ap/actors/{identifier}/inbox", "/ap/inbox")
-    .on(Follow, async (ctx, follow) => {
-      const target = follow.objectId && ctx.parseUri(follow.objectId);
-      if (!follow.id || !follow.actorId || target?.type !== "actor") return;
-      if (!(await actorExists(target.identifier))) return;
-      const follower = await follow.getActor(ctx);
-      if (!isActor(follower) || !follower.id || !follower.inboxId) return;
-      await addFollower(db, target.identifier, {
-        uri: follower.id.href,
-        inbox: follower.inboxId.href,
-        sharedInbox: follower.endpoints?.sharedInbox?.href ?? null,
-      });
-      log.info({ actor: target.identifier, follower: follower.id.href }, "federation: followed");
-      await ctx.sendActivity(
-        { identifier: target.identifier },
-        follower,
-        new Accept({
-          id: new URL(`#accept/${encodeURIComponent(follow.id.href)}`, ctx.getActorUri(target.identifier)),
-          actor: ctx.getActorUri(target.identifier),
-          object: follow,
-        }),
-      );
-    })
-    .on(Undo, async (ctx, undo) => {
-      const object = await undo.getObject(ctx);
-      if (!undo.actorId) return;
-      if (object instanceof Like || object instanceof Announce) {
-        if (object.actorId?.href !== undo.actorId.href) return;
-        await removeReaction(db, {
-          actorUri: undo.actorId.href,
-          kind: object instanceof Like ? "like" : "announce",
-          activityUri: object.id?.href ?? null,
-          postId: localPost(ctx, object.objectId),
-        });
-        return;
-      }
-      if (!(object instanceof Follow) || object.actorId?.href !== undo.actorId.href) return;
-      const target = object.objectId && ctx.parseUri(object.objectId);
-      if (target?.type !== "actor") return;
-      if (await removeFollower(db, target.identifier, undo.actorId.href))
-        log.info({ actor: target.identifier, follower: undo.actorId.href }, "federation: unfollowed");
-    })
-    .on(Delete, async (_ctx, deletion) => {
-      const actorUri = deletion.actorId?.href;
-      const objectUri = deletion.objectId?.href;
-      if (!actorUri || !objectUri) return;
-      // An account deleted on its server follows nobody here any more; a reply deleted goes from its post.
-      if (objectUri === actorUri) await forgetFollower(db, { uri: actorUri });
-      else await forgetReply(db, objectUri, actorUri);
-    })
-    .on(Create, async (ctx, create) => {
-      const note = await create.getObject(ctx);
-      if (!(note instanceof Note) || !note.id || !create.actorId) return;
-      // The reply must be its sender's own: nobody posts in another's name.
-      if (note.attributionId?.href !== create.actorId.href) return;
-      const postId = localPost(ctx, note.replyTargetId);
-      if (!postId) return;
-      const author = await create.getActor(ctx);
-      if (!isActor(author) || !author.id) return;
-      const reply = await receiveReply(db, postId, {
-        uri: note.id.href,
-        actorUri: author.id.href,
-        authorName: (author.name ?? author.preferredUsername ?? author.id.href).toString(),
-        authorHandle: `@${author.preferredUsername ?? "?"}@${author.id.host}`,
-        authorAvatar: await avatarOf(ctx, author),
-        url: linkOf(note.url) ?? note.id.href,
-        html: note.content?.toString() ?? "",
-        publishedAt: note.published ? new Date(note.published.epochMilliseconds) : null,
-      });
-      if (reply) log.info({ post: postId, from: author.id.href, status: reply.status }, "federation: a reply arrived");
-    })
-    .on(Update, async (ctx, update) => {
-      const note = await update.getObject(ctx);
-      if (!(note instanceof Note) || !note.id || !update.actorId) return;
-      if (note.attributionId?.href !== update.actorId.href) return;
-      await editReply(db, note.id.href, update.actorId.href, note.content?.toString() ?? "");
-    })
-    .on(Like, async (ctx, like) => {
-      const postId = localPost(ctx, like.objectId);
-      if (!postId || !like.actorId) return;
-      await addReaction(db, { postId, actorUri: like.actorId.href, kind: "like", activityUri: like.id?.href ?? null });
-    })
-    .on(Announce, async (ctx, announce) => {
-      const postId = localPost(ctx, announce.objectId);
-      if (!postId || !announce.actorId) return;
-      await addReaction(db, {
-        postId,
-        actorUri: announce.actorId.href,
-        kind: "announce",
-        activityUri: announce.id?.href ?? null,
-      });
-    })
-    .onUnverifiedActivity((ctx, activity, reason) => {
-      log.warn(
-        {
-          activity: activity.id?.href,
-          actor: activity.actorId?.href,
-          reason: reason.type,
-          from: ctx.request.headers.get("host"),
-        },
-        "federation: an activity was refused: its signature could not be verified",
-      );
-    })
-    .onError((_ctx, error) => log.error({ err: error }, "federation: an incoming activity failed"));
+  registerInbox(federation, { db, log, allowPrivateAddress: settings.allowPrivateAddress, actorExists });
 
   federation.setOutboxPermanentFailureHandler(async (_ctx, failure) => {
     log.warn(
@@ -352,11 +234,14 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
     /** Answers a federation request: WebFinger, NodeInfo, actors and their collections, inboxes, an article. */
     async fetch(request: Request): Promise<Response> {
       if (request.method === "POST") {
-        const sender = await senderOf(request);
-        if (sender && (await isBlockedDomain(db, sender))) {
-          log.warn({ from: sender }, "federation: an activity from a blocked domain was refused");
-          return Response.json({ message: "This domain is blocked here" }, { status: 403 });
-        }
+        const activity: unknown = await request
+          .clone()
+          .json()
+          .catch(() => null);
+        await checkSender(federation.createContext(request, undefined), db, request, activity).catch((error) => {
+          log.warn({ reason: (error as Error).message }, "federation: an activity was refused");
+          throw error;
+        });
       }
       return federation.fetch(request, {
         contextData: undefined,

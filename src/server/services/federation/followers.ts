@@ -2,6 +2,7 @@ import type { Recipient } from "@fedify/fedify/vocab";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { remoteFollowers } from "../../db/schema.ts";
+import { hostOf } from "./domains.ts";
 
 /** A local actor: a user's id, or the site's own actor. */
 export const SITE_ACTOR = "site";
@@ -20,7 +21,7 @@ export async function addFollower(db: Pick<Db, "insert">, actor: string, followe
       followerUri: follower.uri,
       inbox: follower.inbox,
       sharedInbox: follower.sharedInbox,
-      domain: new URL(follower.uri).hostname,
+      domain: hostOf(follower.uri),
     })
     .onConflictDoUpdate({
       target: [remoteFollowers.actor, remoteFollowers.followerUri],

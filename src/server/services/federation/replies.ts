@@ -4,8 +4,10 @@ import type { Db } from "../../db/client.ts";
 import { approvedRepliers, posts, remoteReactions, remoteReplies } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
+import { requirePublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { sanitizeRemoteHtml } from "../sanitize.ts";
+import { hostOf } from "./domains.ts";
 
 /** A reply longer than this is cut (a toot is 500 characters; a long reply a few thousand). */
 const MAX_REPLY_HTML = 20_000;
@@ -62,8 +64,9 @@ export async function receiveReply(db: Db, postId: string, reply: IncomingReply)
       postId,
       uri: reply.uri,
       actorUri: reply.actorUri,
-      domain: new URL(reply.actorUri).hostname,
-      authorName: reply.authorName.slice(0, 200),
+      domain: hostOf(reply.actorUri),
+      // Direction marks could make a name read as another's.
+      authorName: reply.authorName.replace(/[\u200e\u200f\u202a-\u202e\u2066-\u2069]/g, "").slice(0, 200),
       authorHandle: reply.authorHandle.slice(0, 300),
       authorAvatar: webAddress(reply.authorAvatar),
       url: webAddress(reply.url) ?? webAddress(reply.uri),
@@ -100,7 +103,7 @@ export async function addReaction(
   if (!post) return;
   await db
     .insert(remoteReactions)
-    .values({ ...reaction, domain: new URL(reaction.actorUri).hostname })
+    .values({ ...reaction, domain: hostOf(reaction.actorUri) })
     .onConflictDoNothing();
 }
 
@@ -121,6 +124,7 @@ export async function removeReaction(
 
 /** What the fediverse sent back to a post: approved replies, oldest first, and its likes and boosts. */
 export async function postFediverse({ db }: Pick<Deps, "db">, postId: string): Promise<PostFediverse> {
+  await requirePublished({ db }, postId);
   const [replies, reactions] = await Promise.all([
     db
       .select()
