@@ -7,7 +7,18 @@ export const HANDLE_MESSAGE = "A handle is 3–30 lower-case letters, digits, - 
 /** The site's own actor, followable for every post. */
 export const SITE_HANDLE = "blog";
 /** Handles nobody may take: the site's, and names people would take for the site's. */
-export const RESERVED_HANDLES = new Set([SITE_HANDLE, "admin", "administrator", "root", "support", "penchain"]);
+export const RESERVED_HANDLES = new Set([
+  SITE_HANDLE,
+  "admin",
+  "administrator",
+  "root",
+  "support",
+  "penchain",
+  "help",
+  "webmaster",
+  "mod",
+  "moderator",
+]);
 export const HANDLE_RESERVED_MESSAGE = "This handle is reserved";
 export const HANDLE_TAKEN_MESSAGE = "This handle is taken";
 

@@ -104,9 +104,13 @@ export const unsubscribeSchema = z.object({
 });
 export type UnsubscribeInput = z.infer<typeof unsubscribeSchema>;
 
-/** Undoing it: the topics the link turned off (a digest's several). */
+/** Undoing it: the topics the link turned off (a digest's several, vouched for by the unsubscribe's `undo`). */
 export const resubscribeSchema = unsubscribeSchema.extend({
   topics: z.array(z.enum(NOTIFICATION_TOPICS)).max(NOTIFICATION_TOPICS.length).optional(),
+  undo: z
+    .string()
+    .regex(/^[0-9a-f]{32}$/, INVALID_UNSUBSCRIBE)
+    .optional(),
 });
 
 export const unsubscribeResultSchema = z.object({
@@ -115,5 +119,7 @@ export const unsubscribeResultSchema = z.object({
   /** The topics it changed, and where they stand now. */
   topics: z.array(z.enum(NOTIFICATION_TOPICS)),
   delivery: z.enum(DELIVERIES),
+  /** A digest's: the server's signature over the topics it turned off, which undoing it must bring back. */
+  undo: z.string().optional(),
 });
 export type UnsubscribeResult = z.infer<typeof unsubscribeResultSchema>;

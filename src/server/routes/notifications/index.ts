@@ -14,6 +14,7 @@ import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
+import type { TokenClaims } from "../../services/auth/session-tokens.ts";
 import * as notifications from "../../services/notifications/reads.ts";
 import { resubscribe, unsubscribe } from "../../services/notifications/unsubscribe.ts";
 
@@ -49,7 +50,8 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.hijack();
       // A live stream is quiet for long spells: its socket may not time out like a request's.
       request.raw.socket.setTimeout(0);
-      await app.notificationHub.open(currentUser(request).id, reply.raw);
+      const { sessionId, version } = request.session as TokenClaims;
+      await app.notificationHub.open({ userId: currentUser(request).id, sessionId, version }, reply.raw);
     },
   });
 

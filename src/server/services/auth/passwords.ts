@@ -10,7 +10,7 @@ import type { Deps } from "../deps.ts";
 import { consumeToken, issueToken } from "../one-time-tokens.ts";
 import { type AuthUser, BLOCKED } from "./auth-user.ts";
 import { assertUncommonPassword } from "./password-rules.ts";
-import { sessionFor } from "./sessions.ts";
+import { announceSessionsEnded, sessionFor } from "./sessions.ts";
 
 // Verified against when the e-mail is unknown, so both answers take as long.
 const DUMMY_HASH = hash("penchain-timing-equaliser");
@@ -50,7 +50,7 @@ const tellOwner = (
 
 /** Sets a new password and ends every earlier session; answers with a fresh session for the caller. */
 export async function changePassword(
-  deps: Pick<Deps, "db" | "tokens" | "mailer" | "config">,
+  deps: Pick<Deps, "db" | "tokens" | "mailer" | "config" | "bus">,
   caller: AuthUser,
   input: ChangePasswordInput,
 ) {
@@ -62,6 +62,7 @@ export async function changePassword(
     .where(eq(users.id, caller.id))
     .returning();
   if (!user) throw new HttpError(404, "User not found");
+  announceSessionsEnded(deps.bus, user.id);
   await tellOwner(deps, user, {
     how: "changed",
     walletUnlinked: Boolean(input.unlinkWallet && caller.walletVerifiedAt),
@@ -83,7 +84,7 @@ export async function requestPasswordReset(deps: Pick<Deps, "db" | "mailer" | "c
 }
 
 export async function resetPassword(
-  deps: Pick<Deps, "db" | "mailer" | "config">,
+  deps: Pick<Deps, "db" | "mailer" | "config" | "bus">,
   input: { token: string; password: string; unlinkWallet?: boolean | undefined },
 ): Promise<void> {
   await assertUncommonPassword(input.password);
@@ -95,5 +96,7 @@ export async function resetPassword(
     const [user] = await tx.update(users).set(columns).where(eq(users.id, userId)).returning();
     return { user, hadWallet: Boolean(before?.verifiedAt) };
   });
-  if (user) await tellOwner(deps, user, { how: "reset", walletUnlinked: Boolean(input.unlinkWallet && hadWallet) });
+  if (!user) return;
+  announceSessionsEnded(deps.bus, user.id);
+  await tellOwner(deps, user, { how: "reset", walletUnlinked: Boolean(input.unlinkWallet && hadWallet) });
 }

@@ -1,6 +1,7 @@
 import { eq, lt, sql } from "drizzle-orm";
 import type { Session } from "../../../shared/schemas/session.ts";
 import { revokedSessions, users } from "../../db/schema.ts";
+import type { Bus } from "../../infra/bus.ts";
 import type { Deps } from "../deps.ts";
 import type { AuthUser } from "./auth-user.ts";
 import type { TokenClaims } from "./session-tokens.ts";
@@ -26,11 +27,19 @@ export async function sessionFor(
   };
 }
 
+/** Where every instance hears that sessions of a user ended (a logout, a new password, a block). */
+export const SESSIONS_CHANNEL = "sessions-ended";
+export interface SessionsEnded {
+  userId: string;
+}
+export const announceSessionsEnded = (bus: Pick<Bus, "publish">, userId: string) =>
+  bus.publish(SESSIONS_CHANNEL, { userId } satisfies SessionsEnded);
+
 /**
  * Ends this session on the server: its id is kept until the token would have expired anyway. A token from before
  * sessions had ids can only be ended with all the others.
  */
-export async function logout(deps: Pick<Deps, "db">, user: AuthUser, session: TokenClaims) {
+export async function logout(deps: Pick<Deps, "db" | "bus">, user: AuthUser, session: TokenClaims) {
   const now = new Date();
   await deps.db.delete(revokedSessions).where(lt(revokedSessions.expiresAt, now));
   if (session.sessionId) {
@@ -44,4 +53,5 @@ export async function logout(deps: Pick<Deps, "db">, user: AuthUser, session: To
       .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
       .where(eq(users.id, user.id));
   }
+  announceSessionsEnded(deps.bus, user.id);
 }

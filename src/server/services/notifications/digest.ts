@@ -6,6 +6,7 @@ import { periodic } from "../../infra/periodic.ts";
 import type { Deps } from "../deps.ts";
 import { digestMail, unsubscribeHeaders } from "./mails.ts";
 import { mailtoOf } from "./notify.ts";
+import { shownSql } from "./reads.ts";
 import { unsubscribePath, unsubscribeToken } from "./unsubscribe.ts";
 
 const CHECK_EVERY_MS = 10 * 60_000;
@@ -96,7 +97,7 @@ async function composeDigest(
       and n.updated_at >= coalesce(
         (select max(d.covered_until) from digests d where d.user_id = n.user_id and d.covered_until < ${todayStart.toISOString()}::timestamptz),
         ${todayStart.toISOString()}::timestamptz - interval '1 day')
-      and ${digestTopics}
+      and ${digestTopics} and ${shownSql("n")}
     order by n.updated_at desc limit ${ITEMS}`);
   const rows = (result as unknown as { rows: (DigestItem & { email: string; first_name: string })[] }).rows;
   const first = rows[0];

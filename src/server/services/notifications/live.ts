@@ -2,11 +2,19 @@ import type { ServerResponse } from "node:http";
 import { and, eq, inArray } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.ts";
-import { notifications } from "../../db/schema.ts";
+import { notifications, revokedSessions, users } from "../../db/schema.ts";
 import type { Bus } from "../../infra/bus.ts";
 import { periodic } from "../../infra/periodic.ts";
+import { SESSIONS_CHANNEL, type SessionsEnded } from "../auth/sessions.ts";
 import { NOTIFICATIONS_CHANNEL, type NotificationsChanged } from "./notify.ts";
 import { unreadCount, unreadCounts } from "./reads.ts";
+
+/** Who opened a stream, with which session (a token's id and version). */
+export interface StreamSession {
+  userId: string;
+  sessionId: string | null;
+  version: number;
+}
 
 /** A comment line now and then keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 20_000;
@@ -21,6 +29,8 @@ const STREAMS_PER_USER = 5;
  */
 export function createNotificationHub(deps: { db: Db; bus: Bus; log: FastifyBaseLogger }) {
   const streams = new Map<string, ServerResponse[]>();
+  /** The session each stream was opened with: it closes when that session ends. */
+  const sessions = new WeakMap<ServerResponse, StreamSession>();
 
   const send = (response: ServerResponse, count: number) =>
     response.write(`event: unread\ndata: ${JSON.stringify({ count })}\n\n`);
@@ -49,9 +59,41 @@ export function createNotificationHub(deps: { db: Db; bus: Bus; log: FastifyBase
     }
   }
 
+  /** Closes the user's streams whose session ended (logged out, a new password, blocked). */
+  async function closeEnded({ userId }: SessionsEnded) {
+    const open = streams.get(userId);
+    if (!open) return;
+    const [user] = await deps.db
+      .select({ version: users.tokenVersion, isBlocked: users.isBlocked })
+      .from(users)
+      .where(eq(users.id, userId));
+    const ids = open.flatMap((response) => sessions.get(response)?.sessionId ?? []);
+    const revoked = new Set(
+      ids.length === 0
+        ? []
+        : (
+            await deps.db
+              .select({ id: revokedSessions.sessionId })
+              .from(revokedSessions)
+              .where(inArray(revokedSessions.sessionId, ids))
+          ).map((row) => row.id),
+    );
+    for (const response of open) {
+      const session = sessions.get(response);
+      const ended =
+        !user || user.isBlocked || session?.version !== user.version || revoked.has(session.sessionId ?? "");
+      if (ended) response.end();
+    }
+  }
+
   const stopListening = deps.bus.subscribe(NOTIFICATIONS_CHANNEL, (message) => {
     refresh(message as NotificationsChanged).catch((error) =>
       deps.log.warn({ err: error }, "live notification counts could not be read"),
+    );
+  });
+  const stopWatchingSessions = deps.bus.subscribe(SESSIONS_CHANNEL, (message) => {
+    closeEnded(message as SessionsEnded).catch((error) =>
+      deps.log.warn({ err: error }, "live streams of an ended session could not be closed"),
     );
   });
   const heartbeat = periodic(
@@ -69,7 +111,9 @@ export function createNotificationHub(deps: { db: Db; bus: Bus; log: FastifyBase
 
   return {
     /** Streams `userId`'s unread count on `response` (already taken over from Fastify) until either side closes. */
-    async open(userId: string, response: ServerResponse) {
+    async open(session: StreamSession, response: ServerResponse) {
+      const { userId } = session;
+      sessions.set(response, session);
       response.writeHead(200, {
         "content-type": "text/event-stream; charset=utf-8",
         "cache-control": "no-cache, no-transform",
@@ -90,6 +134,7 @@ export function createNotificationHub(deps: { db: Db; bus: Bus; log: FastifyBase
 
     async close() {
       stopListening();
+      stopWatchingSessions();
       await heartbeat.close();
       for (const list of streams.values()) for (const response of list) response.end();
       streams.clear();

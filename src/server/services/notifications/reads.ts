@@ -17,6 +17,14 @@ import { NOTIFICATIONS_CHANNEL, type NotificationsChanged } from "./notify.ts";
 const NOTIFICATION_ID = sql.raw('"notifications"."id"');
 
 /**
+ * A notification its recipient may see, for the row `n`: its post is public (or the recipient's own), so a post
+ * taken back to a draft shows no title it has now, and its last actor is not blocked.
+ */
+export const shownSql = (n: string) =>
+  sql.raw(`not exists (select 1 from posts p where p.id = ${n}.post_id and p.status <> 'published' and p.user_id <> ${n}.user_id)
+    and not exists (select 1 from users a where a.id = ${n}.last_actor_id and a.is_blocked)`);
+
+/**
  * A user's notifications, newest first, in one query per page on (user, updated_at, id): the people, post and
  * payment of each page's rows only.
  */
@@ -44,7 +52,13 @@ export async function listNotifications(
     .leftJoin(users, eq(users.id, notifications.lastActorId))
     .leftJoin(posts, eq(posts.id, notifications.postId))
     .leftJoin(payments, eq(payments.id, notifications.paymentId))
-    .where(and(eq(notifications.userId, user.id), afterCursor(notifications.updatedAt, notifications.id, query.cursor)))
+    .where(
+      and(
+        eq(notifications.userId, user.id),
+        afterCursor(notifications.updatedAt, notifications.id, query.cursor),
+        shownSql('"notifications"'),
+      ),
+    )
     .orderBy(desc(notifications.updatedAt), desc(notifications.id))
     .limit(query.limit + 1);
   const page = toPage(rows, query.limit, (row) => [row.cursorAt, row.id]);
@@ -72,7 +86,7 @@ export async function unreadCount(deps: Pick<Deps, "db">, userId: string) {
   const [row] = await deps.db
     .execute<{ count: number }>(sql`
     select count(*)::int as count from (
-      select 1 from ${notifications} where ${notifications.userId} = ${userId} and ${notifications.readAt} is null
+      select 1 from ${notifications} n where n.user_id = ${userId} and n.read_at is null and ${shownSql("n")}
       limit ${UNREAD_COUNT_LIMIT}) unread`)
     .then((result) => (result as unknown as { rows: { count: number }[] }).rows);
   return { count: row?.count ?? 0 };
@@ -83,7 +97,8 @@ export async function unreadCounts(deps: Pick<Deps, "db">, userIds: string[]) {
   if (userIds.length === 0) return new Map<string, number>();
   const result = await deps.db.execute(sql`
     select u.id as user_id, (select count(*)::int from (
-      select 1 from ${notifications} n where n.user_id = u.id and n.read_at is null limit ${UNREAD_COUNT_LIMIT}) unread) as count
+      select 1 from ${notifications} n where n.user_id = u.id and n.read_at is null and ${shownSql("n")}
+      limit ${UNREAD_COUNT_LIMIT}) unread) as count
     from unnest(${sql.raw(`'{${userIds.map((id) => id.replace(/[^0-9a-f-]/gi, "")).join(",")}}'`)}::uuid[]) as u(id)`);
   const rows = (result as unknown as { rows: { user_id: string; count: number }[] }).rows;
   return new Map(rows.map((row) => [row.user_id, row.count]));

@@ -21,9 +21,11 @@ const keyOf = (secret: string) => crypto.createHmac("sha256", secret).update("pe
 const message = (userId: string, topic: UnsubscribeTopic) => `unsubscribe:${userId}:${topic}`;
 const TOKEN_LENGTH = 32;
 
-export function unsubscribeToken(secret: string, userId: string, topic: UnsubscribeTopic) {
-  return crypto.createHmac("sha256", keyOf(secret)).update(message(userId, topic)).digest("hex").slice(0, TOKEN_LENGTH);
-}
+const sign = (secret: string, text: string) =>
+  crypto.createHmac("sha256", keyOf(secret)).update(text).digest("hex").slice(0, TOKEN_LENGTH);
+
+export const unsubscribeToken = (secret: string, userId: string, topic: UnsubscribeTopic) =>
+  sign(secret, message(userId, topic));
 
 /**
  * The same token computed by the database, for mail written by one INSERT … SELECT: HMAC-SHA256 from PostgreSQL's
@@ -40,13 +42,17 @@ export function unsubscribeTokenSql(secret: string, userId: SQL, topic: Notifica
 export const unsubscribePath = (userId: string, topic: UnsubscribeTopic, token: string) =>
   `/unsubscribe/${userId}/${topic}/${token}`;
 
-function checkToken(secret: string, input: UnsubscribeInput) {
-  const expected = Buffer.from(unsubscribeToken(secret, input.userId, input.topic));
-  const given = Buffer.from(input.token);
-  if (given.length !== expected.length || !crypto.timingSafeEqual(given, expected)) {
-    throw new HttpError(403, INVALID_UNSUBSCRIBE);
-  }
+function checkSignature(given: string | undefined, expected: string) {
+  const [a, b] = [Buffer.from(given ?? ""), Buffer.from(expected)];
+  if (a.length !== b.length || !crypto.timingSafeEqual(a, b)) throw new HttpError(403, INVALID_UNSUBSCRIBE);
 }
+
+const checkToken = (secret: string, input: UnsubscribeInput) =>
+  checkSignature(input.token, unsubscribeToken(secret, input.userId, input.topic));
+
+/** What undoing a digest's unsubscribe must show: it brings back the topics that one turned off, no others. */
+const undoToken = (secret: string, userId: string, topics: readonly NotificationTopic[]) =>
+  sign(secret, `resubscribe:${userId}:digest:${[...topics].sort().join(",")}`);
 
 async function setDelivery(
   deps: Pick<Deps, "db">,
@@ -87,18 +93,21 @@ export async function unsubscribe(
   checkToken(deps.config.jwtSecret ?? "", input);
   const topics = input.topic === "digest" ? await digestTopics(deps, input.userId) : [input.topic];
   await setDelivery(deps, input.userId, topics, "app");
-  const label = input.topic === "digest" ? DIGEST_LABEL : TOPICS[input.topic].label;
-  return { label, topics, delivery: "app" };
+  if (input.topic !== "digest") return { label: TOPICS[input.topic].label, topics, delivery: "app" };
+  const undo = undoToken(deps.config.jwtSecret ?? "", input.userId, topics);
+  return { label: DIGEST_LABEL, topics, delivery: "app", undo };
 }
 
 /** Undoes it: the topics go back to e-mail at once, or (a digest's) to the digest. */
 export async function resubscribe(
   deps: Pick<Deps, "db" | "config">,
-  input: UnsubscribeInput & { topics?: NotificationTopic[] | undefined },
+  input: UnsubscribeInput & { topics?: NotificationTopic[] | undefined; undo?: string | undefined },
 ): Promise<UnsubscribeResult> {
-  checkToken(deps.config.jwtSecret ?? "", input);
+  const secret = deps.config.jwtSecret ?? "";
+  checkToken(secret, input);
   const digest = input.topic === "digest";
   const topics = digest ? (input.topics ?? []) : [input.topic as NotificationTopic];
+  if (digest) checkSignature(input.undo, undoToken(secret, input.userId, topics));
   const delivery = digest ? "digest" : "email";
   await setDelivery(deps, input.userId, topics, delivery);
   return { label: digest ? DIGEST_LABEL : TOPICS[input.topic as NotificationTopic].label, topics, delivery };

@@ -4,6 +4,7 @@ import { rewards, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
+import { announceSessionsEnded } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { findUser } from "./find-user.ts";
 import {
@@ -47,7 +48,7 @@ export async function listUsers(deps: Pick<Deps, "db">, admin: AuthUser, query: 
  * Blocking also ends every session of the user. The caller is an unblocked admin who cannot block themself, so the
  * last admin can never be blocked.
  */
-export async function setBlocked(deps: Pick<Deps, "db">, admin: AuthUser, targetId: string, blocked: boolean) {
+export async function setBlocked(deps: Pick<Deps, "db" | "bus">, admin: AuthUser, targetId: string, blocked: boolean) {
   if (admin.id === targetId) throw new HttpError(400, `You cannot ${blocked ? "block" : "unblock"} yourself`);
   const [target] = await deps.db
     .update(users)
@@ -59,5 +60,6 @@ export async function setBlocked(deps: Pick<Deps, "db">, admin: AuthUser, target
     .where(eq(users.id, targetId))
     .returning({ id: users.id });
   if (!target) throw new HttpError(404, "User not found");
+  if (blocked) announceSessionsEnded(deps.bus, targetId);
   return toPrivateUser(await findUser(deps, targetId));
 }

@@ -33,6 +33,6 @@ export const useUnsubscribe = () =>
 
 export const useResubscribe = () =>
   useMutation({
-    mutationFn: (link: UnsubscribeInput & { topics: NotificationTopic[] }) =>
+    mutationFn: (link: UnsubscribeInput & { topics: NotificationTopic[]; undo?: string | undefined }) =>
       api("/api/notifications/resubscribe", unsubscribeResultSchema, { method: "POST", body: link }),
   });

@@ -42,7 +42,7 @@ export function UnsubscribeScreen({ params }: { params: Record<string, string | 
                 alignSelf="flex-start"
                 variant="outline"
                 loading={resubscribe.isPending}
-                onClick={() => resubscribe.mutate({ ...link.data, topics: done.topics })}
+                onClick={() => resubscribe.mutate({ ...link.data, topics: done.topics, undo: done.undo })}
               >
                 Undo
               </Button>
