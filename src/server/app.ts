@@ -62,6 +62,8 @@ declare module "fastify" {
     storage: Storage;
     /** What services are handed: `service(app.deps, ...)`. */
     deps: Deps;
+    /** Every route registered, as `METHOD /path` (HEAD answers where GET does); the permission test reads it. */
+    routeList: () => string[];
   }
 }
 
@@ -124,6 +126,12 @@ export async function buildApp(options: AppOptions) {
     connectionsCheckingInterval: Math.min(1_000, timeout),
     maxConnections: config.maxConnections,
   });
+
+  const routes = new Set<string>();
+  app.addHook("onRoute", (route) => {
+    for (const method of [route.method].flat()) if (method !== "HEAD") routes.add(`${method} ${route.url}`);
+  });
+  app.decorate("routeList", () => [...routes]);
 
   // 1. Contract and errors: zod validates requests and shapes responses; one handler answers every error.
   app.setValidatorCompiler(validatorCompiler);

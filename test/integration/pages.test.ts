@@ -48,6 +48,17 @@ describe("reader pages, feeds and discovery", () => {
 
   const get = (url: string, headers: Record<string, string> = {}) => app.inject({ method: "GET", url, headers });
 
+  it("says a post's and a profile's HTML varies by Accept, since the fediverse gets JSON at those addresses", async () => {
+    for (const encoding of ["br", ""]) {
+      const page = await get(`/posts/${post.id}`, { accept: "text/html", "accept-encoding": encoding });
+      expect(page.headers.vary).toBe("accept, accept-encoding");
+      const again = await get(`/posts/${post.id}`, { "if-none-match": String(page.headers.etag) });
+      expect([again.statusCode, again.headers.vary]).toEqual([304, "accept, accept-encoding"]);
+    }
+    const profile = await get(`/profile/${author.id}`, { accept: "text/html" });
+    expect(String(profile.headers.vary)).toMatch(/\baccept\b/);
+  });
+
   it("renders a post's text, head and data in the first response, whatever the Accept header", async () => {
     const response = await get(`/posts/${post.id}`, { accept: "*/*" });
     expect(response.statusCode).toBe(200);

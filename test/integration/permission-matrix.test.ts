@@ -1,4 +1,8 @@
 import crypto from "node:crypto";
+import fs from "node:fs";
+import http from "node:http";
+import type net from "node:net";
+import path from "node:path";
 import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -38,6 +42,8 @@ const SIGNED_IN: Expected[] = [401, 403, "in", "in", "in"];
 const ADMIN: Expected[] = [401, 403, 403, 403, "in"];
 const OWNER: Expected[] = [401, 403, 403, "in", 403];
 const OWNER_OR_ADMIN: Expected[] = [401, 403, 403, "in", "in"];
+/** A signed activity's own signature decides, whoever the session is: an unsigned one is refused for everyone. */
+const SIGNED_ACTIVITY: Expected[] = [401, 401, 401, 401, 401];
 const id = () => crypto.randomUUID();
 
 const MATRIX: Row[] = [
@@ -260,12 +266,81 @@ const MATRIX: Row[] = [
   ],
 ];
 
-describe.each(databaseTargets)("who may call each API route, on $name", (target) => {
+/**
+ * The routes outside the OpenAPI document: reader pages, feeds, the live stream, the one-click unsubscribe, the
+ * fediverse's addresses (the app here federates) and the API's own documentation. Paths as Fastify writes them.
+ */
+const OTHER_ROUTES: Row[] = [
+  ...["/", "/posts", "/search", "/login", "/register", "/password-reset-token", "/create-post"].map(
+    (url): Row => ["GET", url, () => ({ url }), PUBLIC],
+  ),
+  ["GET", "/posts/:id", (w) => ({ url: `/posts/${w.post.id}` }), PUBLIC],
+  [
+    "GET",
+    "/profile/:id",
+    (w) => ({ url: `/profile/${w.owner.id}`, headers: { accept: "application/activity+json" } }),
+    PUBLIC,
+  ],
+  ...["/rss.xml", "/sitemap.xml", "/sitemap-posts-1.xml", "/robots.txt"].map(
+    (url): Row => ["GET", url.replace("posts-1", ":file"), () => ({ url }), PUBLIC],
+  ),
+  ["GET", "/api/docs", () => ({ url: "/api/docs/json" }), PUBLIC],
+  ["GET", "/api/notifications/stream", () => ({ url: "/api/notifications/stream" }), SIGNED_IN],
+  [
+    "POST",
+    "/unsubscribe/:userId/:topic/:token",
+    (w) => ({
+      url: `/unsubscribe/${w.owner.id}/like/${unsubscribeToken(TEST_JWT_SECRET, w.owner.id, "like")}`,
+      payload: "List-Unsubscribe=One-Click",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+    }),
+    PUBLIC,
+  ],
+  [
+    "GET",
+    "/.well-known/webfinger",
+    () => ({ url: `/.well-known/webfinger?resource=${encodeURIComponent("acct:blog@penchain.test")}` }),
+    PUBLIC,
+  ],
+  ["GET", "/.well-known/nodeinfo", () => ({ url: "/.well-known/nodeinfo" }), PUBLIC],
+  ["GET", "/nodeinfo/2.1", () => ({ url: "/nodeinfo/2.1" }), PUBLIC],
+  [
+    "GET",
+    "/ap/*",
+    (w) => ({ url: `/ap/actors/${w.owner.id}`, headers: { accept: "application/activity+json" } }),
+    PUBLIC,
+  ],
+  [
+    "POST",
+    "/ap/*",
+    (w) => ({
+      url: "/ap/inbox",
+      payload: JSON.stringify({
+        type: "Like",
+        actor: "https://elsewhere.example/users/x",
+        object: `/posts/${w.post.id}`,
+      }),
+      headers: { "content-type": "application/activity+json" },
+    }),
+    SIGNED_ACTIVITY,
+  ],
+  ["GET", "/uploads/*", () => ({ url: "/uploads/missing.webp" }), PUBLIC],
+];
+
+const CLIENT_DIR = path.resolve("dist/client");
+/** The built client's files, each a route of its own (`npm test` builds before this runs). */
+const builtFiles = () =>
+  new Set(
+    (fs.readdirSync(CLIENT_DIR, { recursive: true }) as string[]).map((file) => `/${file.split(path.sep).join("/")}`),
+  );
+
+describe.each(databaseTargets)("who may call each route, on $name", (target) => {
   let app: App;
   /** Makes the categories; callers are made afresh for each cell, since some calls end their own sessions. */
   let setup: Session;
   beforeAll(async () => {
-    app = await buildTestApp(await target.open());
+    app = await buildTestApp(await target.open(), { env: { FEDERATION: "on" }, clientDir: CLIENT_DIR });
+    await app.listen({ host: "127.0.0.1", port: 0 });
     setup = await signUp(app);
     await makeAdmin(app, setup.id);
   });
@@ -278,6 +353,21 @@ describe.each(databaseTargets)("who may call each API route, on $name", (target)
       Object.keys(methods).map((method) => `${method.toUpperCase()} ${path}`),
     );
     expect(served.sort()).toEqual(MATRIX.map(([method, path]) => `${method} ${path}`).sort());
+  });
+
+  it("lists every other route the server registers: pages, feeds, streams, the fediverse's", () => {
+    const files = builtFiles();
+    const api = new Set(MATRIX.map(([method, path]) => `${method} ${path}`));
+    const other = new Set(OTHER_ROUTES.map(([method, path]) => `${method} ${path}`));
+    const unlisted = app.routeList().filter((route) => {
+      const [method, url = ""] = route.split(" ");
+      const trimmed = url.length > 1 ? url.replace(/\/$/, "") : url;
+      const openApi = `${method} ${trimmed.replace(/:(\w+)/g, "{$1}")}`;
+      if (api.has(openApi) || api.has(`${openApi}/`) || other.has(`${method} ${trimmed}`)) return false;
+      // The built client's files and the documentation's own pages are public files.
+      return !(method === "GET" && (files.has(url) || url.startsWith("/api/docs")));
+    });
+    expect(unlisted).toEqual([]);
   });
 
   /** A fresh world for one cell: the owner's account, post and comment, a category, and a caller in `role`. */
@@ -311,18 +401,28 @@ describe.each(databaseTargets)("who may call each API route, on $name", (target)
     return { owner, post, comment: commented.json(), category, caller: await callers[role]() };
   }
 
-  for (const [method, path, build, expected] of MATRIX) {
+  /** The live stream never ends: its status is read from the response's head, then the socket is dropped. */
+  const streamStatus = (url: string, headers: Record<string, string>) =>
+    new Promise<number>((resolve, reject) => {
+      const port = (app.server.address() as net.AddressInfo).port;
+      const request = http.get({ host: "127.0.0.1", port, path: url, headers }, (response) => {
+        resolve(response.statusCode ?? 0);
+        request.destroy();
+      });
+      request.on("error", reject);
+    });
+
+  for (const [method, path, build, expected] of [...MATRIX, ...OTHER_ROUTES]) {
     it(`${method} ${path}`, async () => {
       const seen: Record<string, number> = {};
       for (const [index, role] of ROLES.entries()) {
         const w = await world(role);
         const request = await build(w);
-        const response = await app.inject({
-          method: method as "GET",
-          url: request.url,
-          payload: request.payload,
-          headers: { ...request.headers, ...(w.caller ? bearer(w.caller) : {}) },
-        });
+        const headers = { ...request.headers, ...(w.caller ? bearer(w.caller) : {}) };
+        const response =
+          path === "/api/notifications/stream"
+            ? { statusCode: await streamStatus(request.url, headers), body: "" }
+            : await app.inject({ method: method as "GET", url: request.url, payload: request.payload, headers });
         seen[role] = response.statusCode;
         const want = expected[index];
         if (want === "in") {
