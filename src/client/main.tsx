@@ -5,7 +5,7 @@ import { HYDRATE_ATTRIBUTE, ROOT_ID, START_NOW_ATTRIBUTE } from "./app/page-shel
 // or the login and register forms) is already whole for a visitor who is not signed in: its script (React, the
 // router, Chakra UI) loads at the first sign they want more than reading — a press, a key, a touch, a scroll towards
 // the end of the list — and a button pressed before it is there is pressed again once it is (so is the submit button
-// that Enter presses in a form). Links work meanwhile as plain links. A signed-in reader's page starts at once, to
+// that Enter presses in a form), and a field left before it is there is left again, so the form checks it. Links work meanwhile as plain links. A signed-in reader's page starts at once, to
 // show what is theirs, and so does a page only signed-in users may use (Create Blog), to send others to log in.
 
 const root = document.getElementById(ROOT_ID);
@@ -30,6 +30,12 @@ function hold(event: MouseEvent) {
   event.stopPropagation();
   held.add(button);
   void start();
+}
+const left = new Set<Element>();
+/** A form field left before the app is there: the form hears of it once the app is (spec: errors after a touch). */
+function noteLeft(event: FocusEvent) {
+  const field = event.target as Element | null;
+  if (field?.matches("input, textarea, select") && root?.contains(field)) left.add(field);
 }
 function onScroll() {
   if (window.innerHeight + window.scrollY > document.documentElement.scrollHeight - 1200) void start();
@@ -64,6 +70,12 @@ function start() {
     .then(() => {
       removeEventListener("click", hold, true);
       removeEventListener("scroll", onScroll);
+      removeEventListener("focusout", noteLeft, true);
+      // React hears a field's blur as `focusout`; one focused again since will be left again.
+      for (const field of left) {
+        if (field.isConnected && field !== document.activeElement)
+          field.dispatchEvent(new FocusEvent("focusout", { bubbles: true }));
+      }
       for (const button of held) if (button.isConnected) button.click();
     });
   return started;
@@ -71,9 +83,10 @@ function start() {
 
 if (!hydrate || root.hasAttribute(START_NOW_ATTRIBUTE) || localStorage.getItem(SESSION_STORAGE_KEY)) void start();
 else {
-  for (const type of ["pointerdown", "keydown", "touchstart"]) {
+  for (const type of ["pointerdown", "keydown", "touchstart", "focusin"]) {
     addEventListener(type, () => void start(), { capture: true, passive: true, once: true });
   }
   addEventListener("scroll", onScroll, { passive: true });
   addEventListener("click", hold, true);
+  addEventListener("focusout", noteLeft, true);
 }
