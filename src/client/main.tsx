@@ -13,8 +13,7 @@ if (!root) throw new Error("index.html has no #root element");
 const hydrate = root.hasAttribute(HYDRATE_ATTRIBUTE);
 
 // The colour mode, before anything else paints: a stored choice, or the system's (see lib/color-mode.ts). The page
-// comes light (index.html), so only a dark one changes it: changing <html> restyles the whole page, which a phone
-// took 120 ms over.
+// comes light (index.html), so only a dark one changes it: changing <html> restyles the whole page.
 const stored = localStorage.getItem(COLOR_MODE_STORAGE_KEY);
 if (stored === '"dark"' || (stored !== '"light"' && matchMedia("(prefers-color-scheme: dark)").matches)) {
   document.documentElement.classList.replace("light", "dark");

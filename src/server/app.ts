@@ -192,7 +192,7 @@ export async function buildApp(options: AppOptions) {
   app.decorate("digests", digests);
   digests.start();
   // The fediverse: actors, inboxes, and deliveries queued in the database (issue 21), when the site federates.
-  // Fedify is loaded only then: it is about 45 MiB of memory and 0.4 s of start-up a site without it need not pay.
+  // Fedify is loaded only then: a site that does not federate need not pay its memory and start-up time.
   const federator = config.federation
     ? (await import("./services/federation/federation.ts")).createFederator({ db: database.db, config, log: app.log })
     : null;

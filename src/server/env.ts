@@ -203,8 +203,8 @@ const hardhat = defineChain({
 });
 
 function chainById(id: number, rpcUrl: string): Chain {
-  // Several dev chains share 31337; ours is Hardhat's. viem's table of every chain it knows (about 20 MiB of memory
-  // and 0.2 s to load) is read only for another chain: required here, as configuration is read synchronously, and
+  // Several dev chains share 31337; ours is Hardhat's. viem's table of every chain it knows (heavy to load) is
+  // read only for another chain: required here, as configuration is read synchronously, and
   // from its ES module build, the one the rest of the server's viem is (`require` alone would pick a second copy,
   // viem's CommonJS build).
   if (id === hardhat.id) return hardhat;

@@ -22,7 +22,7 @@ test.describe("a visitor", () => {
       // On a phone the links fold into a menu.
       await main.getByRole("button", { name: "Open navigation" }).click();
       const items = page.getByRole("menuitem");
-      // The spec's items, then Search (PRODUCT.md, "Search": the phone menu has it too).
+      // The spec's items, then Search (docs/product.md, "Search, drafts and scheduled posts": the phone menu has it too).
       await expect(items).toHaveText(["Home", "Create", "Blogs", "Register", "Login", "Search"]);
       await page.keyboard.press("Escape");
       await expect(page.getByRole("menu")).toBeHidden();

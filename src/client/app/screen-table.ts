@@ -34,7 +34,7 @@ export const SCREENS: Screen[] = [
   { path: "/login", access: "public", ...chunk(auth, "LoginRoute") },
   { path: "/posts", access: "public", ...chunk(posts, "PostsRoute") },
   { path: "/posts/:id", access: "public", ...chunk(post, "PostRoute") },
-  // Not in the spec: full-text search (PRODUCT.md, "Search"), rendered on the server like the lists.
+  // Not in the spec: full-text search (docs/product.md, "Search, drafts and scheduled posts"), rendered on the server like the lists.
   { path: "/search", access: "public", ...chunk(search, "SearchRoute") },
   { path: "/password-reset-token", access: "public", ...chunk(password, "PasswordResetRequestRoute") },
   { path: "/reset-password/:token", access: "public", ...chunk(password, "ResetPasswordRoute") },
@@ -53,7 +53,7 @@ export const SCREENS: Screen[] = [
   // The spec lists /send-mail under admin; the brief lets every signed-in user message from a profile.
   { path: "/send-mail", access: "user", ...chunk(admin, "SendMailRoute") },
   { path: "/Settings", access: "admin", ...chunk(admin, "SettingsRoute") },
-  // Not in the spec: notifications (PRODUCT.md, "The audience loop"), and the page of a mail's unsubscribe link.
+  // Not in the spec: notifications (docs/product.md, "Following, notifications and tips"), and the page of a mail's unsubscribe link.
   { path: "/notifications", access: "user", ...chunk(notifications, "NotificationsRoute") },
   { path: "/notifications/settings", access: "user", ...chunk(notifications, "NotificationSettingsRoute") },
   { path: "/unsubscribe/:userId/:topic/:token", access: "public", ...chunk(notifications, "UnsubscribeRoute") },

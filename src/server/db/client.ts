@@ -44,9 +44,7 @@ async function openPglite(dataDir: string | undefined, logger: Logger | undefine
   ]);
   const unlock = dataDir ? lockDataDir(dataDir) : () => {};
   try {
-    // PostgreSQL's default 128 MB of shared buffers is zeroed at every start, byte by byte in WebAssembly: 0.4 s of
-    // each `npm start`. With 32 MB (a site of 10,000 posts is about 40 MB in all) `npm run bench`'s uncached searches
-    // and page queries were no slower, and the server holds about 90 MiB less.
+    // 32 MB of shared buffers, not PostgreSQL's 128: WebAssembly zeroes them at every start (docs/decisions/002).
     const options = { startParams: [...PGlite.defaultStartParams, "-c", "shared_buffers=32MB"] };
     const client = dataDir ? await PGlite.create(path.join(dataDir, "db"), options) : await PGlite.create(options);
     const db = drizzlePglite({ client, schema, casing: CASING, ...(logger ? { logger } : {}) });

@@ -105,7 +105,7 @@ export const categories = pgTable(
   ],
 );
 
-/** Drafts and scheduled posts are their author's alone until published (PRODUCT.md, "Drafts and scheduled posts"). */
+/** Drafts and scheduled posts are their author's alone until published (docs/product.md, "Search, drafts and scheduled posts"). */
 export const postStatus = pgEnum("post_status", ["draft", "scheduled", "published"]);
 
 // Everything public reads published posts only: the list indexes are partial, so a draft cannot slow a list either.

@@ -15,14 +15,14 @@ declare module "fastify" {
   interface FastifyContextConfig {
     /**
      * What a successful write changes in cached public reads: `"nothing"` (sessions, mail, follows), or the tags
-     * of what it changed, from the request and the answer (see services/read-cache.ts). A write route that says
+     * of what it changed, from the request and the answer (see infra/read-cache.ts). A write route that says
      * nothing changes everything, so a new route is safe without doing anything.
      */
     changes?: "nothing" | ((request: FastifyRequest, answer: unknown) => string[]);
   }
 }
 
-/** The tags of cached reads (services/read-cache.ts): each is written here once. */
+/** The tags of cached reads (infra/read-cache.ts): each is written here once. */
 export const cacheTags = {
   /** Every list of posts (a new or removed post changes them all), feeds and the sitemap. */
   posts: "posts",

@@ -5,7 +5,7 @@ import helmet from "helmet";
 /**
  * What a built script, stylesheet or font under /assets/ needs of them. The rest (the content security policy, framing,
  * the opener and agent-cluster policies, HSTS, which every page sends) only means something on a document, and a
- * writer's first screen fetched about fifty such files: about 1 KiB of headers each, 50 KiB in all.
+ * writer's first screen fetches dozens of such files (docs/decisions/007).
  * The referrer policy stays: a module script's own one governs the imports it makes.
  */
 const ASSET_HEADERS = new Set(["x-content-type-options", "cross-origin-resource-policy", "referrer-policy"]);

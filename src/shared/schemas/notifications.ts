@@ -1,7 +1,7 @@
 import { z } from "zod";
 import { userSummarySchema } from "./users.ts";
 
-/** What a notification is about (PRODUCT.md, "The audience loop"). */
+/** What a notification is about (docs/product.md, "Following, notifications and tips"). */
 export const NOTIFICATION_KINDS = [
   "follow",
   "like",

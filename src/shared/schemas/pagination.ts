@@ -10,5 +10,5 @@ export type PageQuery = z.infer<typeof pageQuerySchema>;
 export const pageOf = <T extends z.ZodType>(item: T) =>
   z.object({ items: z.array(item), nextCursor: z.string().nullable() });
 
-/** Every list answers one page: `{ items, nextCursor }` (PRODUCT.md, API contract). */
+/** Every list answers one page: `{ items, nextCursor }` (the API's rule for lists). */
 export type Page<T> = { items: T[]; nextCursor: string | null };

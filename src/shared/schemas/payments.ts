@@ -8,7 +8,7 @@ export const tipInputSchema = z.object({
   transectionHash: z.string({ error: TX_HASH_MESSAGE }).trim().regex(TX_HASH_REGEX, TX_HASH_MESSAGE),
 });
 
-/** A reader's tip to an author (PRODUCT.md, "Readers tip authors"): the transaction that paid their wallet. */
+/** A reader's tip to an author (docs/product.md, "Following, notifications and tips"): the transaction that paid their wallet. */
 export const readerTipInputSchema = z.object({
   txHash: z.string({ error: TX_HASH_MESSAGE }).trim().regex(TX_HASH_REGEX, TX_HASH_MESSAGE),
 });

@@ -98,7 +98,7 @@ export const postListQuerySchema = z.object({
   author: z.uuid("author must be a user id").optional(),
   /** The signed-in reader's Following feed: posts of the authors they follow, newest first. */
   following: z.literal("true", { error: "following must be true" }).optional(),
-  /** Full-text search (PRODUCT.md, "Search"): words, "quoted phrases", -excluded words; ranked by relevance. */
+  /** Full-text search (docs/product.md, "Search, drafts and scheduled posts"): words, "quoted phrases", -excluded words; ranked by relevance. */
   q: z.string().trim().max(200, "Search for at most 200 characters").optional(),
 });
 export type PostListQuery = z.infer<typeof postListQuerySchema>;
@@ -133,7 +133,7 @@ export type ExcerptPart = NonNullable<Post["excerpt"]>[number];
 export const postDetailSchema = postSchema.extend({
   comments: z.array(commentSchema),
   commentsNextCursor: z.string().nullable(),
-  /** Readers' tips to its author for it (PRODUCT.md, "Readers tip authors"). */
+  /** Readers' tips to its author for it (docs/product.md, "Following, notifications and tips"). */
   tips: tipTotalsSchema,
   /** The author's verified wallet, where tips go; null: they cannot be tipped yet. */
   authorWallet: z.string().nullable(),

@@ -21,7 +21,7 @@ export const walletAddressSchema = z
   .min(1, "Wallet Address is required")
   .regex(WALLET_ADDRESS_REGEX, "Wallet Address must be exactly 42 characters long");
 
-/** Spec §2 "Password reset request": the answer for every address, known or not (PRODUCT.md, decisions). */
+/** Spec §2 "Password reset request": the answer for every address, known or not (docs/product.md). */
 export const RESET_SENT = "Email is successfully sent to your email. Verify it within 10 minutes.";
 
 export const EMAIL_FORMAT_MESSAGE = "Enter one e-mail address, like name@example.com";

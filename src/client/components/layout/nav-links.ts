@@ -26,7 +26,7 @@ export function avatarMenuFor(session: Session): NavLink[] {
   const items = [
     { label: "Your Profile", to: `/profile/${session.id}` },
     { label: "Change your password", to: "/update-password" },
-    // Not in the spec: how notifications reach the user (PRODUCT.md, "The audience loop").
+    // Not in the spec: how notifications reach the user (docs/product.md, "Following, notifications and tips").
     { label: "Notification settings", to: "/notifications/settings" },
   ];
   return session.isAdmin

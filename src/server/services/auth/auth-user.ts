@@ -10,7 +10,7 @@ export const BLOCKED = "Your account has been blocked. Please contact an admin."
 export const VERIFY_WALLET_FIRST =
   "Verify your wallet first: sign the message offered on your profile, then pay from that wallet.";
 
-/** The wallet a user pays from: only a verified one proves who paid (PRODUCT.md, "Wallet and payments"). */
+/** The wallet a user pays from: only a verified one proves who paid (docs/product.md, "Posts and payments"). */
 export function payingWallet(user: AuthUser): `0x${string}` {
   if (!user.walletAddress || !user.walletVerifiedAt) throw new HttpError(403, VERIFY_WALLET_FIRST);
   return user.walletAddress as `0x${string}`;

@@ -29,7 +29,7 @@ async function verifiedAt(deps: Pick<Deps, "db" | "config">, input: RegisterInpu
   return new Date();
 }
 
-/** Spec §2 "Register". The first account ever registered becomes the admin (PRODUCT.md, decisions). */
+/** Spec §2 "Register". The first account ever registered becomes the admin (docs/product.md). */
 export async function register(deps: Pick<Deps, "db" | "config">, input: RegisterInput) {
   assertChecksum(input.walletAddress);
   await assertUncommonPassword(input.password);

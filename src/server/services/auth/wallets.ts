@@ -33,7 +33,7 @@ export function assertChecksum(address: string) {
   }
 }
 
-/** Login by wallet (PRODUCT.md, added calls): the signer must be a wallet an account has verified. */
+/** Login by wallet (docs/product.md, "Wallets"): the signer must be a wallet an account has verified. */
 export async function loginWithWallet(deps: Pick<Deps, "db" | "config" | "tokens">, proof: SiweProof) {
   const address = await verifySiwe(deps, proof);
   const [user] = await deps.db

@@ -49,7 +49,7 @@ const toggle = statement<{ postId: string; userId: string; kind: "like" | "disli
 );
 
 /**
- * Likes and dislikes are exclusive and toggle (PRODUCT.md, decisions), in one statement: the same reaction again
+ * Likes and dislikes are exclusive and toggle (docs/product.md), in one statement: the same reaction again
  * is taken back, the other one replaces it, and a post that is not published takes none. Concurrent clicks of one
  * reader queue on the row's lock and apply in turn, and counts follow the rows through the table's triggers, so
  * they stay exact under any concurrency.
