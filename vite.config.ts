@@ -178,6 +178,8 @@ export default defineConfig(({ isSsrBuild }) => ({
           include: ["test/client/**/*.test.tsx"],
           environment: "jsdom",
           setupFiles: ["test/client/setup.ts"],
+          // The whole app in jsdom, typed into key by key: several seconds a test on two shared cores.
+          testTimeout: 15_000,
         },
       },
     ],
