@@ -7,8 +7,8 @@ import fs from "node:fs";
 import path from "node:path";
 import { type Abi, createPublicClient, createWalletClient, getAddress, type Hex, http } from "viem";
 import { privateKeyToAccount } from "viem/accounts";
-import { FEATURED_FEE_WEI, LOCAL_CHAIN_ID } from "../src/shared/constants.ts";
-import { featuredFeeAbi, featuredFeeDeployments } from "../src/shared/contracts/featured-fee.ts";
+import { FEATURED_FEE_WEI, LOCAL_CHAIN_ID } from "#shared/constants.ts";
+import { featuredFeeAbi, featuredFeeDeployments } from "#shared/contracts/featured-fee.ts";
 import { bin, ROOT, run } from "./lib/run.ts";
 
 const ARTIFACT = path.join(ROOT, "dist/artifacts/contracts/FeaturedFee.sol/FeaturedFee.json");

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { chromium } from "@playwright/test";
-import { SESSION_STORAGE_KEY } from "../../src/shared/constants.ts";
+import { SESSION_STORAGE_KEY } from "#shared/constants.ts";
 import { CHROMIUM_FLAGS, CHROMIUM_PATH } from "./chromium.ts";
 
 const CHROME = CHROMIUM_PATH;

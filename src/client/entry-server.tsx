@@ -9,8 +9,8 @@ import {
   postFilterOf,
   type ReaderLoaders,
   type RenderedPage,
-} from "../shared/reader-pages.ts";
-import type { SiteSettings } from "../shared/schemas/settings.ts";
+} from "#shared/reader-pages.ts";
+import type { SiteSettings } from "#shared/schemas/settings.ts";
 import { pageHeads } from "./app/page-heads.ts";
 import { pageShell } from "./app/page-shell.ts";
 import { createQueryClient } from "./app/provider.tsx";

@@ -1,4 +1,4 @@
-import { COLOR_MODE_STORAGE_KEY, SESSION_STORAGE_KEY } from "../shared/constants.ts";
+import { COLOR_MODE_STORAGE_KEY, SESSION_STORAGE_KEY } from "#shared/constants.ts";
 import { HYDRATE_ATTRIBUTE, ROOT_ID, START_NOW_ATTRIBUTE } from "./app/page-shell.ts";
 
 // The entry, kept tiny. Screens the browser renders start the app at once. A page the server rendered (a reader page,
@@ -58,7 +58,7 @@ async function beforeApp() {
   // zod and react-hook-form (their chunk), configured before the app's modules make their schemas (see the file).
   await import("./lib/zod-config.ts").then(nextTask);
   // The API's schemas that every screen parses answers with (zod builds each one as its module runs).
-  await Promise.all([import("../shared/schemas/users.ts"), import("../shared/schemas/system.ts")]).then(nextTask);
+  await Promise.all([import("#shared/schemas/users.ts"), import("#shared/schemas/system.ts")]).then(nextTask);
 }
 
 let started: Promise<void> | undefined;

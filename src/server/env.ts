@@ -3,8 +3,8 @@ import net from "node:net";
 import { fileURLToPath } from "node:url";
 import { type Chain, defineChain, extractChain, getAddress, isAddress } from "viem";
 import { z } from "zod";
-import { LOCAL_CHAIN_ID } from "../shared/constants.ts";
-import { featuredFeeDeployments } from "../shared/contracts/featured-fee.ts";
+import { LOCAL_CHAIN_ID } from "#shared/constants.ts";
+import { featuredFeeDeployments } from "#shared/contracts/featured-fee.ts";
 
 const optionalUrl = (protocols: RegExp, hint: string) =>
   z

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { siteSettingsSchema } from "#shared/schemas/settings.ts";
+import { healthSchema, publicConfigSchema } from "#shared/schemas/system.ts";
 import { ApiError, api, ContractError } from "../../src/client/lib/api-client.ts";
-import { siteSettingsSchema } from "../../src/shared/schemas/settings.ts";
-import { healthSchema, publicConfigSchema } from "../../src/shared/schemas/system.ts";
 import { withApiServer } from "./api-server.ts";
 
 withApiServer();

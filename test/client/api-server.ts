@@ -2,7 +2,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import crypto from "node:crypto";
 import path from "node:path";
 import { afterAll, beforeAll } from "vitest";
-import type { Session } from "../../src/shared/schemas/session.ts";
+import type { Session } from "#shared/schemas/session.ts";
 import { buildRegistration } from "../support/users.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");

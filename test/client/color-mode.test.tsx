@@ -1,9 +1,9 @@
 import { render, waitFor } from "@testing-library/react";
 import { useLayoutEffect } from "react";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
+import { COLOR_MODE_STORAGE_KEY } from "#shared/constants.ts";
 import { useColorMode } from "../../src/client/lib/color-mode.ts";
 import { HydrationBoundary } from "../../src/client/lib/use-hydrated.tsx";
-import { COLOR_MODE_STORAGE_KEY } from "../../src/shared/constants.ts";
 
 // A reader whose system is in dark mode, on a page the server rendered: main.tsx has set <html> to dark before the
 // first paint, and the app hydrates the page.

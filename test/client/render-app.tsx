@@ -2,10 +2,10 @@ import { render, screen, waitFor } from "@testing-library/react";
 import { getDefaultStore } from "jotai";
 import { createMemoryRouter, RouterProvider } from "react-router-dom";
 import { expect } from "vitest";
+import type { Session } from "#shared/schemas/session.ts";
 import { AppProvider } from "../../src/client/app/provider.tsx";
 import { routes } from "../../src/client/app/routes.tsx";
 import { sessionAtom } from "../../src/client/lib/session.ts";
-import type { Session } from "../../src/shared/schemas/session.ts";
 
 export function buildSession(overrides: Partial<Session> = {}): Session {
   return {

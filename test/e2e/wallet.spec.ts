@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { formatEther, parseEther, parseEventLogs } from "viem";
-import { featuredFeeAbi } from "../../src/shared/contracts/featured-fee.ts";
+import { featuredFeeAbi } from "#shared/contracts/featured-fee.ts";
 import { logIn, PASSWORD, registerUser, verifyWalletByApi } from "./fixtures/accounts.ts";
 import { ADMIN, adminSession } from "./fixtures/admin.ts";
 import { chain, expect, fundedAccount, type TestWallet, test } from "./fixtures/wallet.ts";

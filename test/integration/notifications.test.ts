@@ -1,13 +1,13 @@
 import { eq, sql } from "drizzle-orm";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { notificationSchema } from "#shared/schemas/notifications.ts";
+import { pageOf } from "#shared/schemas/pagination.ts";
 import type { App } from "../../src/server/app.ts";
 import { notifications, posts, users } from "../../src/server/db/schema.ts";
 import { sendDigests } from "../../src/server/services/notifications/digest.ts";
 import { notify, turnKeys, withdraw } from "../../src/server/services/notifications/notify.ts";
 import { unsubscribeToken } from "../../src/server/services/notifications/unsubscribe.ts";
-import { notificationSchema } from "../../src/shared/schemas/notifications.ts";
-import { pageOf } from "../../src/shared/schemas/pagination.ts";
 import { buildTestApp, TEST_JWT_SECRET as JWT_SECRET } from "../support/app.ts";
 import { createCategory, createPost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";

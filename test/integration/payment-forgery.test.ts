@@ -13,10 +13,10 @@ import {
   zeroHash,
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { featuredFeeAbi } from "#shared/contracts/featured-fee.ts";
 import type { App } from "../../src/server/app.ts";
 import { loadConfig } from "../../src/server/env.ts";
 import { startServer } from "../../src/server/main.ts";
-import { featuredFeeAbi } from "../../src/shared/contracts/featured-fee.ts";
 import { buildTestApp } from "../support/app.ts";
 import { deployFeaturedFee, devAccount, startTestChain, type TestChain } from "../support/chain.ts";
 import { createCategory, submitPost } from "../support/content.ts";

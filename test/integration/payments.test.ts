@@ -1,7 +1,7 @@
 import { encodeFunctionData, type Hash, keccak256, parseEther, zeroHash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { featuredFeeAbi } from "#shared/contracts/featured-fee.ts";
 import type { App } from "../../src/server/app.ts";
-import { featuredFeeAbi } from "../../src/shared/contracts/featured-fee.ts";
 import { buildTestApp } from "../support/app.ts";
 import { deployFeaturedFee, devAccount, startTestChain, type TestChain } from "../support/chain.ts";
 import { createCategory, submitPost } from "../support/content.ts";

@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
+import { postDetailSchema, postSchema, TX_HASH_MESSAGE } from "#shared/schemas/posts.ts";
 import type { App } from "../../src/server/app.ts";
 import { posts } from "../../src/server/db/schema.ts";
-import { postDetailSchema, postSchema, TX_HASH_MESSAGE } from "../../src/shared/schemas/posts.ts";
 import { buildTestApp } from "../support/app.ts";
 import { createCategory, createPost, submitPost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";

@@ -1,9 +1,9 @@
 import type { AddressInfo } from "node:net";
 import { parseEther } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { postDetailSchema } from "#shared/schemas/posts.ts";
 import type { App } from "../../src/server/app.ts";
 import type { Database } from "../../src/server/db/client.ts";
-import { postDetailSchema } from "../../src/shared/schemas/posts.ts";
 import { buildTestApp, keepOpen } from "../support/app.ts";
 import { deployFeaturedFee, devAccount, startTestChain, type TestChain } from "../support/chain.ts";
 import { createCategory, createPost, likePost } from "../support/content.ts";

@@ -1,7 +1,7 @@
 import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { sessionSchema } from "#shared/schemas/session.ts";
 import type { App } from "../../src/server/app.ts";
-import { sessionSchema } from "../../src/shared/schemas/session.ts";
 import { buildTestApp } from "../support/app.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { bearer, buildRegistration, signUp } from "../support/users.ts";

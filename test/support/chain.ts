@@ -12,7 +12,7 @@ import {
   type PrivateKeyAccount,
 } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
-import { FEATURED_FEE_WEI } from "../../src/shared/constants.ts";
+import { FEATURED_FEE_WEI } from "#shared/constants.ts";
 
 const ARTIFACT = path.resolve(import.meta.dirname, "../../dist/artifacts/contracts/FeaturedFee.sol/FeaturedFee.json");
 const MNEMONIC = "test test test test test test test test test test test junk";

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import { eq } from "drizzle-orm";
 import { createSiweMessage } from "viem/siwe";
+import type { Session } from "#shared/schemas/session.ts";
+import type { RegisterInput } from "#shared/schemas/users.ts";
 import type { App } from "../../src/server/app.ts";
 import { users } from "../../src/server/db/schema.ts";
-import type { Session } from "../../src/shared/schemas/session.ts";
-import type { RegisterInput } from "../../src/shared/schemas/users.ts";
 
 export function buildRegistration(overrides: Partial<RegisterInput> = {}): RegisterInput {
   const tag = crypto.randomBytes(4).toString("hex");

@@ -14,8 +14,8 @@ import {
 } from "viem";
 import { mainnet } from "viem/chains";
 import { describe, expect, it } from "vitest";
+import { featuredFeeAbi } from "#shared/contracts/featured-fee.ts";
 import { parseWalletError } from "../../src/client/features/wallet/parse-wallet-error.ts";
-import { featuredFeeAbi } from "../../src/shared/contracts/featured-fee.ts";
 
 const chainName = "Hardhat";
 /** A wallet error as viem hands it over: wrapped in the error of the action that failed. */

@@ -1,7 +1,7 @@
-import type { PageHead } from "../../shared/reader-pages.ts";
-import type { PostDetail } from "../../shared/schemas/posts.ts";
-import type { SiteSettings } from "../../shared/schemas/settings.ts";
-import { excerpt, plainText } from "../../shared/text.ts";
+import type { PageHead } from "#shared/reader-pages.ts";
+import type { PostDetail } from "#shared/schemas/posts.ts";
+import type { SiteSettings } from "#shared/schemas/settings.ts";
+import { excerpt, plainText } from "#shared/text.ts";
 
 /** The titles of the reader pages: the tab's title in the browser, and the head the server writes. */
 export const pageTitles = {

@@ -1,4 +1,4 @@
-import type { Access } from "../../shared/permissions.ts";
+import type { Access } from "#shared/permissions.ts";
 
 // Every screen but home and not-found is a chunk of its own: a reader never downloads the editor or the forms, and a
 // writer's first page not the reader pages. This table is all main.tsx needs to fetch the chunk of the page it opens

@@ -1,7 +1,7 @@
 import { Box, Button, HStack, Input, NativeSelect } from "@chakra-ui/react";
 import type { FormEvent } from "react";
 import { useNavigate } from "react-router-dom";
-import type { PostFilter } from "../../shared/reader-pages.ts";
+import type { PostFilter } from "#shared/reader-pages.ts";
 import { SearchIcon } from "./icons.tsx";
 
 /**

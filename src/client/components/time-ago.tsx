@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 import { format } from "timeago.js";
-import { TIMEAGO_REFRESH_MS } from "../../shared/constants.ts";
+import { TIMEAGO_REFRESH_MS } from "#shared/constants.ts";
 import { formatLocalDateTime } from "../lib/format.ts";
 import { useHydrated } from "../lib/use-hydrated.tsx";
 

@@ -1,7 +1,7 @@
 import { Avatar, HStack, Link, Stack, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
-import { imageAt } from "../../shared/images.ts";
-import type { UserSummary } from "../../shared/schemas/users.ts";
+import { imageAt } from "#shared/images.ts";
+import type { UserSummary } from "#shared/schemas/users.ts";
 import { fullName } from "../lib/format.ts";
 
 interface UserChipProps {

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { apiErrorSchema } from "../../shared/schemas/error.ts";
+import { apiErrorSchema } from "#shared/schemas/error.ts";
 import { sessionStore } from "./session.ts";
 
 /** The server answered with an error: `message` is its `{ message }`, shown to the user as appErr. */

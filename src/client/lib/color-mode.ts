@@ -1,7 +1,7 @@
 import { useAtom } from "jotai";
 import { atomWithStorage } from "jotai/utils";
 import { useEffect, useSyncExternalStore } from "react";
-import { COLOR_MODE_STORAGE_KEY } from "../../shared/constants.ts";
+import { COLOR_MODE_STORAGE_KEY } from "#shared/constants.ts";
 import { useHydrated } from "./use-hydrated.tsx";
 
 export type ColorMode = "light" | "dark";

@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { publicConfigSchema } from "../../shared/schemas/system.ts";
+import { publicConfigSchema } from "#shared/schemas/system.ts";
 import { api } from "./api-client.ts";
 import { queryKeys } from "./query-keys.ts";
 

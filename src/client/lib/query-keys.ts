@@ -1,5 +1,5 @@
-import type { PostFilter } from "../../shared/reader-pages.ts";
-import type { Payment } from "../../shared/schemas/payments.ts";
+import type { PostFilter } from "#shared/reader-pages.ts";
+import type { Payment } from "#shared/schemas/payments.ts";
 
 const postDetail = (id: string) => ["posts", "detail", id] as const;
 

@@ -1,7 +1,7 @@
 import { getDefaultStore, useAtomValue, useSetAtom } from "jotai";
 import { atomWithStorage, createJSONStorage, RESET } from "jotai/utils";
-import { SESSION_STORAGE_KEY } from "../../shared/constants.ts";
-import { type Session, sessionSchema } from "../../shared/schemas/session.ts";
+import { SESSION_STORAGE_KEY } from "#shared/constants.ts";
+import { type Session, sessionSchema } from "#shared/schemas/session.ts";
 import { useHydrated } from "./use-hydrated.tsx";
 
 // localStorage; where there is none (the server rendering reader pages) it answers nothing: signed out.

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
 import { useEffect, useLayoutEffect } from "react";
-import { DEFAULT_SITE_SETTINGS, type SiteSettings, siteSettingsSchema } from "../../shared/schemas/settings.ts";
+import { DEFAULT_SITE_SETTINGS, type SiteSettings, siteSettingsSchema } from "#shared/schemas/settings.ts";
 import { api } from "./api-client.ts";
 import { queryKeys } from "./query-keys.ts";
 

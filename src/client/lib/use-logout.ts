@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useLocation, useNavigate } from "react-router-dom";
-import { messageSchema } from "../../shared/schemas/users.ts";
+import { messageSchema } from "#shared/schemas/users.ts";
 import { api } from "./api-client.ts";
 import { sessionStore, useClearSession } from "./session.ts";
 

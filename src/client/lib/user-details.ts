@@ -1,5 +1,5 @@
 import { queryOptions } from "@tanstack/react-query";
-import { publicUserSchema } from "../../shared/schemas/users.ts";
+import { publicUserSchema } from "#shared/schemas/users.ts";
 import { api } from "./api-client.ts";
 import { queryKeys } from "./query-keys.ts";
 

@@ -17,8 +17,8 @@ import {
   uniqueIndex,
   uuid,
 } from "drizzle-orm/pg-core";
-import { DELIVERIES, NOTIFICATION_KINDS, NOTIFICATION_TOPICS } from "../../shared/schemas/notifications.ts";
-import { DEFAULT_SITE_SETTINGS } from "../../shared/schemas/settings.ts";
+import { DELIVERIES, NOTIFICATION_KINDS, NOTIFICATION_TOPICS } from "#shared/schemas/notifications.ts";
+import { DEFAULT_SITE_SETTINGS } from "#shared/schemas/settings.ts";
 
 // Index orders are written `DESC NULLS FIRST` because that is what `ORDER BY … DESC` means in PostgreSQL: an index
 // whose null order differs cannot serve the query's order, and every list would sort the whole table.

@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
-import { IMAGE_WIDTHS } from "../../shared/images.ts";
+import { IMAGE_WIDTHS } from "#shared/images.ts";
 import { resizeTo } from "../services/images.ts";
 
 /** The smaller widths stored beside an upload; the largest of each kind is the upload itself. */

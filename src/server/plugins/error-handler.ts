@@ -1,6 +1,6 @@
 import type { FastifyError, FastifyInstance } from "fastify";
 import { hasZodFastifySchemaValidationErrors, isResponseSerializationError } from "fastify-type-provider-zod";
-import type { ApiErrorBody } from "../../shared/schemas/error.ts";
+import type { ApiErrorBody } from "#shared/schemas/error.ts";
 import { HttpError } from "../http-error.ts";
 
 export const DATABASE_DOWN = "The database is unavailable right now. Please try again in a moment.";

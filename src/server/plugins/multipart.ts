@@ -1,6 +1,6 @@
 import fastifyMultipart from "@fastify/multipart";
 import type { FastifyInstance, FastifyRequest } from "fastify";
-import { MAX_UPLOAD_BYTES } from "../../shared/constants.ts";
+import { MAX_UPLOAD_BYTES } from "#shared/constants.ts";
 import { HttpError } from "../http-error.ts";
 import { assertCleanText } from "./input-guard.ts";
 

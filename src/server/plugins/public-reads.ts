@@ -1,8 +1,8 @@
 import type { FastifyInstance } from "fastify";
-import type { Comment } from "../../shared/schemas/comments.ts";
-import type { PageQuery } from "../../shared/schemas/pagination.ts";
-import type { Post, PostDetail, PostListQuery } from "../../shared/schemas/posts.ts";
-import type { SiteSettings } from "../../shared/schemas/settings.ts";
+import type { Comment } from "#shared/schemas/comments.ts";
+import type { PageQuery } from "#shared/schemas/pagination.ts";
+import type { Post, PostDetail, PostListQuery } from "#shared/schemas/posts.ts";
+import type { SiteSettings } from "#shared/schemas/settings.ts";
 import { HttpError } from "../http-error.ts";
 import type { CachedResponse } from "../infra/read-cache.ts";
 import { findCategoryTitle, listCategories } from "../services/content/categories.ts";

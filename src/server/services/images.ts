@@ -1,6 +1,6 @@
 import crypto from "node:crypto";
 import type Sharp from "sharp";
-import { IMAGE_WIDTHS, type ImageKind, imageAt } from "../../shared/images.ts";
+import { IMAGE_WIDTHS, type ImageKind, imageAt } from "#shared/images.ts";
 import { HttpError } from "../http-error.ts";
 import type { Storage } from "../infra/storage.ts";
 

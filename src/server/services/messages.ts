@@ -1,5 +1,5 @@
 import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
-import type { SendMailInput } from "../../shared/schemas/users.ts";
+import type { SendMailInput } from "#shared/schemas/users.ts";
 import { mailOutbox, users } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
 import { userMessageMail } from "../infra/mail-templates.ts";

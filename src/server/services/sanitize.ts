@@ -5,7 +5,7 @@ import {
   EDITOR_LINK_SCHEMES,
   EDITOR_SIZES,
   indentClass,
-} from "../../shared/editor-format.ts";
+} from "#shared/editor-format.ts";
 
 const INDENTS = EDITOR_INDENT_LEVELS.map(indentClass);
 const exact = (values: readonly string[]) => [

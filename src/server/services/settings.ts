@@ -1,4 +1,4 @@
-import { DEFAULT_SITE_SETTINGS, type SiteSettings } from "../../shared/schemas/settings.ts";
+import { DEFAULT_SITE_SETTINGS, type SiteSettings } from "#shared/schemas/settings.ts";
 import { siteSettings } from "../db/schema.ts";
 import type { Deps } from "./deps.ts";
 

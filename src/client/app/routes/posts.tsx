@@ -1,6 +1,6 @@
 import { Box, Button, Container, Flex, Heading, HStack } from "@chakra-ui/react";
 import { Link as RouterLink, useSearchParams } from "react-router-dom";
-import { type PostFilter, postFilterOf } from "../../../shared/reader-pages.ts";
+import { type PostFilter, postFilterOf } from "#shared/reader-pages.ts";
 import { CategorySidebar } from "../../features/categories/components/category-sidebar.tsx";
 import { useCategories } from "../../features/categories/public.ts";
 import { PostList } from "../../features/posts/components/post-list.tsx";

@@ -1,6 +1,6 @@
 import { Container, Heading, Stack, Text } from "@chakra-ui/react";
 import { useSearchParams } from "react-router-dom";
-import { postFilterOf } from "../../../shared/reader-pages.ts";
+import { postFilterOf } from "#shared/reader-pages.ts";
 import { SearchForm } from "../../components/search-form.tsx";
 import { useCategories } from "../../features/categories/public.ts";
 import { PostList } from "../../features/posts/components/post-list.tsx";

@@ -1,7 +1,7 @@
 import { Box, Button, HStack, Image, Text } from "@chakra-ui/react";
 import { useEffect, useMemo } from "react";
 import { useDropzone } from "react-dropzone";
-import { MAX_UPLOAD_BYTES } from "../../../shared/constants.ts";
+import { MAX_UPLOAD_BYTES } from "#shared/constants.ts";
 
 interface ImageDropProps {
   file: File | undefined;

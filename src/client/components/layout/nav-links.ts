@@ -1,4 +1,4 @@
-import type { Session } from "../../../shared/schemas/session.ts";
+import type { Session } from "#shared/schemas/session.ts";
 
 export interface NavLink {
   label: string;

@@ -1,6 +1,6 @@
 import { Avatar, Box, Button, Container, Flex, HStack, Link } from "@chakra-ui/react";
 import { Link as RouterLink, NavLink as RouterNavLink } from "react-router-dom";
-import { imageAt } from "../../../shared/images.ts";
+import { imageAt } from "#shared/images.ts";
 import { useColorMode } from "../../lib/color-mode.ts";
 import { useSession } from "../../lib/session.ts";
 import { useSiteSettings } from "../../lib/site-settings.ts";

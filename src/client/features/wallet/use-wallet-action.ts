@@ -1,6 +1,6 @@
 import { useState } from "react";
 import type { Hash } from "viem";
-import type { PublicConfig } from "../../../shared/schemas/system.ts";
+import type { PublicConfig } from "#shared/schemas/system.ts";
 import { usePublicConfig } from "../../lib/config.ts";
 import { parseWalletError } from "./parse-wallet-error.ts";
 import { useConnectThen } from "./use-connect-then.ts";

@@ -3,7 +3,7 @@ import { useState } from "react";
 import { isAddressEqual } from "viem";
 import { useConfig } from "wagmi";
 import { getAccount, switchChain } from "wagmi/actions";
-import type { PublicConfig } from "../../../shared/schemas/system.ts";
+import type { PublicConfig } from "#shared/schemas/system.ts";
 import { useSession } from "../../lib/session.ts";
 import { userQueryOptions } from "../../lib/user-details.ts";
 import { useLinkWallet } from "./api/link-wallet.ts";

@@ -2,7 +2,7 @@ import { connectorsForWallets } from "@rainbow-me/rainbowkit";
 import { injectedWallet } from "@rainbow-me/rainbowkit/wallets";
 import { type Chain, defineChain } from "viem";
 import { type Config, createConfig, http } from "wagmi";
-import type { PublicConfig } from "../../../shared/schemas/system.ts";
+import type { PublicConfig } from "#shared/schemas/system.ts";
 
 /** The one chain the server accepts payments on, as the server describes it: the only chain wallets are offered. */
 export function chainFrom(config: PublicConfig): Chain {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { sessionSchema } from "../../../shared/schemas/session.ts";
-import { linkWalletSchema } from "../../../shared/schemas/siwe.ts";
+import { sessionSchema } from "#shared/schemas/session.ts";
+import { linkWalletSchema } from "#shared/schemas/siwe.ts";
 import {
   changePasswordSchema,
   forgetPasswordSchema,
@@ -11,7 +11,7 @@ import {
   registerSchema,
   resetPasswordSchema,
   verifyAccountSchema,
-} from "../../../shared/schemas/users.ts";
+} from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";

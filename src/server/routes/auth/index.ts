@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { sessionSchema } from "../../../shared/schemas/session.ts";
-import { siweNonceSchema, siweProofSchema } from "../../../shared/schemas/siwe.ts";
+import { sessionSchema } from "#shared/schemas/session.ts";
+import { siweNonceSchema, siweProofSchema } from "#shared/schemas/siwe.ts";
 import { byAddress, limitBy } from "../../plugins/rate-limits.ts";
 import { createNonce } from "../../services/auth/siwe.ts";
 import { loginWithWallet } from "../../services/auth/wallets.ts";

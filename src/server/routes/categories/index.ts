@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { categoryIdParamsSchema, categoryInputSchema, categorySchema } from "../../../shared/schemas/categories.ts";
-import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
+import { categoryIdParamsSchema, categoryInputSchema, categorySchema } from "#shared/schemas/categories.ts";
+import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { sendCached } from "../../plugins/read-cache.ts";

@@ -5,7 +5,7 @@ import {
   commentInputSchema,
   commentSchema,
   commentUpdateSchema,
-} from "../../../shared/schemas/comments.ts";
+} from "#shared/schemas/comments.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";

@@ -7,8 +7,8 @@ import {
   pendingRepliesSchema,
   postFediverseSchema,
   remoteReplySchema,
-} from "../../../shared/schemas/federation.ts";
-import { messageSchema } from "../../../shared/schemas/users.ts";
+} from "#shared/schemas/federation.ts";
+import { messageSchema } from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";

@@ -1,7 +1,7 @@
 import type { FastifyPluginAsync } from "fastify";
 import { z } from "zod";
-import type { Post } from "../../../shared/schemas/posts.ts";
-import { excerpt, plainText } from "../../../shared/text.ts";
+import type { Post } from "#shared/schemas/posts.ts";
+import { excerpt, plainText } from "#shared/text.ts";
 import type { Format } from "../../infra/read-cache.ts";
 import { cacheTags, sendCached } from "../../plugins/read-cache.ts";
 import { countPosts, listNewestPosts, listPostDates } from "../../services/content/post-reads.ts";

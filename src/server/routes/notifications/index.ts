@@ -9,8 +9,8 @@ import {
   unsubscribeResultSchema,
   unsubscribeSchema,
   updateNotificationSettingsSchema,
-} from "../../../shared/schemas/notifications.ts";
-import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
+} from "#shared/schemas/notifications.ts";
+import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";

@@ -1,4 +1,4 @@
-import type { PageHead } from "../../../shared/reader-pages.ts";
+import type { PageHead } from "#shared/reader-pages.ts";
 import { escapeHtml } from "../../infra/html.ts";
 
 /**

@@ -1,5 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
+import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import {
   paymentListQuerySchema,
   paymentSchema,
@@ -7,10 +7,10 @@ import {
   rewardSchema,
   tipInputSchema,
   tipPageSchema,
-} from "../../../shared/schemas/payments.ts";
-import { postIdParamsSchema } from "../../../shared/schemas/posts.ts";
-import { tipTotalsSchema } from "../../../shared/schemas/tips.ts";
-import { rewardResultSchema, userIdParamsSchema } from "../../../shared/schemas/users.ts";
+} from "#shared/schemas/payments.ts";
+import { postIdParamsSchema } from "#shared/schemas/posts.ts";
+import { tipTotalsSchema } from "#shared/schemas/tips.ts";
+import { rewardResultSchema, userIdParamsSchema } from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";

@@ -1,8 +1,8 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { commentSchema } from "../../../shared/schemas/comments.ts";
-import type { Page } from "../../../shared/schemas/pagination.ts";
-import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
+import { commentSchema } from "#shared/schemas/comments.ts";
+import type { Page } from "#shared/schemas/pagination.ts";
+import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import {
   createPostBodySchema,
   type Post,
@@ -14,7 +14,7 @@ import {
   postSchema,
   postUpdateSchema,
   reactionInputSchema,
-} from "../../../shared/schemas/posts.ts";
+} from "#shared/schemas/posts.ts";
 import { HttpError } from "../../http-error.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
@@ -153,31 +153,17 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       reply.code(201).send(await posts.createPost(app.deps, currentUser(request), request.body)),
   });
 
-  app.put("/likes", {
-    schema: {
-      tags,
-      security,
-      summary: "Like, or take the like back",
-      body: reactionInputSchema,
-      response: { 200: postSchema },
-    },
-    preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
-    config: { changes: reacted },
-    handler: async (request) => reactions.react(app.deps, currentUser(request), request.body.postId, "like"),
-  });
-
-  app.put("/dislikes", {
-    schema: {
-      tags,
-      security,
-      summary: "Dislike, or take the dislike back",
-      body: reactionInputSchema,
-      response: { 200: postSchema },
-    },
-    preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
-    config: { changes: reacted },
-    handler: async (request) => reactions.react(app.deps, currentUser(request), request.body.postId, "dislike"),
-  });
+  for (const [kind, summary] of [
+    ["like", "Like, or take the like back"],
+    ["dislike", "Dislike, or take the dislike back"],
+  ] as const) {
+    app.put(`/${kind}s`, {
+      schema: { tags, security, summary, body: reactionInputSchema, response: { 200: postSchema } },
+      preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
+      config: { changes: reacted },
+      handler: async (request) => reactions.react(app.deps, currentUser(request), request.body.postId, kind),
+    });
+  }
 
   app.put("/:id", {
     schema: {

@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { FEATURED_FEE_WEI } from "../../../shared/constants.ts";
-import { siteSettingsSchema, systemStatusSchema } from "../../../shared/schemas/settings.ts";
+import { FEATURED_FEE_WEI } from "#shared/constants.ts";
+import { siteSettingsSchema, systemStatusSchema } from "#shared/schemas/settings.ts";
 import { security } from "../../plugins/docs.ts";
 import { readSettings, updateSettings } from "../../services/settings.ts";
 

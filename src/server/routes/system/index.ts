@@ -1,6 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { FEATURED_FEE_WEI } from "../../../shared/constants.ts";
-import { healthSchema, publicConfigSchema } from "../../../shared/schemas/system.ts";
+import { FEATURED_FEE_WEI } from "#shared/constants.ts";
+import { healthSchema, publicConfigSchema } from "#shared/schemas/system.ts";
 
 async function probe(check: () => Promise<unknown>): Promise<"ok" | "down"> {
   try {

@@ -1,11 +1,11 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { pageOf, pageQuerySchema } from "../../../shared/schemas/pagination.ts";
+import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import {
   adminUserListItemSchema,
   privateUserSchema,
   rewardResultSchema,
   userIdParamsSchema,
-} from "../../../shared/schemas/users.ts";
+} from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { toggleReward } from "../../services/payments/rewards.ts";
@@ -26,29 +26,16 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => admin.listUsers(app.deps, currentUser(request), request.query),
   });
 
-  app.put("/block-user/:id", {
-    schema: {
-      tags,
-      security,
-      summary: "Block a user and end their sessions",
-      params: userIdParamsSchema,
-      response: { 200: privateUserSchema },
-    },
-    preHandler: app.requireAdmin,
-    handler: async (request) => admin.setBlocked(app.deps, currentUser(request), request.params.id, true),
-  });
-
-  app.put("/unblock-user/:id", {
-    schema: {
-      tags,
-      security,
-      summary: "Unblock a user",
-      params: userIdParamsSchema,
-      response: { 200: privateUserSchema },
-    },
-    preHandler: app.requireAdmin,
-    handler: async (request) => admin.setBlocked(app.deps, currentUser(request), request.params.id, false),
-  });
+  for (const [path, summary, blocked] of [
+    ["/block-user/:id", "Block a user and end their sessions", true],
+    ["/unblock-user/:id", "Unblock a user", false],
+  ] as const) {
+    app.put(path, {
+      schema: { tags, security, summary, params: userIdParamsSchema, response: { 200: privateUserSchema } },
+      preHandler: app.requireAdmin,
+      handler: async (request) => admin.setBlocked(app.deps, currentUser(request), request.params.id, blocked),
+    });
+  }
 
   app.put("/likes/:id", {
     schema: {

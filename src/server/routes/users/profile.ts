@@ -1,6 +1,6 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { photoUploadSchema } from "../../../shared/schemas/upload.ts";
+import { photoUploadSchema } from "#shared/schemas/upload.ts";
 import {
   followResultSchema,
   followSchema,
@@ -10,7 +10,7 @@ import {
   unfollowSchema,
   updateProfileSchema,
   userIdParamsSchema,
-} from "../../../shared/schemas/users.ts";
+} from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { multipartBody } from "../../plugins/multipart.ts";
@@ -60,31 +60,22 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => profiles.updateProfile(app.deps, currentUser(request), request.body),
   });
 
-  app.put("/follow", {
-    schema: {
-      tags,
-      security,
-      summary: "Follow a user (idempotent)",
-      body: followSchema,
-      response: { 200: followResultSchema },
-    },
-    preHandler: [app.requireUser, limitBy(app, "follows", byUser)],
-    config: { changes: "nothing" },
-    handler: async (request) => profiles.setFollowing(app.deps, currentUser(request), request.body.followId, true),
-  });
-
-  app.put("/unfollow", {
-    schema: {
-      tags,
-      security,
-      summary: "Unfollow a user (idempotent)",
-      body: unfollowSchema,
-      response: { 200: followResultSchema },
-    },
-    preHandler: [app.requireUser, limitBy(app, "follows", byUser)],
-    config: { changes: "nothing" },
-    handler: async (request) => profiles.setFollowing(app.deps, currentUser(request), request.body.unFollowId, false),
-  });
+  // The spec names the user `followId` in one and `unFollowId` in the other.
+  const follows = [
+    { path: "/follow", summary: "Follow a user (idempotent)", body: followSchema, following: true },
+    { path: "/unfollow", summary: "Unfollow a user (idempotent)", body: unfollowSchema, following: false },
+  ] as const;
+  for (const { path, summary, body, following } of follows) {
+    app.put(path, {
+      schema: { tags, security, summary, body, response: { 200: followResultSchema } },
+      preHandler: [app.requireUser, limitBy(app, "follows", byUser)],
+      config: { changes: "nothing" },
+      handler: async (request) => {
+        const target = "followId" in request.body ? request.body.followId : request.body.unFollowId;
+        return profiles.setFollowing(app.deps, currentUser(request), target, following);
+      },
+    });
+  }
 
   app.put("/profilephoto-upload", {
     schema: {

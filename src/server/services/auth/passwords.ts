@@ -1,8 +1,8 @@
 import { hash, verify } from "@node-rs/argon2";
 import { eq, sql } from "drizzle-orm";
-import { RESET_TOKEN_TTL_MS } from "../../../shared/constants.ts";
-import type { Session } from "../../../shared/schemas/session.ts";
-import type { ChangePasswordInput, LoginInput } from "../../../shared/schemas/users.ts";
+import { RESET_TOKEN_TTL_MS } from "#shared/constants.ts";
+import type { Session } from "#shared/schemas/session.ts";
+import type { ChangePasswordInput, LoginInput } from "#shared/schemas/users.ts";
 import { users } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import { passwordChangedMail, resetPasswordMail } from "../../infra/mail-templates.ts";

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { RegisterInput } from "../../../shared/schemas/users.ts";
+import type { RegisterInput } from "#shared/schemas/users.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";

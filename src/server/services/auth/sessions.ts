@@ -1,5 +1,5 @@
 import { eq, lt, sql } from "drizzle-orm";
-import type { Session } from "../../../shared/schemas/session.ts";
+import type { Session } from "#shared/schemas/session.ts";
 import { revokedSessions, users } from "../../db/schema.ts";
 import type { Bus } from "../../infra/bus.ts";
 import type { Deps } from "../deps.ts";

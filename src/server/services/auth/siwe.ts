@@ -1,7 +1,7 @@
 import { and, eq, gt, lt } from "drizzle-orm";
 import { getAddress, verifyMessage } from "viem";
 import { createSiweMessage, generateSiweNonce, parseSiweMessage, type SiweMessage } from "viem/siwe";
-import type { SiweProof } from "../../../shared/schemas/siwe.ts";
+import type { SiweProof } from "#shared/schemas/siwe.ts";
 import { siweNonces } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { Deps } from "../deps.ts";

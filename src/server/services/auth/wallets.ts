@@ -1,7 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { getAddress } from "viem";
 import { parseSiweMessage } from "viem/siwe";
-import type { LinkWalletInput, SiweProof } from "../../../shared/schemas/siwe.ts";
+import type { LinkWalletInput, SiweProof } from "#shared/schemas/siwe.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { users } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";

@@ -1,6 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
-import type { Category } from "../../../shared/schemas/categories.ts";
-import type { PageQuery } from "../../../shared/schemas/pagination.ts";
+import type { Category } from "#shared/schemas/categories.ts";
+import type { PageQuery } from "#shared/schemas/pagination.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
 import { categories, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Comment } from "../../../shared/schemas/comments.ts";
+import type { Comment } from "#shared/schemas/comments.ts";
 import { comments, posts, users } from "../../db/schema.ts";
 import { preparedFor, statement } from "../../db/statement.ts";
 import { HttpError } from "../../http-error.ts";

@@ -1,5 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
-import type { ExcerptPart } from "../../../shared/schemas/posts.ts";
+import type { ExcerptPart } from "#shared/schemas/posts.ts";
 
 /** Matches are marked with \x01…\x02, characters a post's plain text never holds (see post_plain_text). */
 const [MATCH_START, MATCH_END] = ["\x01", "\x02"];

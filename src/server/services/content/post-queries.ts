@@ -1,5 +1,5 @@
 import { and, desc, eq, getTableColumns, type Placeholder, type SQL, sql } from "drizzle-orm";
-import type { Post } from "../../../shared/schemas/posts.ts";
+import type { Post } from "#shared/schemas/posts.ts";
 import { categories, payments, posts, reactions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { cursorKey } from "../../infra/cursor.ts";

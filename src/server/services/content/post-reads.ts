@@ -1,5 +1,5 @@
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
-import type { Post, PostDetail, PostListQuery } from "../../../shared/schemas/posts.ts";
+import type { Post, PostDetail, PostListQuery } from "#shared/schemas/posts.ts";
 import { follows, posts, users } from "../../db/schema.ts";
 import { preparedFor } from "../../db/statement.ts";
 import { HttpError } from "../../http-error.ts";

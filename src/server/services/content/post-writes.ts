@@ -1,6 +1,6 @@
 import { eq, sql } from "drizzle-orm";
-import { FEATURED_FEE_WEI } from "../../../shared/constants.ts";
-import type { CreatePostBody, PostStatus, PostUpdate } from "../../../shared/schemas/posts.ts";
+import { FEATURED_FEE_WEI } from "#shared/constants.ts";
+import type { CreatePostBody, PostStatus, PostUpdate } from "#shared/schemas/posts.ts";
 import { categories, posts } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import { type AuthUser, payingWallet } from "../auth/auth-user.ts";

@@ -1,5 +1,5 @@
 import { and, desc, type SQL, sql } from "drizzle-orm";
-import type { PostListQuery } from "../../../shared/schemas/posts.ts";
+import type { PostListQuery } from "#shared/schemas/posts.ts";
 import { posts } from "../../db/schema.ts";
 import { cursorKey, cursorShapes, decodeCursor, toPage } from "../../infra/cursor.ts";
 import type { Deps } from "../deps.ts";

@@ -1,5 +1,5 @@
 import { asc, eq, or, sql } from "drizzle-orm";
-import type { BlockedDomain } from "../../../shared/schemas/federation.ts";
+import type { BlockedDomain } from "#shared/schemas/federation.ts";
 import type { Db } from "../../db/client.ts";
 import { blockedDomains, remoteFollowers, remoteReactions, remoteReplies } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";

@@ -5,7 +5,7 @@ import { Article } from "@fedify/fedify/vocab";
 import { configureSync, getConfig, type LogRecord } from "@logtape/logtape";
 import { and, count, desc, eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { SITE_HANDLE } from "../../../shared/handles.ts";
+import { SITE_HANDLE } from "#shared/handles.ts";
 import { categories, comments, posts, users } from "../../db/schema.ts";
 import { createFederationKv } from "../../infra/federation-kv.ts";
 import { createFederationQueue } from "../../infra/federation-queue.ts";

@@ -1,5 +1,5 @@
 import { and, asc, count, desc, eq, or } from "drizzle-orm";
-import type { PendingReply, PostFediverse, RemoteReply } from "../../../shared/schemas/federation.ts";
+import type { PendingReply, PostFediverse, RemoteReply } from "#shared/schemas/federation.ts";
 import type { Db } from "../../db/client.ts";
 import { approvedRepliers, posts, remoteReactions, remoteReplies } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";

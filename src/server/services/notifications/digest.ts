@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { describeNotification } from "../../../shared/notification-text.ts";
-import { type NotificationKind, TOPICS } from "../../../shared/schemas/notifications.ts";
+import { describeNotification } from "#shared/notification-text.ts";
+import { type NotificationKind, TOPICS } from "#shared/schemas/notifications.ts";
 import { periodic } from "../../infra/periodic.ts";
 import type { Deps } from "../deps.ts";
 import { digestMail, unsubscribeHeaders } from "./mails.ts";

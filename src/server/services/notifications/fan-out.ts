@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import { TOPICS } from "../../../shared/schemas/notifications.ts";
+import { TOPICS } from "#shared/schemas/notifications.ts";
 import { posts, users } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { newPostMail, UNSUBSCRIBE_PLACEHOLDER } from "./mails.ts";

@@ -1,6 +1,6 @@
-import { oneLine } from "../../../shared/notification-text.ts";
-import { type NotificationTopic, TOPICS } from "../../../shared/schemas/notifications.ts";
-import { excerpt, plainText } from "../../../shared/text.ts";
+import { oneLine } from "#shared/notification-text.ts";
+import { type NotificationTopic, TOPICS } from "#shared/schemas/notifications.ts";
+import { excerpt, plainText } from "#shared/text.ts";
 import { escapeHtml } from "../../infra/html.ts";
 import { type MailContent, mailLayout } from "../../infra/mail-templates.ts";
 

@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
-import { describeNotification } from "../../../shared/notification-text.ts";
+import { describeNotification } from "#shared/notification-text.ts";
 import {
   type Delivery,
   type NotificationKind,
   type NotificationTopic,
   TOPICS,
   topicOf,
-} from "../../../shared/schemas/notifications.ts";
+} from "#shared/schemas/notifications.ts";
 import { statement } from "../../db/statement.ts";
 import type { Deps } from "../deps.ts";
 import { notificationMail, unsubscribeHeaders } from "./mails.ts";

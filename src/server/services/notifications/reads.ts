@@ -6,7 +6,7 @@ import {
   type NotificationTopic,
   TOPICS,
   UNREAD_COUNT_LIMIT,
-} from "../../../shared/schemas/notifications.ts";
+} from "#shared/schemas/notifications.ts";
 import { notificationActors, notificationSettings, notifications, payments, posts, users } from "../../db/schema.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";

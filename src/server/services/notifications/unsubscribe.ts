@@ -7,7 +7,7 @@ import {
   type UnsubscribeInput,
   type UnsubscribeResult,
   type UnsubscribeTopic,
-} from "../../../shared/schemas/notifications.ts";
+} from "#shared/schemas/notifications.ts";
 import { notificationSettings } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { Deps } from "../deps.ts";

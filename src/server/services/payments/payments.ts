@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
 import { alias } from "drizzle-orm/pg-core";
-import type { Payment } from "../../../shared/schemas/payments.ts";
+import type { Payment } from "#shared/schemas/payments.ts";
 import { payments, posts, users } from "../../db/schema.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { Deps } from "../deps.ts";

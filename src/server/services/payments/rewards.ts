@@ -1,6 +1,6 @@
 import { and, desc, eq } from "drizzle-orm";
-import type { PageQuery } from "../../../shared/schemas/pagination.ts";
-import type { Reward } from "../../../shared/schemas/payments.ts";
+import type { PageQuery } from "#shared/schemas/pagination.ts";
+import type { Reward } from "#shared/schemas/payments.ts";
 import { payments, rewards, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";

@@ -1,6 +1,6 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
-import type { Tip } from "../../../shared/schemas/payments.ts";
-import type { TipTotals } from "../../../shared/schemas/tips.ts";
+import type { Tip } from "#shared/schemas/payments.ts";
+import type { TipTotals } from "#shared/schemas/tips.ts";
 import { payments, posts, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";

@@ -1,5 +1,5 @@
 import { formatEther, getAddress, type Hash, isAddressEqual, parseEventLogs } from "viem";
-import { featuredFeeAbi } from "../../../shared/contracts/featured-fee.ts";
+import { featuredFeeAbi } from "#shared/contracts/featured-fee.ts";
 import { HttpError } from "../../http-error.ts";
 import { isNotFound } from "../../infra/chain.ts";
 import type { Deps } from "../deps.ts";

@@ -1,5 +1,5 @@
 import { desc, eq, sql } from "drizzle-orm";
-import type { PageQuery } from "../../../shared/schemas/pagination.ts";
+import type { PageQuery } from "#shared/schemas/pagination.ts";
 import { rewards, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";

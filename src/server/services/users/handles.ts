@@ -1,5 +1,5 @@
 import { and, desc, eq, gt, inArray, lt, notInArray, sql } from "drizzle-orm";
-import { firstFreeHandle, HANDLE_TAKEN_MESSAGE, handleStem } from "../../../shared/handles.ts";
+import { firstFreeHandle, HANDLE_TAKEN_MESSAGE, handleStem } from "#shared/handles.ts";
 import type { Db } from "../../db/client.ts";
 import { handleAliases, users } from "../../db/schema.ts";
 import { validationError } from "../../http-error.ts";

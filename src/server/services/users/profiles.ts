@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import type { Profile, UpdateProfileInput } from "../../../shared/schemas/users.ts";
+import type { Profile, UpdateProfileInput } from "#shared/schemas/users.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
 import { categories, follows, posts, profileViews, remoteFollowers, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";

@@ -1,5 +1,5 @@
 import { getTableColumns, sql } from "drizzle-orm";
-import type { PrivateUser, PublicUser, UserSummary } from "../../../shared/schemas/users.ts";
+import type { PrivateUser, PublicUser, UserSummary } from "#shared/schemas/users.ts";
 import { follows, posts, rewards, users } from "../../db/schema.ts";
 
 type UserRow = typeof users.$inferSelect;

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { categorySchema } from "../../../../shared/schemas/categories.ts";
+import { categorySchema } from "#shared/schemas/categories.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
-import { pageOf } from "../../../../shared/schemas/pagination.ts";
-import { type Payment, paymentSchema, rewardSchema } from "../../../../shared/schemas/payments.ts";
+import { pageOf } from "#shared/schemas/pagination.ts";
+import { type Payment, paymentSchema, rewardSchema } from "#shared/schemas/payments.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type SiteSettings, siteSettingsSchema, systemStatusSchema } from "../../../../shared/schemas/settings.ts";
+import { type SiteSettings, siteSettingsSchema, systemStatusSchema } from "#shared/schemas/settings.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

@@ -1,6 +1,6 @@
 import { Box, Button, Heading, HStack, Input, Link, Spinner, Stack, Table, Text } from "@chakra-ui/react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
-import { type Category, categoryInputSchema } from "../../../../shared/schemas/categories.ts";
+import { type Category, categoryInputSchema } from "#shared/schemas/categories.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";

@@ -1,7 +1,7 @@
 import { Badge, Box, Code, Heading, Link, Spinner, Stack, Table, Tabs, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
-import type { Payment } from "../../../../shared/schemas/payments.ts";
-import { formatEth } from "../../../../shared/text.ts";
+import type { Payment } from "#shared/schemas/payments.ts";
+import { formatEth } from "#shared/text.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { PagedList } from "../../../components/query-state.tsx";
 import { formatDate, fullName, shortHex } from "../../../lib/format.ts";

@@ -1,6 +1,6 @@
 import { Code, DataList, Heading, Stack, Text } from "@chakra-ui/react";
 import { formatEther } from "viem";
-import { type SiteSettings, type SystemStatus, siteSettingsSchema } from "../../../../shared/schemas/settings.ts";
+import { type SiteSettings, type SystemStatus, siteSettingsSchema } from "#shared/schemas/settings.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";

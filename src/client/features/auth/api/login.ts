@@ -1,6 +1,6 @@
 import { useMutation } from "@tanstack/react-query";
-import { sessionSchema } from "../../../../shared/schemas/session.ts";
-import type { LoginInput } from "../../../../shared/schemas/users.ts";
+import { sessionSchema } from "#shared/schemas/session.ts";
+import type { LoginInput } from "#shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
 import { useSetSession } from "../../../lib/session.ts";
 

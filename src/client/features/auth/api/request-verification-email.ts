@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { messageSchema } from "../../../../shared/schemas/users.ts";
+import { messageSchema } from "#shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
 
 export const requestVerificationEmail = () =>

@@ -1,6 +1,6 @@
 import { Heading, HStack, Link, Separator, Stack, Text } from "@chakra-ui/react";
 import { Navigate, Link as RouterLink, useNavigate } from "react-router-dom";
-import { loginSchema } from "../../../../shared/schemas/users.ts";
+import { loginSchema } from "#shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { BUSY, SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";

@@ -1,8 +1,8 @@
 import { Alert, Heading, Stack } from "@chakra-ui/react";
 import { useEffect } from "react";
 import { useNavigate } from "react-router-dom";
-import { RESET_REDIRECT_DELAY_MS } from "../../../../shared/constants.ts";
-import { forgetPasswordSchema, newPasswordSchema } from "../../../../shared/schemas/users.ts";
+import { RESET_REDIRECT_DELAY_MS } from "#shared/constants.ts";
+import { forgetPasswordSchema, newPasswordSchema } from "#shared/schemas/users.ts";
 import { CheckboxField, UNLINK_WALLET } from "../../../components/form/checkbox-field.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";

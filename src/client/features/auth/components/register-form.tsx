@@ -1,8 +1,8 @@
 import { Heading, Stack, Text } from "@chakra-ui/react";
 import { useCallback, useRef } from "react";
 import { useNavigate } from "react-router-dom";
-import type { SiweProof } from "../../../../shared/schemas/siwe.ts";
-import { registerSchema } from "../../../../shared/schemas/users.ts";
+import type { SiweProof } from "#shared/schemas/siwe.ts";
+import { registerSchema } from "#shared/schemas/users.ts";
 import { BUSY, SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { useZodForm } from "../../../components/form/use-zod-form.ts";

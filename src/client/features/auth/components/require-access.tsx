@@ -1,6 +1,6 @@
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router-dom";
-import { type Access, canAccess } from "../../../../shared/permissions.ts";
+import { type Access, canAccess } from "#shared/permissions.ts";
 import { useSession } from "../../../lib/session.ts";
 import { useHydrated } from "../../../lib/use-hydrated.tsx";
 

@@ -1,6 +1,6 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { categorySchema } from "../../../../shared/schemas/categories.ts";
-import { pageOf } from "../../../../shared/schemas/pagination.ts";
+import { categorySchema } from "#shared/schemas/categories.ts";
+import { pageOf } from "#shared/schemas/pagination.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

@@ -1,6 +1,6 @@
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { type Comment, commentSchema } from "../../../../shared/schemas/comments.ts";
-import { pageOf } from "../../../../shared/schemas/pagination.ts";
+import { type Comment, commentSchema } from "#shared/schemas/comments.ts";
+import { pageOf } from "#shared/schemas/pagination.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

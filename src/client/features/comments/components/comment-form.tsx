@@ -1,5 +1,5 @@
 import { Stack } from "@chakra-ui/react";
-import { commentUpdateSchema } from "../../../../shared/schemas/comments.ts";
+import { commentUpdateSchema } from "#shared/schemas/comments.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";

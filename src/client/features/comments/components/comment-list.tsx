@@ -1,7 +1,7 @@
 import { Box, Button, Heading, HStack, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
-import type { Comment } from "../../../../shared/schemas/comments.ts";
+import type { Comment } from "#shared/schemas/comments.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, TrashIcon } from "../../../components/icons.tsx";
 import { TimeAgo } from "../../../components/time-ago.tsx";

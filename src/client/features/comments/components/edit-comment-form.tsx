@@ -1,6 +1,6 @@
 import { Heading, Stack } from "@chakra-ui/react";
 import { useNavigate } from "react-router-dom";
-import { type Comment, commentUpdateSchema } from "../../../../shared/schemas/comments.ts";
+import { type Comment, commentUpdateSchema } from "#shared/schemas/comments.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";

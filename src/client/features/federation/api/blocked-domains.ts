@@ -1,5 +1,5 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { blockedDomainsSchema } from "../../../../shared/schemas/federation.ts";
+import { blockedDomainsSchema } from "#shared/schemas/federation.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

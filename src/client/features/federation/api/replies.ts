@@ -1,6 +1,6 @@
 import { queryOptions, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { pendingRepliesSchema, postFediverseSchema, remoteReplySchema } from "../../../../shared/schemas/federation.ts";
-import { messageSchema } from "../../../../shared/schemas/users.ts";
+import { pendingRepliesSchema, postFediverseSchema, remoteReplySchema } from "#shared/schemas/federation.ts";
+import { messageSchema } from "#shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

@@ -1,5 +1,5 @@
 import { Button, Heading, HStack, Stack, Text } from "@chakra-ui/react";
-import { blockDomainSchema } from "../../../../shared/schemas/federation.ts";
+import { blockDomainSchema } from "#shared/schemas/federation.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";

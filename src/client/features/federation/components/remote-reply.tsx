@@ -1,5 +1,5 @@
 import { Avatar, Box, HStack, Link, Stack, Text } from "@chakra-ui/react";
-import type { RemoteReply } from "../../../../shared/schemas/federation.ts";
+import type { RemoteReply } from "#shared/schemas/federation.ts";
 import { RichText } from "../../../components/rich-text.tsx";
 import { TimeAgo } from "../../../components/time-ago.tsx";
 

@@ -1,6 +1,6 @@
 import { Heading, Stack, Text } from "@chakra-ui/react";
 import { useNavigate } from "react-router-dom";
-import { sendMailSchema } from "../../../../shared/schemas/users.ts";
+import { sendMailSchema } from "#shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";

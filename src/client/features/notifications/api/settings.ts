@@ -5,7 +5,7 @@ import {
   notificationSettingsSchema,
   type UnsubscribeInput,
   unsubscribeResultSchema,
-} from "../../../../shared/schemas/notifications.ts";
+} from "#shared/schemas/notifications.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

@@ -5,7 +5,7 @@ import {
   type Delivery,
   type NotificationTopic,
   TOPICS,
-} from "../../../../shared/schemas/notifications.ts";
+} from "#shared/schemas/notifications.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { QueryState } from "../../../components/query-state.tsx";
 import { useNotificationSettings, useUpdateNotificationSettings } from "../api/settings.ts";

@@ -1,6 +1,6 @@
 import { Button, Heading, Stack, Text } from "@chakra-ui/react";
 import { useEffect, useRef } from "react";
-import { DELIVERY_LABELS, unsubscribeSchema } from "../../../../shared/schemas/notifications.ts";
+import { DELIVERY_LABELS, unsubscribeSchema } from "#shared/schemas/notifications.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { Panel } from "../../../components/layout/panel.tsx";
 import { useResubscribe, useUnsubscribe } from "../api/settings.ts";

@@ -1,6 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import { pageOf } from "../../../../shared/schemas/pagination.ts";
-import { postSchema } from "../../../../shared/schemas/posts.ts";
+import { pageOf } from "#shared/schemas/pagination.ts";
+import { postSchema } from "#shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

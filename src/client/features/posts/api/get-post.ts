@@ -1,5 +1,5 @@
 import { queryOptions, useQuery } from "@tanstack/react-query";
-import { postDetailSchema } from "../../../../shared/schemas/posts.ts";
+import { postDetailSchema } from "#shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

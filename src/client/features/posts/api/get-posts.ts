@@ -1,8 +1,8 @@
 import { infiniteQueryOptions, useInfiniteQuery } from "@tanstack/react-query";
-import type { PostFilter } from "../../../../shared/reader-pages.ts";
-import { POSTS_PAGE_SIZE } from "../../../../shared/reader-pages.ts";
-import { pageOf } from "../../../../shared/schemas/pagination.ts";
-import { postSchema } from "../../../../shared/schemas/posts.ts";
+import type { PostFilter } from "#shared/reader-pages.ts";
+import { POSTS_PAGE_SIZE } from "#shared/reader-pages.ts";
+import { pageOf } from "#shared/schemas/pagination.ts";
+import { postSchema } from "#shared/schemas/posts.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

@@ -1,5 +1,5 @@
 import { Image, type ImageProps } from "@chakra-ui/react";
-import { imageAt, imageSrcSet } from "../../../../shared/images.ts";
+import { imageAt, imageSrcSet } from "#shared/images.ts";
 
 /**
  * A post's cover at the width the layout needs (`sizes`), in a 16:9 box reserved before it loads. `priority`: the

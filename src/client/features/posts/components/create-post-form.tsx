@@ -2,8 +2,8 @@ import { Box, Code, Field, Heading, RadioGroup, Stack, Text } from "@chakra-ui/r
 import { useState } from "react";
 import { Controller } from "react-hook-form";
 import { useNavigate } from "react-router-dom";
-import { FEATURED_FEE_LABEL } from "../../../../shared/constants.ts";
-import { postInputSchema } from "../../../../shared/schemas/posts.ts";
+import { FEATURED_FEE_LABEL } from "#shared/constants.ts";
+import { postInputSchema } from "#shared/schemas/posts.ts";
 import { AutosaveNotice } from "../../../components/form/autosave-notice.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { ImageDrop } from "../../../components/form/image-drop.tsx";

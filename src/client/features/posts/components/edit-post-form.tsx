@@ -1,6 +1,6 @@
 import { Heading, Stack } from "@chakra-ui/react";
 import { useNavigate } from "react-router-dom";
-import { type PostDetail, postUpdateSchema } from "../../../../shared/schemas/posts.ts";
+import { type PostDetail, postUpdateSchema } from "#shared/schemas/posts.ts";
 import { AutosaveNotice } from "../../../components/form/autosave-notice.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { useAutosave } from "../../../components/form/use-autosave.ts";

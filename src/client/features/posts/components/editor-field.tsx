@@ -9,7 +9,7 @@ import {
   useRef,
   useState,
 } from "react";
-import { plainText } from "../../../../shared/text.ts";
+import { plainText } from "#shared/text.ts";
 import { EditorFrame, IDLE_TOOLBAR } from "./editor-frame.tsx";
 
 const loadEditor = () => import("./rich-text-editor.tsx");

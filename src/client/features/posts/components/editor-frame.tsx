@@ -1,6 +1,6 @@
 import { Box, Button, Group, HStack, NativeSelect, Separator } from "@chakra-ui/react";
 import type { ReactNode } from "react";
-import { EDITOR_FONTS, EDITOR_SIZES } from "../../../../shared/editor-format.ts";
+import { EDITOR_FONTS, EDITOR_SIZES } from "#shared/editor-format.ts";
 import { ImageIcon, LinkIcon } from "../../../components/icons.tsx";
 
 /** What the toolbar shows as chosen where the cursor is. */

@@ -1,5 +1,5 @@
 import { Extension } from "@tiptap/react";
-import { EDITOR_INDENT_LEVELS, indentClass } from "../../../../shared/editor-format.ts";
+import { EDITOR_INDENT_LEVELS, indentClass } from "#shared/editor-format.ts";
 
 const MAX = EDITOR_INDENT_LEVELS.length;
 const TYPES = ["paragraph", "heading", "listItem", "blockquote"];

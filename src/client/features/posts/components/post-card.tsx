@@ -1,6 +1,6 @@
 import { Badge, Box, Button, Card, HStack, Link, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
-import type { Post } from "../../../../shared/schemas/posts.ts";
+import type { Post } from "#shared/schemas/posts.ts";
 import { EyeIcon, StarIcon, ThumbDownIcon, ThumbUpIcon } from "../../../components/icons.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { useSession } from "../../../lib/session.ts";

@@ -1,6 +1,6 @@
 import { SimpleGrid } from "@chakra-ui/react";
 import { useEffect, useRef } from "react";
-import type { PostFilter } from "../../../../shared/reader-pages.ts";
+import type { PostFilter } from "#shared/reader-pages.ts";
 import { PagedList } from "../../../components/query-state.tsx";
 import { usePosts } from "../api/get-posts.ts";
 import { PostCard } from "./post-card.tsx";

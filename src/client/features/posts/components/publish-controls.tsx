@@ -1,6 +1,6 @@
 import { Field, HStack, Input, Stack, Text } from "@chakra-ui/react";
 import type { FieldValues, UseFormReturn } from "react-hook-form";
-import type { PostStatus } from "../../../../shared/schemas/posts.ts";
+import type { PostStatus } from "#shared/schemas/posts.ts";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { formatUtcOffset, toLocalInput } from "../../../lib/format.ts";
 import { useHydrated } from "../../../lib/use-hydrated.tsx";

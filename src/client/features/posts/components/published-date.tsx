@@ -1,4 +1,4 @@
-import type { Post } from "../../../../shared/schemas/posts.ts";
+import type { Post } from "#shared/schemas/posts.ts";
 import { formatDate } from "../../../lib/format.ts";
 
 /** A post's date as readers know it: when it was published (a draft, which only its author sees: when written). */

@@ -4,7 +4,7 @@ import { FontFamily, FontSize, TextStyle } from "@tiptap/extension-text-style";
 import { type Editor, EditorContent, useEditor, useEditorState } from "@tiptap/react";
 import StarterKit from "@tiptap/starter-kit";
 import { useLayoutEffect, useRef } from "react";
-import { EDITOR_LINK_SCHEMES } from "../../../../shared/editor-format.ts";
+import { EDITOR_LINK_SCHEMES } from "#shared/editor-format.ts";
 import { EditorFrame, type ToolbarCommand } from "./editor-frame.tsx";
 import { Indent } from "./indent.ts";
 

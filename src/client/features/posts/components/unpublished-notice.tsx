@@ -1,5 +1,5 @@
 import { Alert } from "@chakra-ui/react";
-import type { Post } from "../../../../shared/schemas/posts.ts";
+import type { Post } from "#shared/schemas/posts.ts";
 import { formatLocalDateTime } from "../../../lib/format.ts";
 
 /** What the author of a draft or scheduled post sees on it: no one else can. */

@@ -5,7 +5,7 @@ import {
   privateUserSchema,
   profileSchema,
   type UpdateProfileInput,
-} from "../../../../shared/schemas/users.ts";
+} from "#shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
 import { toFormData } from "../../../lib/form-data.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";

@@ -1,7 +1,7 @@
 import { Heading, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { useNavigate } from "react-router-dom";
-import { changePasswordSchema, type Profile, updateProfileSchema } from "../../../../shared/schemas/users.ts";
+import { changePasswordSchema, type Profile, updateProfileSchema } from "#shared/schemas/users.ts";
 import { CheckboxField, UNLINK_WALLET } from "../../../components/form/checkbox-field.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { ImageDrop } from "../../../components/form/image-drop.tsx";

@@ -17,8 +17,8 @@ import {
 import { useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
-import { TIP_CHOICES_ETH } from "../../../../shared/schemas/payments.ts";
-import { formatEth } from "../../../../shared/text.ts";
+import { TIP_CHOICES_ETH } from "#shared/schemas/payments.ts";
+import { formatEth } from "#shared/text.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { QueryState } from "../../../components/query-state.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";

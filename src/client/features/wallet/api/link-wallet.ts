@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { LinkWalletInput } from "../../../../shared/schemas/siwe.ts";
-import { type PrivateUser, privateUserSchema } from "../../../../shared/schemas/users.ts";
+import type { LinkWalletInput } from "#shared/schemas/siwe.ts";
+import { type PrivateUser, privateUserSchema } from "#shared/schemas/users.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 import { useSession, useSetSession } from "../../../lib/session.ts";

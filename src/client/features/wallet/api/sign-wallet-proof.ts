@@ -1,7 +1,7 @@
 import { createSiweMessage } from "viem/siwe";
 import type { Config } from "wagmi";
 import { signMessage } from "wagmi/actions";
-import { type SiweProof, siweNonceSchema } from "../../../../shared/schemas/siwe.ts";
+import { type SiweProof, siweNonceSchema } from "#shared/schemas/siwe.ts";
 import { api } from "../../../lib/api-client.ts";
 
 const VALID_FOR_MS = 10 * 60 * 1000;

@@ -5,19 +5,15 @@ import { type Hash, parseEther } from "viem";
 import { useAccount, useConfig } from "wagmi";
 import { sendTransaction } from "wagmi/actions";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
-import { useRecordTip } from "../api/record-tip.ts";
+import { type TipRecording, useRecordTip } from "../api/record-tip.ts";
 import { useWalletAction } from "../use-wallet-action.ts";
 import { WalletProgress } from "./wallet-progress.tsx";
 import { walletIsland } from "./wallet-providers.tsx";
 
 /** Whom a tip pays (their verified wallet), and where the server records it once it is confirmed. */
-export interface TipTarget {
+export interface TipTarget extends TipRecording {
   name: string;
   walletAddress: string;
-  /** The API call that records it: an admin's reward, or a reader's tip on a post or a profile. */
-  recordAt: string;
-  /** What the call takes the hash as (the admins' older call says `transectionHash`). */
-  hashField: "txHash" | "transectionHash";
   /** Said under the address: what the tip is for. */
   note: string;
   /** Said once it is recorded. */

@@ -2,7 +2,7 @@ import { Button, Stack, Text } from "@chakra-ui/react";
 import { createAuthenticationAdapter, useConnectModal } from "@rainbow-me/rainbowkit";
 import { useEffect, useMemo, useRef, useState } from "react";
 import { createSiweMessage } from "viem/siwe";
-import type { PublicConfig } from "../../../../shared/schemas/system.ts";
+import type { PublicConfig } from "#shared/schemas/system.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { usePublicConfig } from "../../../lib/config.ts";
 import { useSetSession } from "../../../lib/session.ts";
