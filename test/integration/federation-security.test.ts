@@ -8,7 +8,14 @@ import { federationQueue, remoteFollowers, remoteReactions, remoteReplies } from
 import { buildTestApp } from "../support/app.ts";
 import { createCategory, createPost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
-import { type Peer, startKeyForger, startPeer, startTlsFront } from "../support/fediverse.ts";
+import {
+  likeJson,
+  type Peer,
+  startFederatingApp,
+  startKeyForger,
+  startPeer,
+  type startTlsFront,
+} from "../support/fediverse.ts";
 import { bearer, signUp } from "../support/users.ts";
 
 const WAIT = { timeout: 15_000, interval: 100 };
@@ -43,23 +50,15 @@ describe.each(databaseTargets)("federation under attack on $name", (target) => {
   let authorActor: Person;
   const inbox = () => `${front.origin}/ap/inbox`;
 
+  let federating: Awaited<ReturnType<typeof startFederatingApp>>;
   beforeAll(async () => {
-    front = await startTlsFront();
-    app = await buildTestApp(await target.open(), {
-      env: { PUBLIC_URL: front.origin, FEDERATION: "on", FEDERATION_LEASE_MS: "5000" },
-    });
-    await app.listen({ host: "127.0.0.1", port: 0 });
-    front.target((app.server.address() as { port: number }).port);
-    peer = await startPeer();
+    federating = await startFederatingApp(await target.open());
+    ({ app, front, peer } = federating);
     author = await signUp(app, { firstName: "Ada", lastName: "Lovelace" });
     category = (await createCategory(app, author, "Poetical Science")).title;
     authorActor = (await peer.lookup(`acct:ada-lovelace@${front.host}`)) as Person;
   }, 60_000);
-  afterAll(async () => {
-    await peer?.close();
-    await app?.close();
-    await front?.close();
-  });
+  afterAll(() => federating?.close());
 
   const queueIsEmpty = async () =>
     (await app.db.select({ n: sql<number>`count(*)::int` }).from(federationQueue))[0]?.n === 0;
@@ -71,13 +70,7 @@ describe.each(databaseTargets)("federation under attack on $name", (target) => {
     const postUri = `${front.origin}/posts/${post.id}`;
     const forger = await startKeyForger(peer.actorUri());
     try {
-      const like = { "@context": "https://www.w3.org/ns/activitystreams", type: "Like" };
-      const forgedLike = await forger.post(inbox(), {
-        ...like,
-        id: `${peer.origin}/likes/forged`,
-        actor: peer.actorUri(),
-        object: postUri,
-      });
+      const forgedLike = await forger.post(inbox(), likeJson(`${peer.origin}/likes/forged`, peer.actorUri(), postUri));
       expect(forgedLike.status).toBe(401);
       const reply = peer.note(new URL(postUri), "<p>Words put in Alice's mouth</p>", "forged-reply");
       const create = new Create({
@@ -88,12 +81,7 @@ describe.each(databaseTargets)("federation under attack on $name", (target) => {
       const forgedReply = await forger.post(inbox(), await create.toJsonLd());
       expect(forgedReply.status).toBe(401);
       // The same Like, signed by the account's own key, counts.
-      const own = await peer.post(inbox(), {
-        ...like,
-        id: `${peer.origin}/likes/own`,
-        actor: peer.actorUri(),
-        object: postUri,
-      });
+      const own = await peer.post(inbox(), likeJson(`${peer.origin}/likes/own`, peer.actorUri(), postUri));
       expect(own.status).toBe(202);
       await vi.waitUntil(async () => (await likesOf(post.id)) === 1, WAIT);
       await vi.waitUntil(queueIsEmpty, WAIT);
@@ -105,13 +93,8 @@ describe.each(databaseTargets)("federation under attack on $name", (target) => {
 
   it("refuses an activity naming two actors, or none", async () => {
     const post = await createPost(app, author, category, { title: "Two actors" });
-    const like = (actor: unknown) => ({
-      "@context": "https://www.w3.org/ns/activitystreams",
-      id: `${peer.origin}/likes/${Math.random()}`,
-      type: "Like",
-      actor,
-      object: `${front.origin}/posts/${post.id}`,
-    });
+    const like = (actor: unknown) =>
+      likeJson(`${peer.origin}/likes/${Math.random()}`, actor, `${front.origin}/posts/${post.id}`);
     expect((await peer.post(inbox(), like([peer.actorUri(), "https://elsewhere.example/users/bob"]))).status).toBe(400);
     expect((await peer.post(inbox(), like(undefined))).status).toBe(400);
     expect(await likesOf(post.id)).toBe(0);
@@ -129,13 +112,8 @@ describe.each(databaseTargets)("federation under attack on $name", (target) => {
       expect(blocked.statusCode).toBe(201);
       expect(blocked.json()).toEqual([expect.objectContaining({ domain: "localhost" })]);
       const post = await createPost(app, author, category, { title: "Blocked as a list" });
-      const like = (actor: unknown) => ({
-        "@context": "https://www.w3.org/ns/activitystreams",
-        id: `${mallory.origin}/likes/${Math.random()}`,
-        type: "Like",
-        actor,
-        object: `${front.origin}/posts/${post.id}`,
-      });
+      const like = (actor: unknown) =>
+        likeJson(`${mallory.origin}/likes/${Math.random()}`, actor, `${front.origin}/posts/${post.id}`);
       expect((await mallory.post(inbox(), like([mallory.actorUri()]))).status).toBe(403);
       expect((await mallory.post(inbox(), like({ id: mallory.actorUri() }))).status).toBe(403);
       const dotted = mallory.actorUri().replace("//localhost:", "//localhost.:");
@@ -186,13 +164,10 @@ describe.each(databaseTargets)("federation under attack on $name", (target) => {
   });
 
   it("answers 400 to a signed activity holding a NUL", async () => {
-    const response = await peer.post(inbox(), {
-      "@context": "https://www.w3.org/ns/activitystreams",
-      id: `${peer.origin}/likes/nul`,
-      type: "Like",
-      actor: peer.actorUri(),
-      object: `${front.origin}/posts/nothing\u0000here`,
-    });
+    const response = await peer.post(
+      inbox(),
+      likeJson(`${peer.origin}/likes/nul`, peer.actorUri(), `${front.origin}/posts/nothing\u0000here`),
+    );
     expect(response.status).toBe(400);
   });
 

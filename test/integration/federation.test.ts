@@ -18,10 +18,9 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { federationQueue, remoteFollowers } from "../../src/server/db/schema.ts";
-import { buildTestApp } from "../support/app.ts";
 import { createCategory, createPost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
-import { type Peer, startPeer, startTlsFront } from "../support/fediverse.ts";
+import { type Peer, startFederatingApp, startPeer, type startTlsFront } from "../support/fediverse.ts";
 import { bearer, signUp } from "../support/users.ts";
 
 const AP = "application/activity+json";
@@ -40,22 +39,14 @@ describe.each(databaseTargets)("federation with a real peer on $name", (target) 
   let category: string;
   let authorActor: Person;
 
+  let federating: Awaited<ReturnType<typeof startFederatingApp>>;
   beforeAll(async () => {
-    front = await startTlsFront();
-    app = await buildTestApp(await target.open(), {
-      env: { PUBLIC_URL: front.origin, FEDERATION: "on", FEDERATION_LEASE_MS: "5000" },
-    });
-    await app.listen({ host: "127.0.0.1", port: 0 });
-    front.target((app.server.address() as { port: number }).port);
-    peer = await startPeer();
+    federating = await startFederatingApp(await target.open());
+    ({ app, front, peer } = federating);
     author = await signUp(app, { firstName: "Ada", lastName: "Lovelace" });
     category = (await createCategory(app, author, "Poetical Science")).title;
   }, 60_000);
-  afterAll(async () => {
-    await peer?.close();
-    await app?.close();
-    await front?.close();
-  });
+  afterAll(() => federating?.close());
 
   const queueIsEmpty = async () =>
     (await app.db.select({ n: sql<number>`count(*)::int` }).from(federationQueue))[0]?.n === 0;

@@ -412,7 +412,9 @@ describe.each(databaseTargets)("who may call each route, on $name", (target) => 
       request.on("error", reject);
     });
 
-  for (const [method, path, build, expected] of [...MATRIX, ...OTHER_ROUTES]) {
+  // A guard does not depend on the database: the routes outside the API are tried on the first target only.
+  const rows = target === databaseTargets[0] ? [...MATRIX, ...OTHER_ROUTES] : MATRIX;
+  for (const [method, path, build, expected] of rows) {
     it(`${method} ${path}`, async () => {
       const seen: Record<string, number> = {};
       for (const [index, role] of ROLES.entries()) {

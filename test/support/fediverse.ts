@@ -23,6 +23,8 @@ import {
   Update,
 } from "@fedify/fedify/vocab";
 import { Agent, getGlobalDispatcher, setGlobalDispatcher } from "undici";
+import type { Database } from "../../src/server/db/client.ts";
+import { buildTestApp } from "./app.ts";
 import { relay } from "./tcp-proxy.ts";
 
 /**
@@ -231,3 +233,36 @@ export async function startKeyForger(owner: string) {
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/**
+ * The app federating behind an https front on loopback (FEDERATION=on), listening, with one peer of the test's own:
+ * where every federation test starts.
+ */
+export async function startFederatingApp(database: Database) {
+  const front = await startTlsFront();
+  const app = await buildTestApp(database, {
+    env: { PUBLIC_URL: front.origin, FEDERATION: "on", FEDERATION_LEASE_MS: "5000" },
+  });
+  await app.listen({ host: "127.0.0.1", port: 0 });
+  front.target((app.server.address() as net.AddressInfo).port);
+  const peer = await startPeer();
+  return {
+    front,
+    app,
+    peer,
+    async close() {
+      await peer.close();
+      await app.close();
+      await front.close();
+    },
+  };
+}
+
+/** A `Like` as JSON, its actor written however the test needs (an id, an object, a list). */
+export const likeJson = (id: string, actor: unknown, object: string) => ({
+  "@context": "https://www.w3.org/ns/activitystreams",
+  id,
+  type: "Like",
+  actor,
+  object,
+});
