@@ -184,10 +184,14 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
 
   let usage: { at: number; counts: Promise<number[]> } | undefined;
   const usageCounts = () => {
-    if (!usage || Date.now() - usage.at > NODEINFO_TTL_MS) usage = { at: Date.now(), counts: readUsage() };
-    usage.counts.catch(() => {
-      usage = undefined;
-    });
+    if (!usage || Date.now() - usage.at > NODEINFO_TTL_MS) {
+      const counts = readUsage();
+      usage = { at: Date.now(), counts };
+      // A failed read is not kept: the next request reads again.
+      counts.catch(() => {
+        if (usage?.counts === counts) usage = undefined;
+      });
+    }
     return usage.counts;
   };
   const readUsage = async () => {
