@@ -9,6 +9,7 @@ import { type Bus, createBus } from "./infra/bus.ts";
 import { createChainClient } from "./infra/chain.ts";
 import { createMailer, type Mailer } from "./infra/mailer.ts";
 import { createStorage, type Storage } from "./infra/storage.ts";
+import { type Jobs, startJobs } from "./jobs.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerClient } from "./plugins/client.ts";
 import { registerCompression } from "./plugins/compression.ts";
@@ -16,9 +17,8 @@ import { registerDocs } from "./plugins/docs.ts";
 import { registerErrorHandling } from "./plugins/error-handler.ts";
 import { registerInputGuard } from "./plugins/input-guard.ts";
 import { registerMultipart } from "./plugins/multipart.ts";
-import { registerPublicReads } from "./plugins/public-reads.ts";
 import { DEFAULT_RATE_LIMITS, type RateLimits, registerRateLimits, scaleLimits } from "./plugins/rate-limits.ts";
-import { cacheTags, registerReadCache } from "./plugins/read-cache.ts";
+import { registerReadCache } from "./plugins/read-cache.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { accountRoutes } from "./routes/auth/account.ts";
 import { authRoutes } from "./routes/auth/index.ts";
@@ -36,29 +36,28 @@ import { settingsRoutes } from "./routes/settings/index.ts";
 import { systemRoutes } from "./routes/system/index.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
-import { createPublisher, type Publisher } from "./services/content/publisher.ts";
-import { createViewBuffer, type ViewBuffer } from "./services/content/view-buffer.ts";
 import type { Deps } from "./services/deps.ts";
-import type { Federator } from "./services/federation/federation.ts";
-import { createDigestJob, type DigestJob } from "./services/notifications/digest.ts";
-import { createNotificationHub, type NotificationHub } from "./services/notifications/live.ts";
-import { createPaymentWatcher, type PaymentWatcher } from "./services/payments/finality.ts";
+import { createFeeds, type Feeds } from "./services/reads/feeds.ts";
+import { createPublicReads, type PublicReads } from "./services/reads/public-reads.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
     bus: Bus;
-    notificationHub: NotificationHub;
-    digests: DigestJob;
+    notificationHub: Jobs["notificationHub"];
+    digests: Jobs["digests"];
     /** Null when the site does not federate (FEDERATION, PUBLIC_URL). */
-    federator: Federator | null;
+    federator: Jobs["federator"];
     config: AppConfig;
     database: Database;
     db: Db;
     chain: PublicClient;
     mailer: Mailer;
-    paymentWatcher: PaymentWatcher;
-    publisher: Publisher;
-    views: ViewBuffer;
+    paymentWatcher: Jobs["paymentWatcher"];
+    publisher: Jobs["publisher"];
+    views: Jobs["views"];
+    /** Public reads through the read cache: the API routes and the reader pages ask here, with the same keys. */
+    reads: PublicReads;
+    feeds: Feeds;
     storage: Storage;
     /** What services are handed: `service(app.deps, ...)`. */
     deps: Deps;
@@ -157,56 +156,16 @@ export async function buildApp(options: AppOptions) {
     leaseMs: config.mailLeaseMs,
   });
   app.decorate("mailer", mailer);
-  mailer.start();
-  // Reads are served from a cache that writes invalidate; views are counted in batches off the request path and
-  // show when a cached answer next expires (a view changes no page at once, or pages would never stay cached).
-  registerReadCache(app, { maxAgeMs: config.readCacheMaxAgeMs });
-  registerPublicReads(app);
-  // What background jobs tell users with (notifications, their mail, their open pages).
-  const notifier = { db: database.db, config, mailer, bus, log: app.log };
-  const views = createViewBuffer({ db: database.db, log: app.log });
-  app.decorate("views", views);
-  views.start();
-  const paymentWatcher = createPaymentWatcher({
-    db: database.db,
-    chain: app.chain,
-    finality: config.finalityConfirmations,
-    log: app.log,
-    notifier,
-    onChange: () => app.readCache.invalidate(),
-  });
-  app.decorate("paymentWatcher", paymentWatcher);
-  paymentWatcher.start();
-  // Scheduled posts go out at their time; what a publish changes is public, so cached reads are dropped.
-  const publisher = createPublisher(notifier, {
-    everyMs: config.publishCheckMs,
-    onPublished: () => app.readCache.invalidate([cacheTags.posts]),
-  });
-  app.decorate("publisher", publisher);
-  publisher.start();
-  // Notifications: open pages hear of new ones; digests go out once a day.
-  const notificationHub = createNotificationHub({ db: database.db, bus, log: app.log });
-  app.decorate("notificationHub", notificationHub);
-  notificationHub.start();
-  const digests = createDigestJob(notifier);
-  app.decorate("digests", digests);
-  digests.start();
-  // The fediverse: actors, inboxes, and deliveries queued in the database (issue 21), when the site federates.
-  // Fedify is loaded only then: a site that does not federate need not pay its memory and start-up time.
-  const federator = config.federation
-    ? (await import("./services/federation/federation.ts")).createFederator({ db: database.db, config, log: app.log })
-    : null;
-  app.decorate("federator", federator);
-  federator?.start();
-  // Open event streams never finish on their own: they are ended before the server waits for its connections.
-  app.addHook("preClose", () => notificationHub.close());
+  // Reads are served from a cache that writes tell what they changed (services/reads/).
+  registerReadCache(app, { maxAgeMs: config.readCacheMaxAgeMs, refuseUnsaid: config.env !== "production" });
+  const changed = app.changeLog.changed;
+  const jobs = await startJobs({ database, config, chain: app.chain, mailer, bus, log: app.log, changed });
+  for (const name of ["views", "paymentWatcher", "publisher", "notificationHub", "digests", "federator"] as const) {
+    app.decorate(name, jobs[name]);
+  }
+  app.addHook("preClose", () => jobs.endStreams());
   app.addHook("onClose", async () => {
-    await federator?.close();
-    await digests.close();
-    await publisher.close();
-    await paymentWatcher.close();
-    await views.close();
-    await mailer.close();
+    await jobs.close();
     await bus.close();
     await database.close();
     clearInterval(logFlush);
@@ -229,7 +188,11 @@ export async function buildApp(options: AppOptions) {
     tokens: app.tokens,
     bus,
     log: app.log,
+    changed,
   } satisfies Deps);
+  const reads = createPublicReads(app.readCache, app.deps);
+  app.decorate("reads", reads);
+  app.decorate("feeds", createFeeds(reads, app.deps));
   const limits = scaleLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, config.rateLimitFactor);
   registerRateLimits(app, config.redisUrl, limits);
   await registerMultipart(app);
@@ -250,7 +213,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(notificationRoutes, { prefix: "/api/notifications" });
   await app.register(oneClickUnsubscribeRoute);
   await app.register(federationApiRoutes, { prefix: "/api/federation" });
-  if (federator) await registerFederationRoutes(app, federator);
+  if (jobs.federator) await registerFederationRoutes(app, jobs.federator);
 
   // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.
   const clientDir = options.clientDir ?? path.join(ROOT, "dist/client");

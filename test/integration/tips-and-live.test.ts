@@ -114,6 +114,17 @@ describe.each(databaseTargets)("readers' tips on $name", (target) => {
     expect(list.items.find((item: { txHash: string }) => item.txHash === hash)?.status).toBe("reorged");
     expect(list.totals).toEqual(before);
   });
+
+  it("shows a wallet its author links after the post was read on the cached post at once, so tips can go to it", async () => {
+    const newcomer = await signUp(app);
+    const category = (await app.inject({ method: "GET", url: "/api/category" })).json().items[0].title;
+    const own = await createPost(app, newcomer, category, { title: "Tip me later" });
+    const read = async () =>
+      postDetailSchema.parse((await app.inject({ method: "GET", url: `/api/posts/${own.id}` })).json()).authorWallet;
+    expect(await read()).toBeNull();
+    await verifyWallet(app, newcomer, devAccount(7));
+    expect(await read()).toBe(devAccount(7).address);
+  });
 });
 
 /** Reads Server-Sent Events from a real HTTP stream, as the browser's fetch does. */

@@ -48,7 +48,7 @@ describe("import boundaries", { timeout: 60_000 }, () => {
     ["src/server/routes/feeds/probe.ts", 'import { renderHead } from "../pages/head.ts";\nexport { renderHead };\n'],
     [
       "src/server/services/content/probe.ts",
-      'import { cacheTags } from "../../plugins/read-cache.ts";\nexport { cacheTags };\n',
+      'import { sendCached } from "../../plugins/read-cache.ts";\nexport { sendCached };\n',
     ],
     ["src/server/infra/probe.ts", 'import { headline } from "../services/content/excerpt.ts";\nexport { headline };\n'],
     [

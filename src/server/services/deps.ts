@@ -6,6 +6,7 @@ import type { Bus } from "../infra/bus.ts";
 import type { Mailer } from "../infra/mailer.ts";
 import type { Storage } from "../infra/storage.ts";
 import type { SessionTokens } from "./auth/session-tokens.ts";
+import type { Changed } from "./reads/changes.ts";
 
 /**
  * What services work with. A service takes these (or the few it uses) as plain values, never the app or a request,
@@ -21,4 +22,6 @@ export interface Deps {
   /** Messages to every instance (live unread counts). */
   bus: Bus;
   log: FastifyBaseLogger;
+  /** What a write changed in public reads, told once it is committed (services/reads/changes.ts). */
+  changed: Changed;
 }

@@ -5,6 +5,7 @@ import { HttpError } from "../http-error.ts";
 import { userMessageMail } from "../infra/mail-templates.ts";
 import type { AuthUser } from "./auth/auth-user.ts";
 import type { Deps } from "./deps.ts";
+import { NOTHING_PUBLIC } from "./reads/tags.ts";
 
 /**
  * Counted in the outbox, where the recipient is known. Called in the transaction that queues the message, after a
@@ -36,7 +37,7 @@ async function limitRecipient(deps: Pick<MessageDeps, "db" | "recipientLimit">, 
 }
 
 /** However many people write, a recipient gets at most `max` user messages per `timeWindow` ms. */
-type MessageDeps = Pick<Deps, "db" | "mailer"> & { recipientLimit: { max: number; timeWindow: number } };
+type MessageDeps = Pick<Deps, "db" | "mailer" | "changed"> & { recipientLimit: { max: number; timeWindow: number } };
 
 const SENT = { status: 200 as const, message: "Email sent" };
 
@@ -45,6 +46,7 @@ const SENT = { status: 200 as const, message: "Email sent" };
  * a user's gets the same answer as one that is (nothing is sent), so the form cannot tell who is registered.
  */
 export async function sendUserMessage(deps: MessageDeps, sender: AuthUser, input: SendMailInput) {
+  deps.changed(NOTHING_PUBLIC);
   const [recipient] = await deps.db
     .select()
     .from(users)

@@ -1,6 +1,7 @@
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from "#shared/schemas/settings.ts";
 import { siteSettings } from "../db/schema.ts";
 import type { Deps } from "./deps.ts";
+import { cacheTags } from "./reads/tags.ts";
 
 /** The site's name and description: the single row, or the defaults while no admin has changed them. */
 export async function readSettings(deps: Pick<Deps, "db">): Promise<SiteSettings> {
@@ -11,10 +12,11 @@ export async function readSettings(deps: Pick<Deps, "db">): Promise<SiteSettings
 }
 
 /** The admin's name and description replace the row (created the first time). */
-export async function updateSettings(deps: Pick<Deps, "db">, settings: SiteSettings) {
+export async function updateSettings(deps: Pick<Deps, "db" | "changed">, settings: SiteSettings) {
   await deps.db
     .insert(siteSettings)
     .values({ id: 1, ...settings })
     .onConflictDoUpdate({ target: siteSettings.id, set: { ...settings, updatedAt: new Date() } });
+  deps.changed([cacheTags.settings]);
   return readSettings(deps);
 }

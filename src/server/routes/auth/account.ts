@@ -22,20 +22,16 @@ import { logout } from "../../services/auth/sessions.ts";
 import { linkWallet } from "../../services/auth/wallets.ts";
 
 const tags = ["auth"];
-/** Accounts and sessions show in no cached public read. */
-const keepsCache = { changes: "nothing" } as const;
 
 /** Accounts: register, log in and out, passwords, e-mail verification and the wallet (spec §2 "Register", "Login", "Password reset request", "Account verification"). */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/register", {
-    config: keepsCache,
     schema: { tags, summary: "Create an account", body: registerSchema, response: { 201: privateUserSchema } },
     preHandler: limitBy(app, "register", byAddress),
     handler: async (request, reply) => reply.code(201).send(await registration.register(app.deps, request.body)),
   });
 
   app.post("/login", {
-    config: keepsCache,
     schema: {
       tags,
       summary: "Log in; the response is the session",
@@ -51,7 +47,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/password", {
-    config: keepsCache,
     schema: {
       tags,
       security,
@@ -65,7 +60,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/logout", {
-    config: keepsCache,
     schema: { tags, security, summary: "End this session on the server", response: { 200: messageSchema } },
     preHandler: app.requireUser,
     handler: async (request) => {
@@ -75,7 +69,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/forget-password-token", {
-    config: keepsCache,
     schema: {
       tags,
       summary: "E-mail a reset link (same answer for unknown e-mails)",
@@ -89,13 +82,12 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     // Answered before anything is looked up or sent, so the answer takes as long for every address.
     handler: async (request) => {
       const { email } = request.body;
-      app.mailer.later(() => passwords.requestPasswordReset(app.deps, email));
+      passwords.requestPasswordResetLater(app.deps, email);
       return { message: RESET_SENT };
     },
   });
 
   app.put("/reset-password", {
-    config: keepsCache,
     schema: {
       tags,
       summary: "Set a new password with an e-mailed token",
@@ -110,7 +102,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/generate-verify-email-token", {
-    config: keepsCache,
     schema: {
       tags,
       security,
@@ -129,7 +120,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/verify-account", {
-    config: keepsCache,
     schema: {
       tags,
       security,
@@ -142,7 +132,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/wallet", {
-    config: keepsCache,
     schema: {
       tags,
       security,

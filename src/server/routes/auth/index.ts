@@ -23,7 +23,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: sessionSchema },
     },
     preHandler: limitBy(app, "siwe", byAddress),
-    config: { changes: "nothing" },
     handler: async (request) => loginWithWallet(app.deps, request.body),
   });
 };

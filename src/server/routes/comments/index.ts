@@ -1,6 +1,5 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import {
-  type Comment,
   commentIdParamsSchema,
   commentInputSchema,
   commentSchema,
@@ -9,16 +8,9 @@ import {
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { cacheTags } from "../../plugins/read-cache.ts";
 import * as comments from "../../services/content/comments.ts";
 
 const tags = ["comments"];
-/** A comment changes its post's comments and its count. */
-const commentChanged = (_request: unknown, answer: unknown) => {
-  const { postId } = answer as Comment;
-  return [cacheTags.comments(postId), cacheTags.counts(postId)];
-};
-
 export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {
     schema: {
@@ -29,7 +21,6 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: commentSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "comments", byUser)],
-    config: { changes: commentChanged },
     handler: async (request, reply) =>
       reply
         .code(201)
@@ -54,7 +45,6 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: commentSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "comments", byUser)],
-    config: { changes: commentChanged },
     handler: async (request) =>
       comments.updateComment(app.deps, currentUser(request), request.params.id, request.body.description),
   });
@@ -68,7 +58,6 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: commentSchema },
     },
     preHandler: app.requireUser,
-    config: { changes: commentChanged },
     handler: async (request) => comments.deleteComment(app.deps, currentUser(request), request.params.id),
   });
 };

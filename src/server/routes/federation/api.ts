@@ -18,7 +18,6 @@ import { approveReply, pendingReplies, postFediverse, removeReply } from "../../
 const tags = ["federation"];
 const idParams = z.object({ id: z.uuid("Invalid id") });
 // Replies from the fediverse are read apart from the cached public reads: nothing kept changes.
-const keepsCache = { changes: "nothing" as const };
 
 /** What the fediverse sent back to posts, the authors' approval of first replies, and the admin's blocked domains. */
 export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -52,7 +51,6 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
       params: idParams,
       response: { 200: remoteReplySchema },
     },
-    config: keepsCache,
     preHandler: [app.requireUser, limitBy(app, "replyModeration", byUser)],
     handler: async (request) => approveReply(app.deps, currentUser(request), request.params.id),
   });
@@ -65,7 +63,6 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
       params: idParams,
       response: { 200: messageSchema },
     },
-    config: keepsCache,
     preHandler: [app.requireUser, limitBy(app, "replyModeration", byUser)],
     handler: async (request) => {
       await removeReply(app.deps, currentUser(request), request.params.id);
@@ -92,7 +89,6 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
       body: blockDomainSchema,
       response: { 201: blockedDomainsSchema },
     },
-    config: keepsCache,
     preHandler: app.requireAdmin,
     handler: async (request, reply) => {
       await blockDomain(app.deps, currentUser(request), request.body.domain, new URL(app.config.publicUrl).hostname);
@@ -108,7 +104,6 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
       params: domainParamsSchema,
       response: { 200: blockedDomainsSchema },
     },
-    config: keepsCache,
     preHandler: app.requireAdmin,
     handler: async (request) => {
       await unblockDomain(app.deps, request.params.domain);

@@ -17,7 +17,6 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // The per-recipient limit is counted in the outbox (see sendUserMessage), where the recipient is known.
     preHandler: [app.requireUser, limitBy(app, "mailSender", byUser)],
-    config: { changes: "nothing" },
     handler: async (request, reply) => {
       const { status, message } = await sendUserMessage(
         { ...app.deps, recipientLimit: app.limiter.limits.mailRecipient },

@@ -20,7 +20,6 @@ import { resubscribe, unsubscribe } from "../../services/notifications/unsubscri
 
 const tags = ["notifications"];
 // What these change is a user's own: nothing anonymous readers are served from memory.
-const keepsCache = { changes: "nothing" as const };
 
 export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {
@@ -64,7 +63,6 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: unreadCountSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "notificationWrites", byUser)],
-    config: keepsCache,
     handler: async (request) => notifications.markRead(app.deps, currentUser(request), request.body.ids),
   });
 
@@ -88,7 +86,6 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: notificationSettingsSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "notificationWrites", byUser)],
-    config: keepsCache,
     handler: async (request) => notifications.updateSettings(app.deps, currentUser(request), request.body.settings),
   });
 
@@ -100,7 +97,6 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: unsubscribeResultSchema },
     },
     preHandler: limitBy(app, "unsubscribes", byAddress),
-    config: keepsCache,
     handler: async (request) => unsubscribe(app.deps, request.body),
   });
 
@@ -112,7 +108,6 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: unsubscribeResultSchema },
     },
     preHandler: limitBy(app, "unsubscribes", byAddress),
-    config: keepsCache,
     handler: async (request) => resubscribe(app.deps, request.body),
   });
 };
@@ -131,7 +126,6 @@ export const oneClickUnsubscribeRoute: FastifyPluginAsync = async (app) => {
   app.post("/unsubscribe/:userId/:topic/:token", {
     schema: { hide: true },
     preHandler: limitBy(app, "unsubscribes", byAddress),
-    config: keepsCache,
     handler: async (request, reply) => {
       const parsed = unsubscribeSchema.safeParse(request.params);
       if (!parsed.success)

@@ -11,13 +11,13 @@ import { HttpError } from "../../http-error.ts";
 import type { CachedResponse, Format } from "../../infra/read-cache.ts";
 import { sendCompressed, varyOn } from "../../plugins/compression.ts";
 import { addressKey } from "../../plugins/rate-limits.ts";
-import { cacheTags, sendCached } from "../../plugins/read-cache.ts";
+import { sendCached } from "../../plugins/read-cache.ts";
 import { renderHead } from "./head.ts";
 
 type Render = (url: string, load: ReaderLoaders) => Promise<RenderedPage>;
 
 /**
- * Each loader answers what its API call would, from the same cached reads (plugins/public-reads.ts): the cached
+ * Each loader answers what its API call would, from the same cached reads (services/reads/public-reads.ts): the cached
  * value is the answer's JSON shape, so it is used as it is, not parsed again from its bytes. The answers a page was
  * made from are added to `from`, so the page is kept as long as they are.
  */
@@ -31,7 +31,10 @@ function loadersFor(app: FastifyInstance, request: FastifyRequest, from: CachedR
       // The same query, and so the same cache entry, as the browser's `GET /api/posts` for this list.
       const parsed = postListQuerySchema.safeParse({ limit: POSTS_PAGE_SIZE, ...filter });
       if (!parsed.success) return { items: [], nextCursor: null };
-      return used(await app.reads.postsPage(parsed.data, () => addressKey(request))) as Page<Post>;
+      const search = async () => {
+        if (parsed.data.q !== undefined) await app.limiter.hit("search", addressKey(request));
+      };
+      return used(await app.reads.postsPage(parsed.data, search)) as Page<Post>;
     },
     post: async (id) => {
       if (!postIdParamsSchema.safeParse({ id }).success) return null;
@@ -102,25 +105,26 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
    * visit. The answer comes back with its kept entry when it was kept.
    */
   async function renderPage(request: FastifyRequest, key: string | null) {
-    const readAt = app.readCache.clock;
-    const from: CachedResponse[] = [];
-    const { status, head, html, styles } = await render(request.url, loadersFor(app, request, from));
-    const document = template
-      // Replaced by functions: a replacement string would read "$'" or "$&" in a post as patterns.
-      .replace("</head>", () => `    ${renderHead(head, publicUrl)}\n    ${styles}\n  </head>`)
-      .replace(EMPTY_ROOT, () => html);
-    const answer: PageAnswer = { document, status, postId: head.post?.id ?? null, noindex: Boolean(head.noindex) };
-    if (!key || status !== 200) return { answer, entry: undefined };
-    // The site's settings and a category's title are read as values, without an answer of their own to name.
-    const tags = [cacheTags.settings, cacheTags.categories, ...from.flatMap((entry) => entry.tags)];
-    const storedAt = Math.min(Date.now(), ...from.map((entry) => entry.storedAt));
-    return { answer, entry: app.readCache.setDerived(key, answer, [{ readAt, tags, storedAt }], HTML) };
+    return app.reads.renderedPage(
+      key,
+      async (from) => {
+        const { status, head, html, styles } = await render(request.url, loadersFor(app, request, from));
+        const document = template
+          // Replaced by functions: a replacement string would read "$'" or "$&" in a post as patterns.
+          .replace("</head>", () => `    ${renderHead(head, publicUrl)}\n    ${styles}\n  </head>`)
+          .replace(EMPTY_ROOT, () => html);
+        const postId = head.post?.id ?? null;
+        return { value: { document, status, postId, noindex: Boolean(head.noindex) }, keep: status === 200 };
+      },
+      HTML,
+    );
   }
 
   async function page(request: FastifyRequest, reply: FastifyReply) {
     const key = pageKey(request.url);
-    const kept = key ? app.readCache.getDerived(key) : undefined;
-    const { answer, entry } = kept ? { answer: kept.value as PageAnswer, entry: kept } : await renderPage(request, key);
+    const kept = key ? app.reads.keptPage(key) : undefined;
+    const { value, entry } = kept ? { value: kept.value, entry: kept } : await renderPage(request, key);
+    const answer = value as PageAnswer;
     // Counted like `GET /api/posts/{id}`: a page load carries no session, so the reader is their address.
     if (answer.postId) app.views.record({ postId: answer.postId, address: addressKey(request), userId: null });
     if (answer.noindex) reply.header("x-robots-tag", "noindex");

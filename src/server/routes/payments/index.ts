@@ -14,7 +14,6 @@ import { rewardResultSchema, userIdParamsSchema } from "#shared/schemas/users.ts
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { cacheTags } from "../../plugins/read-cache.ts";
 import { listPayments } from "../../services/payments/payments.ts";
 import { listRewards, recordTip } from "../../services/payments/rewards.ts";
 import { listPostTips, tipAuthor } from "../../services/payments/tips.ts";
@@ -58,7 +57,6 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "paymentChecks", byUser)],
     // The post's page shows its tips.
-    config: { changes: (request) => [cacheTags.post((request.params as { id: string }).id)] },
     handler: async (request) =>
       tipAuthor(app.deps, currentUser(request), { postId: request.params.id }, request.body.txHash),
   });
@@ -84,7 +82,6 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: tipTotalsSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "paymentChecks", byUser)],
-    config: { changes: "nothing" },
     handler: async (request) =>
       tipAuthor(app.deps, currentUser(request), { userId: request.params.id }, request.body.txHash),
   });

@@ -1,12 +1,9 @@
 import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { commentSchema } from "#shared/schemas/comments.ts";
-import type { Page } from "#shared/schemas/pagination.ts";
 import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import {
   createPostBodySchema,
-  type Post,
-  type PostDetail,
   postDetailSchema,
   postIdParamsSchema,
   postListQuerySchema,
@@ -19,10 +16,9 @@ import { HttpError } from "../../http-error.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { multipartBody } from "../../plugins/multipart.ts";
-import { readKeys } from "../../plugins/public-reads.ts";
 import { addressKey, byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { cacheTags, sendCached } from "../../plugins/read-cache.ts";
-import { getPostDetail, listFollowedPosts, listUnpublishedPosts } from "../../services/content/post-reads.ts";
+import { sendCached } from "../../plugins/read-cache.ts";
+import { listFollowedPosts, listUnpublishedPosts } from "../../services/content/post-reads.ts";
 import * as posts from "../../services/content/post-writes.ts";
 import * as reactions from "../../services/content/reactions.ts";
 
@@ -35,17 +31,6 @@ const FOLLOWING_NEEDS_LOGIN = "Log in to see the posts of the authors you follow
  */
 export const viewerOf = (request: FastifyRequest) =>
   request.user ? { userId: request.user.id } : { address: addressKey(request), userId: null };
-
-/** A post was written: it, and every list it may join or leave. */
-const postChanged = (_request: FastifyRequest, answer: unknown) => [
-  cacheTags.posts,
-  cacheTags.post((answer as Post).id),
-];
-/** A reaction: the post's counts, and the reader's own reactions. */
-const reacted = (request: FastifyRequest) => {
-  const { postId } = request.body as { postId: string };
-  return [cacheTags.counts(postId), cacheTags.reaction(currentUser(request).id, postId)];
-};
 
 export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {
@@ -63,21 +48,10 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
         if (!request.user) throw new HttpError(401, FOLLOWING_NEEDS_LOGIN);
         return listFollowedPosts(app.deps, request.user.id, request.query);
       }
-      const page = await app.reads.postsPage(request.query, () => addressKey(request));
-      if (!request.user) return sendCached(request, reply, page);
-      // A signed-in reader gets the same page with their own reactions added.
-      const { items, nextCursor } = page.value as Page<Post>;
-      const own = await app.reads.withOwnReactions(
-        request.user.id,
-        readKeys.postsPage(request.query),
-        page,
-        items,
-        (own) => ({
-          items: items.map((post) => ({ ...post, viewerReaction: own[post.id] ?? null })),
-          nextCursor,
-        }),
-      );
-      return sendCached(request, reply, own);
+      const search = async () => {
+        if (request.query.q !== undefined) await app.limiter.hit("search", addressKey(request));
+      };
+      return sendCached(request, reply, await app.reads.postsPageFor(request.query, request.user?.id ?? null, search));
     },
   });
 
@@ -105,20 +79,10 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
       const { id } = request.params;
-      const detail = await app.reads.postDetail(id).catch((error) => {
-        // Not published: its author sees it, straight from the database (the cache holds public answers only).
-        if (request.user && error instanceof HttpError && error.statusCode === 404) return null;
-        throw error;
-      });
-      if (!detail) return getPostDetail(app.deps, id, currentUser(request).id);
+      const answer = await app.reads.postFor(id, request.user?.id ?? null);
+      if ("unpublished" in answer) return answer.unpublished;
       if (!request.query.counted) app.views.record({ postId: id, ...viewerOf(request) });
-      if (!request.user) return sendCached(request, reply, detail);
-      const post = detail.value as PostDetail;
-      const own = await app.reads.withOwnReactions(request.user.id, readKeys.postDetail(id), detail, [post], (own) => ({
-        ...post,
-        viewerReaction: own[id] ?? null,
-      }));
-      return sendCached(request, reply, own);
+      return sendCached(request, reply, answer.entry);
     },
   });
 
@@ -147,7 +111,6 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // Who may post, and how often, is settled before the upload is read.
     onRequest: [app.requireUser, limitBy(app, "posts", byUser)],
-    config: { changes: postChanged },
     preValidation: multipartBody,
     handler: async (request, reply) =>
       reply.code(201).send(await posts.createPost(app.deps, currentUser(request), request.body)),
@@ -160,7 +123,6 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     app.put(`/${kind}s`, {
       schema: { tags, security, summary, body: reactionInputSchema, response: { 200: postSchema } },
       preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
-      config: { changes: reacted },
       handler: async (request) => reactions.react(app.deps, currentUser(request), request.body.postId, kind),
     });
   }
@@ -175,7 +137,6 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "posts", byUser)],
-    config: { changes: postChanged },
     handler: async (request) => posts.updatePost(app.deps, currentUser(request), request.params.id, request.body),
   });
 
@@ -188,7 +149,6 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: app.requireUser,
-    config: { changes: postChanged },
     handler: async (request) => posts.deletePost(app.deps, currentUser(request), request.params.id),
   });
 };

@@ -1,4 +1,3 @@
-import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { photoUploadSchema } from "#shared/schemas/upload.ts";
 import {
@@ -15,14 +14,12 @@ import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { multipartBody } from "../../plugins/multipart.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { cacheTags } from "../../plugins/read-cache.ts";
 import { findUser } from "../../services/users/find-user.ts";
 import * as profiles from "../../services/users/profiles.ts";
 import { toPublicUser } from "../../services/users/user-fields.ts";
 
 const tags = ["users"];
 /** A user's name and photo show beside their posts and comments. */
-const ownNameAndPhoto = (request: FastifyRequest) => [cacheTags.user(currentUser(request).id)];
 
 export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/profile/:id", {
@@ -56,7 +53,6 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: privateUserSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
-    config: { changes: ownNameAndPhoto },
     handler: async (request) => profiles.updateProfile(app.deps, currentUser(request), request.body),
   });
 
@@ -69,7 +65,6 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     app.put(path, {
       schema: { tags, security, summary, body, response: { 200: followResultSchema } },
       preHandler: [app.requireUser, limitBy(app, "follows", byUser)],
-      config: { changes: "nothing" },
       handler: async (request) => {
         const target = "followId" in request.body ? request.body.followId : request.body.unFollowId;
         return profiles.setFollowing(app.deps, currentUser(request), target, following);
@@ -87,7 +82,6 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: privateUserSchema },
     },
     onRequest: [app.requireUser, limitBy(app, "uploads", byUser)],
-    config: { changes: ownNameAndPhoto },
     preValidation: multipartBody,
     handler: async (request) => profiles.replacePhoto(app.deps, currentUser(request), request.body.image),
   });

@@ -8,6 +8,7 @@ import { HttpError, validationError } from "../../http-error.ts";
 import { passwordChangedMail, resetPasswordMail } from "../../infra/mail-templates.ts";
 import type { Deps } from "../deps.ts";
 import { consumeToken, issueToken } from "../one-time-tokens.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { type AuthUser, BLOCKED } from "./auth-user.ts";
 import { assertUncommonPassword } from "./password-rules.ts";
 import { announceSessionsEnded, sessionFor } from "./sessions.ts";
@@ -17,11 +18,12 @@ const DUMMY_HASH = hash("penchain-timing-equaliser");
 
 export const hashPassword = (password: string) => hash(password);
 
-export async function login(deps: Pick<Deps, "db" | "tokens">, input: LoginInput): Promise<Session> {
+export async function login(deps: Pick<Deps, "db" | "tokens" | "changed">, input: LoginInput): Promise<Session> {
   const [user] = await deps.db.select().from(users).where(sql`lower(${users.email}) = lower(${input.email})`);
   const valid = await verify(user?.passwordHash ?? (await DUMMY_HASH), input.password).catch(() => false);
   if (!user || !valid) throw new HttpError(401, "Invalid email or password");
   if (user.isBlocked) throw new HttpError(403, BLOCKED);
+  deps.changed(NOTHING_PUBLIC);
   return sessionFor(deps, user);
 }
 
@@ -50,7 +52,7 @@ const tellOwner = (
 
 /** Sets a new password and ends every earlier session; answers with a fresh session for the caller. */
 export async function changePassword(
-  deps: Pick<Deps, "db" | "tokens" | "mailer" | "config" | "bus">,
+  deps: Pick<Deps, "db" | "tokens" | "mailer" | "config" | "bus" | "changed">,
   caller: AuthUser,
   input: ChangePasswordInput,
 ) {
@@ -62,12 +64,26 @@ export async function changePassword(
     .where(eq(users.id, caller.id))
     .returning();
   if (!user) throw new HttpError(404, "User not found");
+  deps.changed(walletShown(user.id, input.unlinkWallet));
   announceSessionsEnded(deps.bus, user.id);
   await tellOwner(deps, user, {
     how: "changed",
     walletUnlinked: Boolean(input.unlinkWallet && caller.walletVerifiedAt),
   });
   return sessionFor(deps, user);
+}
+
+/** A password's change shows nowhere public, unless it unlinks the wallet readers' tips go to. */
+const walletShown = (userId: string, unlinkWallet: boolean | undefined) =>
+  unlinkWallet ? [cacheTags.user(userId)] : NOTHING_PUBLIC;
+
+/** Asks for a reset link to be mailed after the answer has gone (`requestPasswordReset`). */
+export function requestPasswordResetLater(
+  deps: Pick<Deps, "db" | "mailer" | "config" | "log" | "changed">,
+  email: string,
+) {
+  deps.changed(NOTHING_PUBLIC);
+  deps.mailer.later(() => requestPasswordReset(deps, email));
 }
 
 /**
@@ -84,7 +100,7 @@ export async function requestPasswordReset(deps: Pick<Deps, "db" | "mailer" | "c
 }
 
 export async function resetPassword(
-  deps: Pick<Deps, "db" | "mailer" | "config" | "bus">,
+  deps: Pick<Deps, "db" | "mailer" | "config" | "bus" | "changed">,
   input: { token: string; password: string; unlinkWallet?: boolean | undefined },
 ): Promise<void> {
   await assertUncommonPassword(input.password);
@@ -97,6 +113,7 @@ export async function resetPassword(
     return { user, hadWallet: Boolean(before?.verifiedAt) };
   });
   if (!user) return;
+  deps.changed(walletShown(user.id, input.unlinkWallet));
   announceSessionsEnded(deps.bus, user.id);
   await tellOwner(deps, user, { how: "reset", walletUnlinked: Boolean(input.unlinkWallet && hadWallet) });
 }

@@ -7,6 +7,7 @@ import { verifyEmailMail } from "../../infra/mail-templates.ts";
 import type { Delivery } from "../../infra/mailer.ts";
 import type { Deps } from "../deps.ts";
 import { consumeToken, issueToken } from "../one-time-tokens.ts";
+import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { findUser } from "../users/find-user.ts";
 import { newHandle } from "../users/handles.ts";
 import { toPrivateUser } from "../users/user-fields.ts";
@@ -30,7 +31,7 @@ async function verifiedAt(deps: Pick<Deps, "db" | "config">, input: RegisterInpu
 }
 
 /** Spec §2 "Register". The first account ever registered becomes the admin (docs/product.md). */
-export async function register(deps: Pick<Deps, "db" | "config">, input: RegisterInput) {
+export async function register(deps: Pick<Deps, "db" | "config" | "changed">, input: RegisterInput) {
   assertChecksum(input.walletAddress);
   await assertUncommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);
@@ -56,6 +57,7 @@ export async function register(deps: Pick<Deps, "db" | "config">, input: Registe
       return row;
     });
     if (!user) throw new Error("registration returned no row");
+    deps.changed(NOTHING_PUBLIC);
     return toPrivateUser({ ...user, accountType: "Starter Account" });
   } catch (error) {
     if (isUniqueViolation(error, "users_email_lower_key")) throw new HttpError(409, EMAIL_TAKEN);
@@ -65,22 +67,24 @@ export async function register(deps: Pick<Deps, "db" | "config">, input: Registe
 }
 
 export async function requestVerification(
-  deps: Pick<Deps, "db" | "mailer" | "config" | "log">,
+  deps: Pick<Deps, "db" | "mailer" | "config" | "log" | "changed">,
   user: AuthUser,
 ): Promise<Delivery> {
   if (user.isAccountVerified) throw new HttpError(400, "Your account is already verified");
   const token = await issueToken(deps.db, user.id, "verify-email", VERIFY_TOKEN_TTL_MS);
+  deps.changed(NOTHING_PUBLIC);
   const link = `${deps.config.publicUrl}/verify-account/${token}`;
   if (deps.mailer.kind === "outbox") deps.log.info({ to: user.email, link }, "account verification link");
   return deps.mailer.send({ to: user.email, ...verifyEmailMail(user.firstName, link) });
 }
 
-export async function verifyAccount(deps: Pick<Deps, "db">, caller: AuthUser, token: string) {
+export async function verifyAccount(deps: Pick<Deps, "db" | "changed">, caller: AuthUser, token: string) {
   await deps.db.transaction(async (tx) => {
     const userId = await consumeToken(tx, token, "verify-email");
     if (userId !== caller.id)
       throw new HttpError(400, "This verification link is invalid, used or expired. Please request a new one.");
     await tx.update(users).set({ isAccountVerified: true, updatedAt: new Date() }).where(eq(users.id, userId));
   });
+  deps.changed(NOTHING_PUBLIC);
   return toPrivateUser(await findUser(deps, caller.id));
 }

@@ -3,6 +3,7 @@ import type { Session } from "#shared/schemas/session.ts";
 import { revokedSessions, users } from "../../db/schema.ts";
 import type { Bus } from "../../infra/bus.ts";
 import type { Deps } from "../deps.ts";
+import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import type { AuthUser } from "./auth-user.ts";
 import type { TokenClaims } from "./session-tokens.ts";
 
@@ -39,7 +40,7 @@ export const announceSessionsEnded = (bus: Pick<Bus, "publish">, userId: string)
  * Ends this session on the server: its id is kept until the token would have expired anyway. A token from before
  * sessions had ids can only be ended with all the others.
  */
-export async function logout(deps: Pick<Deps, "db" | "bus">, user: AuthUser, session: TokenClaims) {
+export async function logout(deps: Pick<Deps, "db" | "bus" | "changed">, user: AuthUser, session: TokenClaims) {
   const now = new Date();
   await deps.db.delete(revokedSessions).where(lt(revokedSessions.expiresAt, now));
   if (session.sessionId) {
@@ -53,5 +54,6 @@ export async function logout(deps: Pick<Deps, "db" | "bus">, user: AuthUser, ses
       .set({ tokenVersion: sql`${users.tokenVersion} + 1` })
       .where(eq(users.id, user.id));
   }
+  deps.changed(NOTHING_PUBLIC);
   announceSessionsEnded(deps.bus, user.id);
 }

@@ -7,6 +7,7 @@ import { users } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import { walletLinkedMail } from "../../infra/mail-templates.ts";
 import type { Deps } from "../deps.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { findUser } from "../users/find-user.ts";
 import { toPrivateUser } from "../users/user-fields.ts";
 import { type AuthUser, BLOCKED } from "./auth-user.ts";
@@ -34,7 +35,7 @@ export function assertChecksum(address: string) {
 }
 
 /** Login by wallet (docs/product.md, "Wallets"): the signer must be a wallet an account has verified. */
-export async function loginWithWallet(deps: Pick<Deps, "db" | "config" | "tokens">, proof: SiweProof) {
+export async function loginWithWallet(deps: Pick<Deps, "db" | "config" | "tokens" | "changed">, proof: SiweProof) {
   const address = await verifySiwe(deps, proof);
   const [user] = await deps.db
     .select()
@@ -47,6 +48,7 @@ export async function loginWithWallet(deps: Pick<Deps, "db" | "config" | "tokens
     );
   }
   if (user.isBlocked) throw new HttpError(403, BLOCKED);
+  deps.changed(NOTHING_PUBLIC);
   return sessionFor(deps, user, "wallet");
 }
 
@@ -55,7 +57,11 @@ export async function loginWithWallet(deps: Pick<Deps, "db" | "config" | "tokens
  * one asks for the current password (a stolen session alone cannot plant its own), and the owner is told by mail
  * whenever a new wallet is linked.
  */
-export async function linkWallet(deps: Pick<Deps, "db" | "config" | "mailer">, user: AuthUser, input: LinkWalletInput) {
+export async function linkWallet(
+  deps: Pick<Deps, "db" | "config" | "mailer" | "changed">,
+  user: AuthUser,
+  input: LinkWalletInput,
+) {
   const sameWallet = (address: string) => user.walletAddress?.toLowerCase() === address.toLowerCase();
   if (user.walletVerifiedAt && !sameWallet(parseSiweMessage(input.message).address ?? "")) {
     await checkCurrentPassword(user, input.currentPassword);
@@ -70,6 +76,8 @@ export async function linkWallet(deps: Pick<Deps, "db" | "config" | "mailer">, u
     if (isUniqueViolation(error, "users_verified_wallet_key")) throw new HttpError(409, WALLET_TAKEN);
     throw error;
   }
+  // A post's page shows its author's verified wallet, where readers' tips go.
+  deps.changed([cacheTags.user(user.id)]);
   if (!(user.walletVerifiedAt && sameWallet(address))) {
     await deps.mailer.queue({ to: user.email, ...walletLinkedMail(user.firstName, address, deps.config.publicUrl) });
   }

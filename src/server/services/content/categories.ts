@@ -7,6 +7,7 @@ import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
+import { cacheTags, EVERYTHING } from "../reads/tags.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 
 const TITLE_TAKEN = "A category with this title already exists";
@@ -66,20 +67,23 @@ async function withUniqueTitle<T>(write: () => Promise<T>): Promise<T> {
   }
 }
 
-export async function createCategory(deps: Pick<Deps, "db">, admin: AuthUser, title: string) {
+export async function createCategory(deps: Pick<Deps, "db" | "changed">, admin: AuthUser, title: string) {
   const [row] = await withUniqueTitle(() => deps.db.insert(categories).values({ title, userId: admin.id }).returning());
+  deps.changed([cacheTags.categories]);
   return getCategory(deps, admin, (row as { id: string }).id);
 }
 
-export async function renameCategory(deps: Pick<Deps, "db">, admin: AuthUser, id: string, title: string) {
+export async function renameCategory(deps: Pick<Deps, "db" | "changed">, admin: AuthUser, id: string, title: string) {
   const [row] = await withUniqueTitle(() =>
     deps.db.update(categories).set({ title, updatedAt: new Date() }).where(eq(categories.id, id)).returning(),
   );
   if (!row) throw new HttpError(404, "Category not found");
+  // Every post shows its category's title.
+  deps.changed(EVERYTHING);
   return getCategory(deps, admin, id);
 }
 
-export async function deleteCategory(deps: Pick<Deps, "db">, admin: AuthUser, id: string) {
+export async function deleteCategory(deps: Pick<Deps, "db" | "changed">, admin: AuthUser, id: string) {
   const category = await getCategory(deps, admin, id);
   try {
     await deps.db.delete(categories).where(eq(categories.id, id));
@@ -87,5 +91,7 @@ export async function deleteCategory(deps: Pick<Deps, "db">, admin: AuthUser, id
     if (isForeignKeyViolation(error)) throw new HttpError(409, "This category is used by posts and cannot be deleted");
     throw error;
   }
+  // Only an unused category can go: no post showed it.
+  deps.changed([cacheTags.categories]);
   return category;
 }

@@ -7,6 +7,7 @@ import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { notify } from "../notifications/notify.ts";
+import { cacheTags } from "../reads/tags.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 import { isPublished, POST_NOT_FOUND } from "./post-queries.ts";
 
@@ -93,30 +94,41 @@ const insertComment = statement<
 
 /** Comments go on published posts only (a draft is answered as a missing post), checked in the insert itself. */
 export async function createComment(
-  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,
   user: AuthUser,
   postId: string,
   description: string,
 ) {
   const [row] = await insertComment(deps.db, { postId, userId: user.id, description });
   if (!row) throw new HttpError(404, POST_NOT_FOUND);
+  deps.changed(commentChanged(postId));
   await notify(deps, { kind: "comment", recipientId: row.author_id, actorId: user.id, postId });
   return getComment(deps, row.id);
 }
 
-export async function updateComment(deps: Pick<Deps, "db">, user: AuthUser, id: string, description: string) {
+/** A comment changes its post's comments and its count. */
+const commentChanged = (postId: string) => [cacheTags.comments(postId), cacheTags.counts(postId)];
+
+export async function updateComment(
+  deps: Pick<Deps, "db" | "changed">,
+  user: AuthUser,
+  id: string,
+  description: string,
+) {
   const comment = await getComment(deps, id);
   if (comment.user.id !== user.id) throw new HttpError(403, "You can only edit your own comments");
   await deps.db.update(comments).set({ description, updatedAt: new Date() }).where(eq(comments.id, id));
+  deps.changed(commentChanged(comment.postId));
   return getComment(deps, id);
 }
 
 /** The comment's author or an admin may delete it, whatever became of its post. */
-export async function deleteComment(deps: Pick<Deps, "db">, user: AuthUser, id: string) {
+export async function deleteComment(deps: Pick<Deps, "db" | "changed">, user: AuthUser, id: string) {
   const [row] = await select(deps).where(eq(comments.id, id));
   if (!row) throw new HttpError(404, COMMENT_NOT_FOUND);
   const comment = toComment(row);
   if (comment.user.id !== user.id && !user.isAdmin) throw new HttpError(403, "You can only delete your own comments");
   await deps.db.delete(comments).where(eq(comments.id, id));
+  deps.changed(commentChanged(comment.postId));
   return comment;
 }

@@ -10,6 +10,7 @@ import { removeImage, storeImage } from "../images.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
+import { cacheTags } from "../reads/tags.ts";
 import { hasContent, sanitizePostHtml } from "../sanitize.ts";
 import { POST_NOT_FOUND } from "./post-queries.ts";
 import { getPost } from "./post-reads.ts";
@@ -57,7 +58,7 @@ function cleanDescription(html: string) {
  * transaction that creates the post, so a hash serves one post only, even under parallel requests.
  */
 export async function createPost(
-  deps: Pick<Deps, "chain" | "config" | "db" | "log" | "storage" | "mailer" | "bus">,
+  deps: Pick<Deps, "chain" | "config" | "db" | "log" | "storage" | "mailer" | "bus" | "changed">,
   author: AuthUser,
   input: CreatePostBody,
 ) {
@@ -98,6 +99,7 @@ export async function createPost(
         );
       return { id: post.id, fannedOut };
     });
+    deps.changed(postChanged(id));
     announceNewPost(deps, id, fannedOut);
     return getPost(deps, id, author.id);
   } catch (error) {
@@ -105,6 +107,9 @@ export async function createPost(
     throw error;
   }
 }
+
+/** A post was written: it, and every list it may join or leave. */
+const postChanged = (id: string) => [cacheTags.posts, cacheTags.post(id)];
 
 async function ownPost(deps: Pick<Deps, "db">, user: AuthUser, id: string, action: string) {
   const [post] = await deps.db
@@ -117,7 +122,7 @@ async function ownPost(deps: Pick<Deps, "db">, user: AuthUser, id: string, actio
 }
 
 export async function updatePost(
-  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,
   user: AuthUser,
   id: string,
   input: PostUpdate,
@@ -142,12 +147,17 @@ export async function updatePost(
     await queuePostActivity(federated, { action: "create", postId: id, authorId: user.id });
     return fanOutNewPost({ db: tx, config: deps.config }, id);
   });
+  deps.changed(postChanged(id));
   if (fannedOut) announceNewPost(deps, id, fannedOut);
   return getPost(deps, id, user.id);
 }
 
 /** Comments, reactions and views go with the post (foreign keys cascade); its cover image is removed. */
-export async function deletePost(deps: Pick<Deps, "db" | "config" | "log" | "storage">, user: AuthUser, id: string) {
+export async function deletePost(
+  deps: Pick<Deps, "db" | "config" | "log" | "storage" | "changed">,
+  user: AuthUser,
+  id: string,
+) {
   const post = await ownPost(deps, user, id, "delete");
   const deleted = await getPost(deps, id, user.id);
   await deps.db.transaction(async (tx) => {
@@ -155,6 +165,7 @@ export async function deletePost(deps: Pick<Deps, "db" | "config" | "log" | "sto
     if (post.status === "published")
       await queuePostActivity({ db: tx, config: deps.config }, { action: "delete", postId: id, authorId: user.id });
   });
+  deps.changed(postChanged(id));
   if (post.image)
     await removeImage(deps.storage, post.image, "cover").catch((error) =>
       deps.log.warn({ err: error }, "cover not removed"),

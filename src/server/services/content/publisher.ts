@@ -5,13 +5,14 @@ import type { Deps } from "../deps.ts";
 import { queuePostActivity } from "../federation/queue-messages.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { notify } from "../notifications/notify.ts";
+import { cacheTags } from "../reads/tags.ts";
 
 /**
  * Publishes the scheduled posts whose time has come, tells their authors' followers in the same transaction, and
  * answers their ids. One UPDATE: when several instances run it at once, PostgreSQL re-checks the loser's WHERE
  * against the winner's row, so each post is published (and announced) once.
  */
-export async function publishDuePosts(deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">) {
+export async function publishDuePosts(deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">) {
   const published = await deps.db.transaction(async (tx) => {
     const rows = await tx
       .update(posts)
@@ -28,6 +29,7 @@ export async function publishDuePosts(deps: Pick<Deps, "db" | "config" | "mailer
     }
     return done;
   });
+  if (published.length > 0) deps.changed([cacheTags.posts, ...published.map((post) => cacheTags.post(post.id))]);
   for (const post of published) {
     announceNewPost(deps, post.id, post.fannedOut);
     await notify(deps, {
@@ -47,16 +49,15 @@ export async function publishDuePosts(deps: Pick<Deps, "db" | "config" | "mailer
  * instances each post is published exactly once; a failed check (database away) is tried again at the next.
  */
 export function createPublisher(
-  deps: Pick<Deps, "db" | "log" | "config" | "mailer" | "bus">,
+  deps: Pick<Deps, "db" | "log" | "config" | "mailer" | "bus" | "changed">,
   /** `everyMs`: how late a scheduled post may go out at most (PUBLISH_CHECK_MS), plus the time one check takes. */
-  options: { everyMs: number; onPublished: (ids: string[]) => void },
+  options: { everyMs: number },
 ) {
   const publisher = {
     /** Publishes what is due; answers the ids this instance published. */
     async publishDue() {
       const ids = await publishDuePosts(deps);
       for (const id of ids) deps.log.info({ postId: id }, "scheduled post published");
-      if (ids.length > 0) options.onPublished(ids);
       return ids;
     },
   };

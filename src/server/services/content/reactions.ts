@@ -5,6 +5,7 @@ import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
+import { cacheTags } from "../reads/tags.ts";
 import { isPublished, POST_NOT_FOUND } from "./post-queries.ts";
 import { getPost } from "./post-reads.ts";
 
@@ -55,13 +56,15 @@ const toggle = statement<{ postId: string; userId: string; kind: "like" | "disli
  * they stay exact under any concurrency.
  */
 export async function react(
-  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,
   user: AuthUser,
   postId: string,
   kind: "like" | "dislike",
 ) {
   const [row] = await toggle(deps.db, { postId, userId: user.id, kind });
   if (!row?.published) throw new HttpError(404, POST_NOT_FOUND);
+  // The post's counts, and the reader's own reaction; every page showing the post keeps what it is.
+  deps.changed([cacheTags.counts(postId), cacheTags.reaction(user.id, postId)]);
   const post = await getPost(deps, postId, user.id);
   // Its author is told of a like; a like taken back (or turned into a dislike) before they read it goes again.
   const like = { kind: "like" as const, recipientId: post.user.id, actorId: user.id, postId };

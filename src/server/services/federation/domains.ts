@@ -5,6 +5,7 @@ import { blockedDomains, remoteFollowers, remoteReactions, remoteReplies } from 
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
+import { NOTHING_PUBLIC } from "../reads/tags.ts";
 
 /** A host name as compared and stored: lower case, without the trailing dot of a fully qualified name. */
 export const normalHost = (hostname: string) => hostname.toLowerCase().replace(/\.+$/, "");
@@ -30,8 +31,15 @@ const within = (
 ) => or(eq(column, domain), sql`${column} like ${`%.${domain}`}`);
 
 /** Blocks a domain: its activities are refused from now on, and its followers, replies and reactions dropped. */
-export async function blockDomain({ db }: Pick<Deps, "db">, admin: AuthUser, domain: string, ownHostname: string) {
+export async function blockDomain(
+  { db, changed }: Pick<Deps, "db" | "changed">,
+  admin: AuthUser,
+  domain: string,
+  ownHostname: string,
+) {
   if (domain === ownHostname) throw new HttpError(400, "This is the site's own domain");
+  // What the fediverse sent is read apart from the cached public reads.
+  changed(NOTHING_PUBLIC);
   await db.transaction(async (tx) => {
     await tx.insert(blockedDomains).values({ domain, blockedBy: admin.id }).onConflictDoNothing();
     await tx.delete(remoteFollowers).where(within(remoteFollowers.domain, domain));
@@ -40,7 +48,8 @@ export async function blockDomain({ db }: Pick<Deps, "db">, admin: AuthUser, dom
   });
 }
 
-export async function unblockDomain({ db }: Pick<Deps, "db">, domain: string) {
+export async function unblockDomain({ db, changed }: Pick<Deps, "db" | "changed">, domain: string) {
+  changed(NOTHING_PUBLIC);
   await db.delete(blockedDomains).where(eq(blockedDomains.domain, domain));
 }
 

@@ -12,6 +12,7 @@ import { createFederationQueue } from "../../infra/federation-queue.ts";
 import { periodic } from "../../infra/periodic.ts";
 import { isPublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
+import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { userIdByHandle } from "../users/handles.ts";
 import { guardedDelivery, PrivateAddressError } from "./delivery-guard.ts";
 import { countFollowers, followersOf, forgetFollower, SITE_ACTOR } from "./followers.ts";
@@ -73,7 +74,7 @@ function routeFedifyLogs(log: FastifyBaseLogger) {
  * site one too (`@blog@host`, a `Group` that announces every post), WebFinger and NodeInfo, a shared inbox, and
  * deliveries of posts queued in the database. Null when the site does not federate (`config.federation`).
  */
-export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
+export function createFederator(deps: Pick<Deps, "db" | "config" | "log" | "changed">) {
   const settings = deps.config.federation;
   if (!settings) return null;
   const { db, log } = deps;
@@ -246,6 +247,8 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log">) {
           log.warn({ reason: (error as Error).message }, "federation: an activity was refused");
           throw error;
         });
+        // What an activity does is kept in the federation's tables, which are read uncached.
+        deps.changed(NOTHING_PUBLIC);
       }
       return federation.fetch(request, {
         contextData: undefined,

@@ -6,6 +6,7 @@ import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import { requirePublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
+import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { sanitizeRemoteHtml } from "../sanitize.ts";
 import { hostOf } from "./domains.ts";
 
@@ -168,8 +169,14 @@ async function ownReply(db: Db, user: AuthUser, id: string) {
 }
 
 /** Shows a waiting reply, and lets its account reply to this author without waiting from now on. */
-export async function approveReply({ db }: Pick<Deps, "db">, user: AuthUser, id: string): Promise<RemoteReply> {
+export async function approveReply(
+  { db, changed }: Pick<Deps, "db" | "changed">,
+  user: AuthUser,
+  id: string,
+): Promise<RemoteReply> {
   const { reply, authorId } = await ownReply(db, user, id);
+  // Replies from the fediverse are read apart from the cached public reads.
+  changed(NOTHING_PUBLIC);
   return db.transaction(async (tx) => {
     await tx.insert(approvedRepliers).values({ userId: authorId, actorUri: reply.actorUri }).onConflictDoNothing();
     const [row] = await tx
@@ -181,7 +188,12 @@ export async function approveReply({ db }: Pick<Deps, "db">, user: AuthUser, id:
   });
 }
 
-export async function removeReply({ db }: Pick<Deps, "db">, user: AuthUser, id: string): Promise<void> {
+export async function removeReply(
+  { db, changed }: Pick<Deps, "db" | "changed">,
+  user: AuthUser,
+  id: string,
+): Promise<void> {
   await ownReply(db, user, id);
+  changed(NOTHING_PUBLIC);
   await db.delete(remoteReplies).where(eq(remoteReplies.id, id));
 }

@@ -11,6 +11,7 @@ import { notificationActors, notificationSettings, notifications, payments, post
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
+import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { toUserSummary } from "../users/user-fields.ts";
 import { NOTIFICATIONS_CHANNEL, type NotificationsChanged } from "./notify.ts";
 
@@ -105,7 +106,8 @@ export async function unreadCounts(deps: Pick<Deps, "db">, userIds: string[]) {
 }
 
 /** Marks some (or all) of a user's notifications read; answers what is still unread. */
-export async function markRead(deps: Pick<Deps, "db" | "bus">, user: AuthUser, ids?: string[]) {
+export async function markRead(deps: Pick<Deps, "db" | "bus" | "changed">, user: AuthUser, ids?: string[]) {
+  deps.changed(NOTHING_PUBLIC);
   if (ids?.length === 0) return unreadCount(deps, user.id);
   await deps.db
     .update(notifications)
@@ -134,10 +136,11 @@ export async function getSettings(deps: Pick<Deps, "db">, user: AuthUser): Promi
 }
 
 export async function updateSettings(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "changed">,
   user: AuthUser,
   settings: { topic: NotificationTopic; delivery: "app" | "email" | "digest" }[],
 ) {
+  deps.changed(NOTHING_PUBLIC);
   await deps.db
     .insert(notificationSettings)
     .values(settings.map((setting) => ({ userId: user.id, ...setting })))

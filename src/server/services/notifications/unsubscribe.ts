@@ -11,6 +11,7 @@ import {
 import { notificationSettings } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { Deps } from "../deps.ts";
+import { NOTHING_PUBLIC } from "../reads/tags.ts";
 
 /**
  * One-click unsubscribe links (RFC 8058): `/unsubscribe/<user>/<topic>/<token>`, where the token is an HMAC-SHA256 of
@@ -55,11 +56,12 @@ const undoToken = (secret: string, userId: string, topics: readonly Notification
   sign(secret, `resubscribe:${userId}:digest:${[...topics].sort().join(",")}`);
 
 async function setDelivery(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "changed">,
   userId: string,
   topics: NotificationTopic[],
   delivery: "app" | "email" | "digest",
 ) {
+  deps.changed(NOTHING_PUBLIC);
   if (topics.length === 0) return;
   await deps.db
     .insert(notificationSettings)
@@ -87,7 +89,7 @@ const DIGEST_LABEL = "The daily digest of your notifications";
 
 /** The link's switch turned off (in the app only from now on): one topic's mail, or every topic of the digest. */
 export async function unsubscribe(
-  deps: Pick<Deps, "db" | "config">,
+  deps: Pick<Deps, "db" | "config" | "changed">,
   input: UnsubscribeInput,
 ): Promise<UnsubscribeResult> {
   checkToken(deps.config.jwtSecret ?? "", input);
@@ -100,7 +102,7 @@ export async function unsubscribe(
 
 /** Undoes it: the topics go back to e-mail at once, or (a digest's) to the digest. */
 export async function resubscribe(
-  deps: Pick<Deps, "db" | "config">,
+  deps: Pick<Deps, "db" | "config" | "changed">,
   input: UnsubscribeInput & { topics?: NotificationTopic[] | undefined; undo?: string | undefined },
 ): Promise<UnsubscribeResult> {
   const secret = deps.config.jwtSecret ?? "";

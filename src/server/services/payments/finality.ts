@@ -7,6 +7,7 @@ import { isNotFound } from "../../infra/chain.ts";
 import { periodic } from "../../infra/periodic.ts";
 import type { Deps } from "../deps.ts";
 import { notify } from "../notifications/notify.ts";
+import { cacheTags } from "../reads/tags.ts";
 
 const CHECK_EVERY_MS = 60_000;
 const BATCH = 50;
@@ -27,9 +28,7 @@ export function createPaymentWatcher(deps: {
   finality: number;
   log: FastifyBaseLogger;
   /** What the featured payment's author is told with. */
-  notifier: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">;
-  /** A post lost its featured flag. */
-  onChange: () => void;
+  notifier: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">;
 }) {
   const { db, chain, finality, log } = deps;
 
@@ -46,7 +45,11 @@ export function createPaymentWatcher(deps: {
           await tx.update(posts).set({ isFeatured: false }).where(eq(posts.id, payment.postId));
         }
       });
-      deps.onChange();
+      // The post it paid for shows the payment (a tip) or leaves the featured places.
+      if (payment.postId) {
+        const lists = payment.purpose === "featured" ? [cacheTags.posts] : [];
+        deps.notifier.changed([...lists, cacheTags.post(payment.postId)]);
+      }
       log.warn({ txHash: payment.txHash, purpose: payment.purpose }, "a verified payment left the chain");
       await tellPayer(payment, "payment_reorged");
       return "reorged" as const;

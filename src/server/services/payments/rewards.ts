@@ -7,6 +7,7 @@ import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
+import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { findUser } from "../users/find-user.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 import { claimPayment, explorerTxUrl } from "./claim.ts";
@@ -21,7 +22,7 @@ const rewardsCount = (deps: Pick<Deps, "db">, userId: string) => deps.db.$count(
 
 /** Each admin rewards a user at most once; a second call takes the reward back. */
 export async function toggleReward(
-  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,
   admin: AuthUser,
   targetId: string,
 ) {
@@ -31,6 +32,8 @@ export async function toggleReward(
     .delete(rewards)
     .where(and(eq(rewards.userId, targetId), eq(rewards.adminId, admin.id)))
     .returning();
+  // Rewards show on profiles and the admin's screens, which are read uncached.
+  deps.changed(NOTHING_PUBLIC);
   const reward = { kind: "reward" as const, recipientId: targetId, actorId: admin.id };
   if (removed.length === 0) {
     await deps.db.insert(rewards).values({ userId: targetId, adminId: admin.id }).onConflictDoNothing();
@@ -74,7 +77,7 @@ export async function listRewards(deps: Pick<Deps, "db" | "config">, userId: str
 
 /** An admin's ETH tip to a user's verified wallet, verified like a fee and recorded as that admin's reward. */
 export async function recordTip(
-  deps: Pick<Deps, "db" | "config" | "chain" | "log" | "mailer" | "bus">,
+  deps: Pick<Deps, "db" | "config" | "chain" | "log" | "mailer" | "bus" | "changed">,
   admin: AuthUser,
   targetId: string,
   txHash: string,
@@ -98,6 +101,7 @@ export async function recordTip(
       .onConflictDoUpdate({ target: [rewards.userId, rewards.adminId], set: { paymentId: id } });
     return id;
   });
+  deps.changed(NOTHING_PUBLIC);
   await notify(deps, { kind: "tip", recipientId: targetId, actorId: admin.id, paymentId });
   return { isRewarded: true, rewardsCount: await rewardsCount(deps, targetId) };
 }

@@ -8,6 +8,7 @@ import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
 import { isPublished, POST_NOT_FOUND } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { notify } from "../notifications/notify.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { findUser } from "../users/find-user.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 import { claimPayment, explorerTxUrl } from "./claim.ts";
@@ -43,7 +44,7 @@ export async function tipTotals(
  * author is told.
  */
 export async function tipAuthor(
-  deps: Pick<Deps, "db" | "config" | "chain" | "log" | "mailer" | "bus">,
+  deps: Pick<Deps, "db" | "config" | "chain" | "log" | "mailer" | "bus" | "changed">,
   reader: AuthUser,
   target: { postId: string } | { userId: string },
   txHash: string,
@@ -63,6 +64,8 @@ export async function tipAuthor(
   const paymentId = await deps.db.transaction((tx) =>
     claimPayment(tx, payment, { purpose: "tip", userId: reader.id, postId, recipientId: authorId }),
   );
+  // A post's page shows its tips; a profile's are read uncached.
+  deps.changed(postId ? [cacheTags.post(postId)] : NOTHING_PUBLIC);
   await notify(deps, { kind: "tip", recipientId: authorId, actorId: reader.id, postId: postId ?? null, paymentId });
   return tipTotals(deps, postId ? { postId } : { recipientId: authorId });
 }

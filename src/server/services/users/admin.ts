@@ -6,6 +6,7 @@ import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import { announceSessionsEnded } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
+import { cacheTags } from "../reads/tags.ts";
 import { findUser } from "./find-user.ts";
 import {
   followersCountSql,
@@ -48,7 +49,12 @@ export async function listUsers(deps: Pick<Deps, "db">, admin: AuthUser, query: 
  * Blocking also ends every session of the user. The caller is an unblocked admin who cannot block themself, so the
  * last admin can never be blocked.
  */
-export async function setBlocked(deps: Pick<Deps, "db" | "bus">, admin: AuthUser, targetId: string, blocked: boolean) {
+export async function setBlocked(
+  deps: Pick<Deps, "db" | "bus" | "changed">,
+  admin: AuthUser,
+  targetId: string,
+  blocked: boolean,
+) {
   if (admin.id === targetId) throw new HttpError(400, `You cannot ${blocked ? "block" : "unblock"} yourself`);
   const [target] = await deps.db
     .update(users)
@@ -61,5 +67,7 @@ export async function setBlocked(deps: Pick<Deps, "db" | "bus">, admin: AuthUser
     .returning({ id: users.id });
   if (!target) throw new HttpError(404, "User not found");
   if (blocked) announceSessionsEnded(deps.bus, targetId);
+  // A blocked writer's name is on every page that shows their posts and comments.
+  deps.changed([cacheTags.user(targetId)]);
   return toPrivateUser(await findUser(deps, targetId));
 }

@@ -13,6 +13,7 @@ import { queueActorUpdate } from "../federation/queue-messages.ts";
 import { removeImage, storeImage } from "../images.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
 import { tipTotals } from "../payments/tips.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { findUser } from "./find-user.ts";
 import { changeHandle } from "./handles.ts";
 import {
@@ -106,7 +107,7 @@ export async function getProfile(deps: Pick<Deps, "db">, viewer: AuthUser, profi
 
 /** A new e-mail needs the current password, starts unverified, and the old address is told. */
 export async function updateProfile(
-  deps: Pick<Deps, "config" | "db" | "mailer">,
+  deps: Pick<Deps, "config" | "db" | "mailer" | "changed">,
   user: AuthUser,
   input: UpdateProfileInput,
 ) {
@@ -137,6 +138,7 @@ export async function updateProfile(
     if (isUniqueViolation(error, "users_email_lower_key")) throw new HttpError(409, EMAIL_TAKEN);
     throw error;
   }
+  deps.changed([cacheTags.user(user.id)]);
   if (emailChanged) {
     await deps.mailer.send({ to: user.email, ...emailChangedMail(user.firstName, input.email, deps.config.publicUrl) });
   }
@@ -153,7 +155,7 @@ async function followersCount(deps: Pick<Deps, "db">, userId: string) {
 
 /** Follows or unfollows; the followed user is told of a new follower, and an unfollow takes an unread notice back. */
 export async function setFollowing(
-  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,
   follower: AuthUser,
   targetId: string,
   following: boolean,
@@ -174,11 +176,12 @@ export async function setFollowing(
       .returning({ followerId: follows.followerId });
     if (removed.length > 0) await withdraw(deps, { kind: "follow", recipientId: targetId, actorId: follower.id });
   }
+  deps.changed(NOTHING_PUBLIC);
   return { isFollowing: following, followersCount: await followersCount(deps, targetId) };
 }
 
 export async function replacePhoto(
-  deps: Pick<Deps, "db" | "config" | "log" | "storage">,
+  deps: Pick<Deps, "db" | "config" | "log" | "storage" | "changed">,
   user: AuthUser,
   upload: Uint8Array,
 ) {
@@ -187,6 +190,7 @@ export async function replacePhoto(
     await tx.update(users).set({ profilePhoto: url, updatedAt: new Date() }).where(eq(users.id, user.id));
     await queueActorUpdate({ db: tx, config: deps.config }, user.id);
   });
+  deps.changed([cacheTags.user(user.id)]);
   if (user.profilePhoto)
     await removeImage(deps.storage, user.profilePhoto, "photo").catch((error) =>
       deps.log.warn({ err: error }, "old photo not removed"),

@@ -1,0 +1,77 @@
+import type { FastifyBaseLogger } from "fastify";
+import type { PublicClient } from "viem";
+import type { Database } from "./db/client.ts";
+import type { AppConfig } from "./env.ts";
+import type { Bus } from "./infra/bus.ts";
+import type { Mailer } from "./infra/mailer.ts";
+import { createPublisher } from "./services/content/publisher.ts";
+import { createViewBuffer } from "./services/content/view-buffer.ts";
+import type { Federator } from "./services/federation/federation.ts";
+import { createDigestJob } from "./services/notifications/digest.ts";
+import { createNotificationHub } from "./services/notifications/live.ts";
+import { createPaymentWatcher } from "./services/payments/finality.ts";
+import type { Changed } from "./services/reads/changes.ts";
+
+export interface JobDeps {
+  database: Database;
+  config: AppConfig;
+  chain: PublicClient;
+  mailer: Mailer;
+  bus: Bus;
+  log: FastifyBaseLogger;
+  changed: Changed;
+}
+
+/**
+ * The server's background work, each on its own timer (infra/periodic.ts) on every instance: the mail outbox,
+ * batched view counts, payment re-checks, scheduled posts, live unread counts, daily digests and, when the site
+ * federates, the fediverse's deliveries. What a job changes in public reads it tells `changed`, as requests do.
+ */
+export async function startJobs(deps: JobDeps) {
+  const { database, config, mailer, bus, log, changed } = deps;
+  const db = database.db;
+  // What jobs tell users with (notifications, their mail, their open pages).
+  const notifier = { db, config, mailer, bus, log, changed };
+  mailer.start();
+  // Views are counted in batches off the request path and show when a cached answer next expires (a view changes
+  // no page at once, or pages would never stay cached).
+  const views = createViewBuffer({ db, log });
+  const paymentWatcher = createPaymentWatcher({
+    db,
+    chain: deps.chain,
+    finality: config.finalityConfirmations,
+    log,
+    notifier,
+  });
+  // Scheduled posts go out at their time.
+  const publisher = createPublisher(notifier, { everyMs: config.publishCheckMs });
+  // Open pages hear of new notifications; digests go out once a day.
+  const notificationHub = createNotificationHub({ db, bus, log });
+  const digests = createDigestJob(notifier);
+  // Fedify is loaded only when the site federates: a site that does not need not pay its memory and start-up time.
+  const federator: Federator | null = config.federation
+    ? (await import("./services/federation/federation.ts")).createFederator({ db, config, log, changed })
+    : null;
+  for (const job of [views, paymentWatcher, publisher, notificationHub, digests, federator]) job?.start();
+
+  return {
+    views,
+    paymentWatcher,
+    publisher,
+    notificationHub,
+    digests,
+    federator,
+    /** Open event streams never finish on their own: they end before the server waits for its connections. */
+    endStreams: () => notificationHub.close(),
+    /** Stops every job, the last ones started first. */
+    async close() {
+      await federator?.close();
+      await digests.close();
+      await publisher.close();
+      await paymentWatcher.close();
+      await views.close();
+      await mailer.close();
+    },
+  };
+}
+export type Jobs = Awaited<ReturnType<typeof startJobs>>;
