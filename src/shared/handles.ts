@@ -1,5 +1,5 @@
 /**
- * Handles: `@handle@host` on the fediverse (issue 21). Lower-case letters, digits, "-" and "_", 3–30 characters,
+ * Handles: `@handle@host` on the fediverse. Lower-case letters, digits, "-" and "_", 3–30 characters,
  * derived from the name at registration (`ada-lovelace`, then `ada-lovelace-2`) and changeable in Update profile.
  */
 export const HANDLE_PATTERN = /^[a-z0-9_-]{3,30}$/;

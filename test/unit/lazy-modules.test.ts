@@ -55,7 +55,7 @@ const OPTIONAL = ["@fedify/fedify", "viem/chains", "sharp", "ioredis", "pg"];
 // Fedify is about 45 MiB of memory and 0.4 s of start-up, viem's table of every chain about 20 MiB and 0.2 s, sharp
 // (libvips) about 9 MiB, ioredis and each database driver a few: a server that does not federate, runs on Hardhat's
 // chain, has not yet been sent an image and has no Redis loads none of them, and only the driver of its database
-// (issue 19's memory target).
+// (the memory target of docs/performance.md).
 describe("what the server loads only when it needs it", { timeout: 60_000 }, () => {
   it("starts without Fedify, viem's chains, sharp, ioredis or the driver it does not use", () => {
     const loaded = packagesLoadedByStart({ FEDERATION: "off" });

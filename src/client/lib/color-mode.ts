@@ -29,8 +29,8 @@ export function useColorMode() {
   );
   // A stored choice is the browser's alone: server-rendered HTML is light until it hydrates. Until then <html> is
   // left as main.tsx set it before the first paint (from the same choice and system), and a press (one replayed as
-  // the app starts, say) toggles what the reader sees, not that light placeholder: both used to follow the
-  // placeholder, so a reader in dark mode saw a flash of light and their first press stored dark again.
+  // the app starts, say) toggles what the reader sees, not that light placeholder: following the placeholder, a
+  // reader in dark mode would see a flash of light and their first press store dark again.
   const hydrated = useHydrated();
   const chosen = choice ?? system;
   const mode = hydrated ? chosen : "light";

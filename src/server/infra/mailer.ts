@@ -1,15 +1,13 @@
 import fs from "node:fs";
 import path from "node:path";
-import { and, asc, eq, inArray, isNotNull, isNull, lt, lte } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import nodemailer from "nodemailer";
 import type { Db } from "../db/client.ts";
-import { mailOutbox } from "../db/schema.ts";
-import type { MailContent } from "./mail-templates.ts";
+import { insertMail, type OutboxRow, type OutgoingMail, outboxRows } from "./mail-outbox.ts";
 import { periodic } from "./periodic.ts";
 
 export type Delivery = "sent" | "queued";
-const MAX_ATTEMPTS = 8;
+
 const RETRY_EVERY_MS = 30_000;
 /** How many mails an instance sends at once while it drains a bulk send. */
 const DRAIN_SENDERS = 3;
@@ -19,8 +17,6 @@ const DRAIN_SENDERS = 3;
  * lease runs out while its mail is still being sent.
  */
 const LEASE_MS = 2 * 60_000;
-type OutboxRow = typeof mailOutbox.$inferSelect;
-export type OutgoingMail = MailContent & { to: string; replyTo?: string };
 
 function smtpTransport(url: string) {
   const parsed = new URL(url);
@@ -56,6 +52,7 @@ export function createMailer(options: {
   const { db, log } = options;
   const leaseMs = options.leaseMs ?? LEASE_MS;
   const leaseUntil = (now = new Date()) => new Date(now.getTime() + leaseMs);
+  const outbox = outboxRows(db, leaseUntil);
   const outboxDir = path.resolve(options.dataDir, "outbox");
   const senderDomain = /@([^>\s]+)/.exec(options.from)?.[1] ?? "penchain.local";
   const transport = options.smtpUrl
@@ -86,11 +83,7 @@ export function createMailer(options: {
       const file = path.join(outboxDir, `${new Date().toISOString().replace(/[:.]/g, "-")}-${row.id}.eml`);
       fs.writeFileSync(file, (info as { message: Buffer }).message);
     }
-    // Once sent, the body (which may hold a live reset or verification link) is not kept.
-    await db
-      .update(mailOutbox)
-      .set({ sentAt: new Date(), attempts: row.attempts + 1, lastError: null, text: "", html: "" })
-      .where(eq(mailOutbox.id, row.id));
+    await outbox.markSent(row);
   }
 
   async function attempt(row: OutboxRow): Promise<Delivery> {
@@ -100,14 +93,7 @@ export function createMailer(options: {
     } catch (error) {
       const attempts = row.attempts + 1;
       const delay = Math.min(2 ** attempts * 15_000, 60 * 60_000);
-      await db
-        .update(mailOutbox)
-        .set({
-          attempts,
-          lastError: String((error as Error).message).slice(0, 500),
-          nextAttemptAt: new Date(Date.now() + delay),
-        })
-        .where(eq(mailOutbox.id, row.id));
+      await outbox.markFailed(row, String((error as Error).message), new Date(Date.now() + delay));
       log.warn({ err: error, mailId: row.id, attempts }, "mail delivery failed; it stays queued");
       return "queued";
     }
@@ -117,23 +103,6 @@ export function createMailer(options: {
   const pending = new Set<Promise<unknown>>();
   let draining: Promise<unknown> | undefined;
 
-  /** Claims one due row (skipping rows another instance has locked) and leases it, or null. */
-  async function claimOne(now: Date): Promise<OutboxRow | null> {
-    const due = db
-      .select({ id: mailOutbox.id })
-      .from(mailOutbox)
-      .where(and(isNull(mailOutbox.sentAt), lte(mailOutbox.nextAttemptAt, now), lt(mailOutbox.attempts, MAX_ATTEMPTS)))
-      .orderBy(asc(mailOutbox.nextAttemptAt))
-      .limit(1)
-      .for("update", { skipLocked: true });
-    const [row] = await db
-      .update(mailOutbox)
-      .set({ nextAttemptAt: leaseUntil(now) })
-      .where(and(inArray(mailOutbox.id, due), lte(mailOutbox.nextAttemptAt, now)))
-      .returning();
-    return row ?? null;
-  }
-
   const mailer = {
     kind: options.smtpUrl ? ("smtp" as const) : ("outbox" as const),
 
@@ -142,22 +111,8 @@ export function createMailer(options: {
      * sends it while we do (`leased: false`: for whoever drains the outbox first). `tx` lets a caller queue it in
      * its own transaction (with a limit checked there).
      */
-    async enqueue(mail: OutgoingMail, tx: Pick<Db, "insert"> = db, leased = true): Promise<OutboxRow> {
-      const [row] = await tx
-        .insert(mailOutbox)
-        .values({
-          to: mail.to,
-          replyTo: mail.replyTo ?? null,
-          subject: mail.subject,
-          text: mail.text,
-          html: mail.html,
-          headers: mail.headers ?? null,
-          nextAttemptAt: leased ? leaseUntil() : new Date(),
-        })
-        .returning();
-      if (!row) throw new Error("mail was not queued");
-      return row;
-    },
+    enqueue: (mail: OutgoingMail, tx: Pick<Db, "insert"> = db, leased = true): Promise<OutboxRow> =>
+      insertMail(tx, mail, leased ? leaseUntil() : new Date()),
 
     /** Sends a queued row now; what cannot be sent stays queued for a retry. */
     deliver: attempt,
@@ -189,7 +144,7 @@ export function createMailer(options: {
       // `now` may be a later time than the clock's (tests do that): the batch's clock runs on from it.
       const offset = now.getTime() - Date.now();
       for (let sent = 0; sent < batch; sent++) {
-        const row = await claimOne(new Date(Date.now() + offset));
+        const row = await outbox.claimOne(new Date(Date.now() + offset));
         if (!row) return;
         await attempt(row);
       }
@@ -213,13 +168,7 @@ export function createMailer(options: {
     },
 
     /** How many mails wait in the outbox, and how many it has sent. */
-    async counts() {
-      const [queued, sent] = await Promise.all([
-        db.$count(mailOutbox, isNull(mailOutbox.sentAt)),
-        db.$count(mailOutbox, isNotNull(mailOutbox.sentAt)),
-      ]);
-      return { queued, sent };
-    },
+    counts: () => outbox.counts(),
 
     /** Resolves once the work started with `later` so far has ended. */
     async idle() {

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import type { FastifyBaseLogger } from "fastify";
 import type { Bus } from "./bus.ts";
+import { createTaggedStore, type Kept } from "./tagged-store.ts";
 
 const CHANNEL = "penchain:content-changed";
 
@@ -30,12 +31,6 @@ export const JSON_FORMAT: Format = {
   encode: (value) => JSON.stringify(value),
 };
 
-interface Kept {
-  value: unknown;
-  tags: readonly string[];
-  storedAt: number;
-  weight: number;
-}
 type Entry = Kept & CachedResponse;
 
 /** What a value read at one tick depends on; a value may depend on groups read at different ticks. */
@@ -86,61 +81,11 @@ export function createReadCache(options: {
   let everythingChangedAt = 0;
   const tagChangedAt = new Map<string, number>();
 
-  function createStore<T extends Kept>(limits: { entries: number; bytes: number }) {
-    const entries = new Map<string, T>();
-    const byTag = new Map<string, Set<string>>();
-    let bytes = 0;
-    const drop = (key: string) => {
-      const entry = entries.get(key);
-      if (!entry) return;
-      entries.delete(key);
-      bytes -= entry.weight;
-      for (const tag of entry.tags) {
-        const keys = byTag.get(tag);
-        keys?.delete(key);
-        if (keys?.size === 0) byTag.delete(tag);
-      }
-    };
-    return {
-      get(key: string): T | undefined {
-        const entry = entries.get(key);
-        if (entry && Date.now() - entry.storedAt <= maxAgeMs) return entry;
-        drop(key);
-        return undefined;
-      },
-      put(key: string, entry: T) {
-        drop(key);
-        entries.set(key, entry);
-        bytes += entry.weight;
-        for (const tag of entry.tags) {
-          const keys = byTag.get(tag) ?? new Set<string>();
-          keys.add(key);
-          byTag.set(tag, keys);
-        }
-        while (bytes > limits.bytes || entries.size > limits.entries) drop(entries.keys().next().value as string);
-      },
-      dropTag(tag: string) {
-        const keys = [...(byTag.get(tag) ?? [])];
-        for (const key of keys) drop(key);
-        return keys.length;
-      },
-      clear() {
-        const count = entries.size;
-        entries.clear();
-        byTag.clear();
-        bytes = 0;
-        return count;
-      },
-      get size() {
-        return entries.size;
-      },
-    };
-  }
-  const responses = createStore<Entry>({ entries: maxEntries, bytes: maxBytes });
+  const responses = createTaggedStore<Entry>({ entries: maxEntries, bytes: maxBytes, maxAgeMs });
   /** Answers made from other kept answers (a reader's copy with their reactions, a rendered page), by the same rules. */
-  const derived = createStore<Entry>({ entries: maxEntries * 5, bytes: maxBytes / 2 });
+  const derived = createTaggedStore<Entry>({ entries: maxEntries * 5, bytes: maxBytes / 2, maxAgeMs });
   /** Small values answers are assembled from (a post's counts), kept by the same rules. */
-  const values = createStore<Kept>({ entries: maxEntries * 20, bytes: maxBytes / 8 });
+  const values = createTaggedStore<Kept>({ entries: maxEntries * 20, bytes: maxBytes / 8, maxAgeMs });
 
   /** Whether a value read from tick `readAt` with these tags may be kept: nothing it shows changed since. */
   const unchangedSince = (readAt: number, tags: readonly string[]) =>

@@ -1,6 +1,6 @@
 import { z } from "zod";
 
-/** Federation (issue 21): what the fediverse sent back to a post, and the admin's blocked domains. */
+/** Federation: what the fediverse sent back to a post, and the admin's blocked domains. */
 
 export const remoteReplySchema = z.object({
   id: z.string(),

@@ -69,7 +69,7 @@ export const updateProfileSchema = z.object({
   lastName: nameSchema("Last Name is required"),
   email: emailSchema("Email is required"),
   bio: required("Bio is required").max(1000, "Bio is at most 1000 characters"),
-  /** Not in the spec (issue 21): the fediverse handle; unchanged when left out. */
+  /** Not in the spec (docs/product.md, "The fediverse"): the fediverse handle; unchanged when left out. */
   handle: handleSchema.optional(),
   /** Required when the e-mail changes. */
   currentPassword: z.string().max(128).optional(),

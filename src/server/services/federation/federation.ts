@@ -1,31 +1,21 @@
 import fs from "node:fs";
 import path from "node:path";
 import { createFederation, type Federation } from "@fedify/fedify";
-import { Article } from "@fedify/fedify/vocab";
 import { configureSync, getConfig, type LogRecord } from "@logtape/logtape";
-import { and, count, desc, eq } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
-import { SITE_HANDLE } from "#shared/handles.ts";
-import { categories, comments, posts, users } from "../../db/schema.ts";
 import { createFederationKv } from "../../infra/federation-kv.ts";
 import { createFederationQueue } from "../../infra/federation-queue.ts";
 import { periodic } from "../../infra/periodic.ts";
-import { isPublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
-import { userIdByHandle } from "../users/handles.ts";
 import { guardedDelivery, PrivateAddressError } from "./delivery-guard.ts";
-import { countFollowers, followersOf, forgetFollower, SITE_ACTOR } from "./followers.ts";
+import { registerDispatchers } from "./dispatchers.ts";
+import { forgetFollower } from "./followers.ts";
 import { registerInbox } from "./inbox.ts";
 import { createKeyring } from "./keys.ts";
-import { articleColumns, articleOf, createOf, isUuid, personOf, publishedArticle, siteActor } from "./objects.ts";
 import { deliverActorUpdate, deliverPostActivity } from "./outgoing.ts";
 import { isActorUpdate, isPostActivity } from "./queue-messages.ts";
 import { checkSender } from "./senders.ts";
-
-const OUTBOX_PAGE = 20;
-/** NodeInfo's counts are read at most this often: crawlers ask for them all the time. */
-const NODEINFO_TTL_MS = 10 * 60_000;
 
 /** Penchain's version, for NodeInfo and the User-Agent of deliveries. */
 const packageVersion = () =>
@@ -70,7 +60,7 @@ function routeFedifyLogs(log: FastifyBaseLogger) {
 }
 
 /**
- * The site on the fediverse (issue 21), built on Fedify: every author an actor (`@handle@host`, a `Person`), the
+ * The site on the fediverse, built on Fedify: every author an actor (`@handle@host`, a `Person`), the
  * site one too (`@blog@host`, a `Group` that announces every post), WebFinger and NodeInfo, a shared inbox, and
  * deliveries of posts queued in the database. Null when the site does not federate (`config.federation`).
  */
@@ -83,7 +73,6 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log" | "chan
   const version = packageVersion();
   const kv = createFederationKv(db);
   const queue = createFederationQueue({ db, log, leaseMs: settings.leaseMs });
-  const keyring = createKeyring(db);
 
   const context = () => federation.createContext(new URL(base));
   const federation: Federation<void> = createFederation<void>({
@@ -115,109 +104,7 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log" | "chan
       log.warn({ err: error, activity: activity?.id?.href }, "federation: a delivery failed; it is tried again later"),
   });
 
-  federation
-    .setActorDispatcher("/ap/actors/{identifier}", async (ctx, identifier) =>
-      identifier === SITE_ACTOR ? siteActor(ctx, db, base) : personOf(ctx, db, base, identifier),
-    )
-    .setKeyPairsDispatcher(async (_ctx, identifier) => {
-      if (identifier !== SITE_ACTOR && !(isUuid(identifier) && (await userExists(identifier)))) return [];
-      return keyring(identifier);
-    })
-    .mapHandle(async (_ctx, handle) => {
-      const name = handle.toLowerCase();
-      return name === SITE_HANDLE ? SITE_ACTOR : userIdByHandle(db, name);
-    })
-    .mapAlias((_ctx, resource) => {
-      if (resource.origin !== new URL(base).origin) return null;
-      const profile = /^\/profile\/([0-9a-f-]{36})$/.exec(resource.pathname);
-      if (profile?.[1]) return { identifier: profile[1] };
-      return resource.pathname === "/" ? { identifier: SITE_ACTOR } : null;
-    });
-
-  async function userExists(id: string) {
-    const [row] = await db
-      .select({ id: users.id })
-      .from(users)
-      .where(and(eq(users.id, id), eq(users.isBlocked, false)));
-    return Boolean(row);
-  }
-  const actorExists = (identifier: string) =>
-    identifier === SITE_ACTOR
-      ? Promise.resolve(true)
-      : isUuid(identifier)
-        ? userExists(identifier)
-        : Promise.resolve(false);
-
-  federation
-    .setFollowersDispatcher("/ap/actors/{identifier}/followers", async (_ctx, identifier) => {
-      if (!(await actorExists(identifier))) return null;
-      return { items: await followersOf(db, [identifier]) };
-    })
-    .setCounter((_ctx, identifier) => countFollowers(db, identifier));
-
-  /** What an actor's outbox lists: the author's published posts, or every published post for the site. */
-  const postsOf = (identifier: string) =>
-    identifier === SITE_ACTOR ? isPublished : and(isPublished, eq(posts.userId, identifier));
-
-  federation
-    .setOutboxDispatcher("/ap/actors/{identifier}/outbox", async (ctx, identifier) => {
-      if (!(await actorExists(identifier))) return null;
-      const rows = await db
-        .select(articleColumns)
-        .from(posts)
-        .innerJoin(categories, eq(categories.id, posts.categoryId))
-        .where(postsOf(identifier))
-        .orderBy(desc(posts.publishedAt), desc(posts.id))
-        .limit(OUTBOX_PAGE);
-      return {
-        items: rows.map((row) => createOf(ctx, articleOf(ctx, base, row), row.userId)),
-      };
-    })
-    .setCounter(async (_ctx, identifier) => {
-      const [row] = await db.select({ count: count() }).from(posts).where(postsOf(identifier));
-      return row?.count ?? 0;
-    });
-
-  federation.setObjectDispatcher(Article, "/posts/{id}", async (ctx, values) => {
-    const post = await publishedArticle(db, values.id);
-    return post ? articleOf(ctx, base, post) : null;
-  });
-
-  let usage: { at: number; counts: Promise<number[]> } | undefined;
-  const usageCounts = () => {
-    if (!usage || Date.now() - usage.at > NODEINFO_TTL_MS) {
-      const counts = readUsage();
-      usage = { at: Date.now(), counts };
-      // A failed read is not kept: the next request reads again.
-      counts.catch(() => {
-        if (usage?.counts === counts) usage = undefined;
-      });
-    }
-    return usage.counts;
-  };
-  const readUsage = async () => {
-    const rows = await Promise.all([
-      db.select({ count: count() }).from(users).where(eq(users.isBlocked, false)),
-      db.select({ count: count() }).from(posts).where(isPublished),
-      db.select({ count: count() }).from(comments),
-    ]);
-    return rows.map(([row]) => row?.count ?? 0);
-  };
-
-  federation.setNodeInfoDispatcher("/nodeinfo/2.1", async () => {
-    const [usersCount = 0, postsCount = 0, commentsCount = 0] = await usageCounts();
-    return {
-      software: { name: "penchain", version, homepage: new URL(base) },
-      protocols: ["activitypub"],
-      openRegistrations: true,
-      usage: {
-        users: { total: usersCount },
-        localPosts: postsCount,
-        localComments: commentsCount,
-      },
-    };
-  });
-
+  const { actorExists } = registerDispatchers(federation, { db, base, version, keyring: createKeyring(db) });
   registerInbox(federation, { db, log, allowPrivateAddress: settings.allowPrivateAddress, actorExists });
 
   federation.setOutboxPermanentFailureHandler(async (_ctx, failure) => {

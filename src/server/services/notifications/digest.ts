@@ -6,7 +6,7 @@ import { periodic } from "../../infra/periodic.ts";
 import type { Deps } from "../deps.ts";
 import { digestMail, unsubscribeHeaders } from "./mails.ts";
 import { mailtoOf } from "./notify.ts";
-import { shownSql } from "./reads.ts";
+import { shownSql } from "./queries.ts";
 import { unsubscribePath, unsubscribeToken } from "./unsubscribe.ts";
 
 const CHECK_EVERY_MS = 10 * 60_000;

@@ -14,16 +14,9 @@ import type { Deps } from "../deps.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { toUserSummary } from "../users/user-fields.ts";
 import { NOTIFICATIONS_CHANNEL, type NotificationsChanged } from "./notify.ts";
+import { shownSql } from "./queries.ts";
 
 const NOTIFICATION_ID = sql.raw('"notifications"."id"');
-
-/**
- * A notification its recipient may see, for the row `n`: its post is public (or the recipient's own), so a post
- * taken back to a draft shows no title it has now, and its last actor is not blocked.
- */
-export const shownSql = (n: string) =>
-  sql.raw(`not exists (select 1 from posts p where p.id = ${n}.post_id and p.status <> 'published' and p.user_id <> ${n}.user_id)
-    and not exists (select 1 from users a where a.id = ${n}.last_actor_id and a.is_blocked)`);
 
 /**
  * A user's notifications, newest first, in one query per page on (user, updated_at, id): the people, post and

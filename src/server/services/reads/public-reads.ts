@@ -15,7 +15,7 @@ import {
   type PostCounts,
   postCounts,
 } from "../content/post-reads.ts";
-import { reactionsOf } from "../content/reactions.ts";
+import { reactionsOf } from "../content/reaction-queries.ts";
 import type { Deps } from "../deps.ts";
 import { readSettings } from "../settings.ts";
 import { cacheTags } from "./tags.ts";

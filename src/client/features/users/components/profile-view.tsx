@@ -89,7 +89,7 @@ export function ProfileView({ id, drafts }: { id: string; drafts: ReactNode }) {
                 <Heading as="h1" size="2xl">
                   {fullName(user)}
                 </Heading>
-                {/* Not in the spec (issue 21): how the fediverse finds this author. */}
+                {/* Not in the spec (docs/product.md, "The fediverse"): how the fediverse finds this author. */}
                 <Text color="fg.muted" fontSize="sm" aria-label="Fediverse handle">
                   @{user.handle}@{location.host}
                 </Text>
