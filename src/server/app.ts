@@ -28,6 +28,7 @@ import { federationApiRoutes } from "./routes/federation/api.ts";
 import { registerFederationRoutes } from "./routes/federation/index.ts";
 import { feedRoutes } from "./routes/feeds/index.ts";
 import { messageRoutes } from "./routes/messages/index.ts";
+import { moderationRoutes } from "./routes/moderation/index.ts";
 import { notificationRoutes, oneClickUnsubscribeRoute } from "./routes/notifications/index.ts";
 import { registerPages } from "./routes/pages/index.ts";
 import { paymentRoutes } from "./routes/payments/index.ts";
@@ -213,6 +214,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(notificationRoutes, { prefix: "/api/notifications" });
   await app.register(oneClickUnsubscribeRoute);
   await app.register(federationApiRoutes, { prefix: "/api/federation" });
+  await app.register(moderationRoutes, { prefix: "/api" });
   if (jobs.federator) await registerFederationRoutes(app, jobs.federator);
 
   // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.

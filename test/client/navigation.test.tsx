@@ -29,7 +29,7 @@ describe("navigation bars", () => {
     ]);
   });
 
-  it("shows an admin Authors, Add Category, Category List, Settings, and Payments after the spec's items", async () => {
+  it("shows an admin Authors, Add Category, Category List, Settings, Payments and Moderation after the spec's items", async () => {
     await renderApp("/", buildSession({ isAdmin: true }));
     expect(mainNavLinks()).toEqual(["Home", "Create", "Blogs", "Authors", "Add Category", "Category List"]);
     await userEvent.click(screen.getByRole("button", { name: "Account menu" }));
@@ -40,7 +40,16 @@ describe("navigation bars", () => {
       "Notification settings",
       "Settings",
       "Payments",
+      "Moderation",
     ]);
+  });
+
+  it("shows a moderator the moderation queue in the account menu, and a reader not", async () => {
+    await renderApp("/", buildSession({ isModerator: true }));
+    await userEvent.click(screen.getByRole("button", { name: "Account menu" }));
+    const items = await screen.findAllByRole("menuitem");
+    expect(items.map((item) => item.textContent)).toContain("Moderation");
+    expect(mainNavLinks()).toEqual(["Home", "Create", "Blogs", "Profile"]);
   });
 
   it("logs out from a member-only page: clears userInfo and goes home, not to /login", async () => {

@@ -16,6 +16,7 @@ export function buildSession(overrides: Partial<Session> = {}): Session {
     email: "ada@example.com",
     profilePhoto: null,
     isAdmin: false,
+    isModerator: false,
     isVerified: true,
     walletAddress: null,
     loginMethod: "password",

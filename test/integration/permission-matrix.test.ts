@@ -16,7 +16,7 @@ import { multipart, png } from "../support/images.ts";
 import { bearer, buildRegistration, makeAdmin, signUp, verifyWallet } from "../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
-const ROLES = ["visitor", "blocked", "user", "owner", "admin"] as const;
+const ROLES = ["visitor", "blocked", "user", "owner", "moderator", "admin"] as const;
 type Role = (typeof ROLES)[number];
 /** 401 and 403 are the guard refusing; "in" is the guard letting the caller through (any answer but those, or a 5xx). */
 type Expected = 401 | 403 | "in";
@@ -36,14 +36,16 @@ interface Request {
 }
 type Row = [method: string, path: string, request: (world: World) => Request | Promise<Request>, expected: Expected[]];
 
-// Every API route (the OpenAPI document's list), and what each caller gets: [visitor, blocked, user, owner, admin].
-const PUBLIC: Expected[] = ["in", "in", "in", "in", "in"];
-const SIGNED_IN: Expected[] = [401, 403, "in", "in", "in"];
-const ADMIN: Expected[] = [401, 403, 403, 403, "in"];
-const OWNER: Expected[] = [401, 403, 403, "in", 403];
-const OWNER_OR_ADMIN: Expected[] = [401, 403, 403, "in", "in"];
+// Every API route (the OpenAPI document's list), and what each caller gets:
+// [visitor, blocked, user, owner, moderator, admin].
+const PUBLIC: Expected[] = ["in", "in", "in", "in", "in", "in"];
+const SIGNED_IN: Expected[] = [401, 403, "in", "in", "in", "in"];
+const ADMIN: Expected[] = [401, 403, 403, 403, 403, "in"];
+const OWNER: Expected[] = [401, 403, 403, "in", 403, 403];
+const OWNER_OR_ADMIN: Expected[] = [401, 403, 403, "in", 403, "in"];
+const MODERATOR: Expected[] = [401, 403, 403, 403, "in", "in"];
 /** A signed activity's own signature decides, whoever the session is: an unsigned one is refused for everyone. */
-const SIGNED_ACTIVITY: Expected[] = [401, 401, 401, 401, 401];
+const SIGNED_ACTIVITY: Expected[] = [401, 401, 401, 401, 401, 401];
 const id = () => crypto.randomUUID();
 
 const MATRIX: Row[] = [
@@ -134,6 +136,12 @@ const MATRIX: Row[] = [
   ["PUT", "/api/users/block-user/{id}", (w) => ({ url: `/api/users/block-user/${w.owner.id}` }), ADMIN],
   ["PUT", "/api/users/unblock-user/{id}", (w) => ({ url: `/api/users/unblock-user/${w.owner.id}` }), ADMIN],
   ["PUT", "/api/users/likes/{id}", (w) => ({ url: `/api/users/likes/${w.owner.id}` }), ADMIN],
+  [
+    "PUT",
+    "/api/users/{id}/role",
+    (w) => ({ url: `/api/users/${w.owner.id}/role`, payload: { moderator: true } }),
+    ADMIN,
+  ],
   [
     "POST",
     "/api/email/",
@@ -264,6 +272,33 @@ const MATRIX: Row[] = [
     () => ({ url: "/api/federation/blocked-domains/spam.example" }),
     ADMIN,
   ],
+  // Moderation: the rules, reports, the moderators' queue and actions, the public log.
+  ["GET", "/api/rules", () => ({ url: "/api/rules" }), PUBLIC],
+  [
+    "PUT",
+    "/api/rules",
+    () => ({ url: "/api/rules", payload: { rules: [{ title: "Be kind", description: "" }] } }),
+    ADMIN,
+  ],
+  [
+    "POST",
+    "/api/reports",
+    (w) => ({ url: "/api/reports", payload: { kind: "post", id: w.post.id, rule: "spam" } }),
+    SIGNED_IN,
+  ],
+  ["GET", "/api/reports/mine", () => ({ url: "/api/reports/mine" }), SIGNED_IN],
+  ["GET", "/api/moderation/reports", () => ({ url: "/api/moderation/reports" }), MODERATOR],
+  [
+    "POST",
+    "/api/moderation/actions",
+    (w) => ({
+      url: "/api/moderation/actions",
+      payload: { target: { kind: "comment", id: w.comment.id }, action: "dismiss", rule: "spam" },
+    }),
+    MODERATOR,
+  ],
+  ["GET", "/api/moderation/log", () => ({ url: "/api/moderation/log" }), PUBLIC],
+  ["GET", "/api/moderation/log/export", () => ({ url: "/api/moderation/log/export" }), PUBLIC],
 ];
 
 /**
@@ -391,6 +426,11 @@ describe.each(databaseTargets)("who may call each route, on $name", (target) => 
         // An admin tip is judged on-chain: with a verified wallet, the guard (not a missing wallet) decides.
         await verifyWallet(app, admin, privateKeyToAccount(generatePrivateKey()));
         return admin;
+      },
+      moderator: async () => {
+        const moderator = await signUp(app);
+        await app.db.update(users).set({ isModerator: true }).where(eq(users.id, moderator.id));
+        return moderator;
       },
       blocked: async () => {
         const blocked = await signUp(app);

@@ -44,7 +44,10 @@ describe("a write says what it changed", () => {
   });
 
   it("in production answers it, and drops every cached read rather than serve what it changed", async () => {
-    app = await appWithForgetfulWrite({ NODE_ENV: "production", JWT_SECRET: crypto.randomBytes(48).toString("base64") });
+    app = await appWithForgetfulWrite({
+      NODE_ENV: "production",
+      JWT_SECRET: crypto.randomBytes(48).toString("base64"),
+    });
     const title = await publishOne(app);
     expect(await title()).toBe("As written");
     expect((await app.inject({ method: "POST", url: "/api/forgetful" })).statusCode).toBe(200);

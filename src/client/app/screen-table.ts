@@ -13,6 +13,7 @@ const post = () => import("./routes/post.tsx");
 const search = () => import("./routes/search.tsx");
 const createPost = () => import("./routes/create-post.tsx");
 const notifications = () => import("./routes/notifications.tsx");
+const moderation = () => import("./routes/moderation.tsx");
 
 /** A screen's chunk and the name it exports the screen under (checked against the module). */
 const chunk = <M, K extends keyof M & string>(load: () => Promise<M>, name: K) => ({
@@ -59,6 +60,10 @@ export const SCREENS: Screen[] = [
   { path: "/unsubscribe/:userId/:topic/:token", access: "public", ...chunk(notifications, "UnsubscribeRoute") },
   // Not in the spec: verified featured fees and tips, and a user's rewards.
   { path: "/payments", access: "admin", ...chunk(admin, "PaymentsRoute") },
+  // Not in the spec: the site's rules, the moderators' queue and the public moderation log (docs/product.md, "Moderation").
+  { path: "/rules", access: "public", ...chunk(moderation, "RulesRoute") },
+  { path: "/moderation", access: "moderator", ...chunk(moderation, "ModerationRoute") },
+  { path: "/moderation/log", access: "public", ...chunk(moderation, "ModerationLogRoute") },
 ];
 
 /**

@@ -88,6 +88,7 @@ export const SunIcon = make(
   "SunIcon",
 );
 
+export const FlagIcon = make(["M4 15s1-1 4-1 5 2 8 2 4-1 4-1V3s-1 1-4 1-5-2-8-2-4 1-4 1z", "M4 22v-7"], "FlagIcon");
 export const SearchIcon = make(["M11 19a8 8 0 1 0 0-16 8 8 0 0 0 0 16z", "M21 21l-4.35-4.35"], "SearchIcon");
 export const BellIcon = make(
   ["M18 8a6 6 0 0 0-12 0c0 7-3 9-3 9h18s-3-2-3-9", "M13.73 21a2 2 0 0 1-3.46 0"],

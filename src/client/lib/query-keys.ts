@@ -56,6 +56,14 @@ export const queryKeys = {
     pending: () => ["federation", "pending"] as const,
     blockedDomains: () => ["federation", "blocked-domains"] as const,
   },
+  /** The site's rules, the moderators' queue, the public log. */
+  moderation: {
+    all: () => ["moderation"] as const,
+    rules: () => ["moderation", "rules"] as const,
+    queue: (status: string, kind: string | undefined) => ["moderation", "queue", status, kind ?? "all"] as const,
+    log: () => ["moderation", "log"] as const,
+    mine: () => ["moderation", "mine"] as const,
+  },
   /** The site's name and description. */
   settings: () => ["settings"] as const,
   /** What an admin sees of the running system. */

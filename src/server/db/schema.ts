@@ -44,6 +44,8 @@ export const users = pgTable(
     profilePhoto: text("profile_photo"),
     isAdmin: boolean("is_admin").notNull().default(false),
     isBlocked: boolean("is_blocked").notNull().default(false),
+    /** Works the moderation queue: a role between user and admin (src/shared/permissions.ts). */
+    isModerator: boolean("is_moderator").notNull().default(false),
     isAccountVerified: boolean("is_account_verified").notNull().default(false),
     /** EIP-55 checksummed. */
     walletAddress: text("wallet_address"),
@@ -107,6 +109,13 @@ export const categories = pgTable(
 
 /** Drafts and scheduled posts are their author's alone until published (docs/product.md, "Search, drafts and scheduled posts"). */
 export const postStatus = pgEnum("post_status", ["draft", "scheduled", "published"]);
+/** A moderator's decision on an item: hidden (reversible) or removed; either leaves every public place. */
+export const moderationState = pgEnum("moderation_state", ["visible", "hidden", "removed"]);
+const moderated = () => ({
+  moderation: moderationState("moderation").notNull().default("visible"),
+  /** Why it is not visible: the rule, and the moderator's note, as its author is shown them. */
+  moderationReason: text("moderation_reason"),
+});
 
 // Everything public reads published posts only: the list indexes are partial, so a draft cannot slow a list either.
 const published = sql`status = 'published'`;
@@ -125,6 +134,7 @@ export const posts = pgTable(
     isFeatured: boolean("is_featured").notNull().default(false),
     userId: userRef("user_id").notNull(),
     status: postStatus("status").notNull().default("published"),
+    ...moderated(),
     /** When it was published, or (scheduled) will be; null for a draft. Lists order by it. */
     publishedAt: timestamp("published_at", { withTimezone: true }).defaultNow(),
     numViews: integer("num_views").notNull().default(0),
@@ -206,6 +216,7 @@ export const comments = pgTable(
       .references(() => posts.id, { onDelete: "cascade" }),
     userId: userRef("user_id").notNull(),
     description: text("description").notNull(),
+    ...moderated(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
@@ -504,6 +515,7 @@ export const remoteReplies = pgTable(
     /** Sanitised to paragraphs, line breaks and links. */
     content: text("content").notNull(),
     status: remoteReplyStatus("status").notNull(),
+    ...moderated(),
     publishedAt: timestamp("published_at", { withTimezone: true }).notNull().defaultNow(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -550,4 +562,86 @@ export const blockedDomains = pgTable("blocked_domains", {
   domain: text("domain").primaryKey(),
   blockedBy: uuid("blocked_by").references(() => users.id, { onDelete: "set null" }),
   createdAt: createdAt(),
+});
+
+/** The site's rules, in the order readers see them; reports and actions keep the title they named. */
+export const siteRules = pgTable("site_rules", {
+  id: id(),
+  position: integer("position").notNull(),
+  title: text("title").notNull(),
+  description: text("description").notNull().default(""),
+  createdAt: createdAt(),
+  updatedAt: updatedAt(),
+});
+
+export const reportStatus = pgEnum("report_status", ["open", "dismissed", "actioned"]);
+
+/**
+ * A report of an item by a signed-in reader, or by another server (`remoteReporter`, never shown). One open report
+ * per reporter and item.
+ */
+export const reports = pgTable(
+  "reports",
+  {
+    id: id(),
+    reporterId: uuid("reporter_id").references(() => users.id, { onDelete: "set null" }),
+    remoteReporter: text("remote_reporter"),
+    targetKind: text("target_kind").notNull(),
+    targetId: uuid("target_id").notNull(),
+    /** The local author of what was reported (the user themself, for a profile); null for a remote reply. */
+    subjectId: uuid("subject_id").references(() => users.id, { onDelete: "cascade" }),
+    ruleId: uuid("rule_id").references(() => siteRules.id, { onDelete: "set null" }),
+    /** The rule's title when reported, or "Spam" / "Other". */
+    reason: text("reason").notNull(),
+    note: text("note").notNull().default(""),
+    forward: boolean("forward").notNull().default(false),
+    status: reportStatus("status").notNull().default("open"),
+    createdAt: createdAt(),
+    resolvedAt: timestamp("resolved_at", { withTimezone: true }),
+  },
+  (t) => [
+    uniqueIndex("reports_open_key")
+      .on(t.reporterId, t.targetKind, t.targetId)
+      .where(sql`status = 'open' and reporter_id is not null`),
+    // The queue: open reports grouped per item, oldest first.
+    index("reports_queue_idx").on(t.status, t.targetKind, t.targetId, t.createdAt),
+    index("reports_reporter_idx").on(t.reporterId, t.createdAt.desc().nullsFirst()),
+  ],
+);
+
+/** What a moderator did, to what and whom, under which rule and why. */
+export const moderationActions = pgTable(
+  "moderation_actions",
+  {
+    id: id(),
+    moderatorId: uuid("moderator_id").references(() => users.id, { onDelete: "set null" }),
+    targetKind: text("target_kind").notNull(),
+    targetId: uuid("target_id").notNull(),
+    subjectId: uuid("subject_id").references(() => users.id, { onDelete: "cascade" }),
+    action: text("action").notNull(),
+    ruleId: uuid("rule_id").references(() => siteRules.id, { onDelete: "set null" }),
+    rule: text("rule").notNull(),
+    note: text("note").notNull().default(""),
+    createdAt: createdAt(),
+  },
+  (t) => [index("moderation_actions_subject_idx").on(t.subjectId, t.createdAt.desc().nullsFirst())],
+);
+
+/** The public, tamper-evident log (src/shared/moderation-log.ts): no personal data, each entry chained to the last. */
+export const moderationLog = pgTable("moderation_log", {
+  seq: bigint("seq", { mode: "number" }).primaryKey(),
+  at: timestamp("at", { withTimezone: true }).notNull(),
+  targetKind: text("target_kind").notNull(),
+  action: text("action").notNull(),
+  rule: text("rule").notNull(),
+  prevHash: text("prev_hash").notNull(),
+  hash: text("hash").notNull(),
+});
+
+/** Each day's last log entry, signed with the site's Ed25519 key. */
+export const moderationLogHeads = pgTable("moderation_log_heads", {
+  day: date("day").primaryKey(),
+  seq: bigint("seq", { mode: "number" }).notNull(),
+  hash: text("hash").notNull(),
+  signature: text("signature").notNull(),
 });

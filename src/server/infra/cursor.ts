@@ -15,7 +15,7 @@ export function encodeCursor(parts: unknown[]): string {
 }
 
 /** Exactly what cursorKey writes, and a real instant: anything else would reach PostgreSQL and fail there. */
-const cursorTime = z
+export const cursorTime = z
   .string()
   .regex(/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}:\d{2}\.\d{6}Z$/)
   .refine((value) => {

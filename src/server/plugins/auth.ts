@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import { eq, getTableColumns, sql } from "drizzle-orm";
 import type { FastifyInstance, FastifyRequest } from "fastify";
+import { can, type Permission } from "#shared/permissions.ts";
 import { revokedSessions, users } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
 import { type AuthUser, BLOCKED, SESSION_ENDED } from "../services/auth/auth-user.ts";
@@ -13,6 +14,8 @@ declare module "fastify" {
     requireUser: (request: FastifyRequest) => Promise<void>;
     /** preHandler: an admin is required. */
     requireAdmin: (request: FastifyRequest) => Promise<void>;
+    /** A guard for one named permission (src/shared/permissions.ts). */
+    requirePermission: (permission: Permission) => (request: FastifyRequest) => Promise<void>;
     /**
      * preHandler for public reads only: identifies the user when a valid token is sent, anonymous otherwise. What a
      * token says is remembered for IDENTIFY_TTL_MS, so a reader's page costs no token check or query.
@@ -93,6 +96,11 @@ export function registerAuth(app: FastifyInstance, secret: string) {
   app.decorate("requireAdmin", async (request: FastifyRequest) => {
     await app.requireUser(request);
     if (!request.user?.isAdmin) throw new HttpError(403, "Only admins can do this.");
+  });
+  app.decorate("requirePermission", (permission: Permission) => async (request: FastifyRequest) => {
+    await app.requireUser(request);
+    if (!can(request.user ?? null, permission))
+      throw new HttpError(403, permission === "moderate" ? "Only moderators can do this." : "Only admins can do this.");
   });
 }
 

@@ -41,6 +41,9 @@ export const DEFAULT_RATE_LIMITS = {
   fediverseReads: { max: 120, timeWindow: MINUTE }, // a post's replies from the fediverse, per address
   notificationWrites: { max: 60, timeWindow: MINUTE }, // marking read and changing settings, per user
   replyModeration: { max: 60, timeWindow: MINUTE }, // approving and removing replies from the fediverse, per user
+  reports: { max: 10, timeWindow: 15 * MINUTE }, // reports filed, per user
+  moderation: { max: 120, timeWindow: MINUTE }, // moderators' actions, per moderator
+  publicLog: { max: 60, timeWindow: MINUTE }, // the moderation log's pages and export, per address
 } satisfies Record<string, Limit>;
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 export type LimitName = keyof RateLimits;

@@ -120,6 +120,11 @@ export const postSchema = z.object({
   commentsCount: z.number().int(),
   /** Only ever "published" for anyone but the author. */
   status: z.enum(POST_STATUSES),
+  /** Set when a moderator hid or removed it: only its author (and moderators) see it then, with the reason. */
+  moderation: z
+    .object({ state: z.enum(["hidden", "removed"]), reason: z.string() })
+    .nullable()
+    .default(null),
   /** When it was published, or (scheduled) will be; null for a draft. */
   publishedAt: z.string().nullable(),
   createdAt: z.string(),

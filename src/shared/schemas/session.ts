@@ -9,6 +9,8 @@ export const sessionSchema = z.object({
   email: z.string(),
   profilePhoto: z.string().nullable(),
   isAdmin: z.boolean(),
+  /** Works the moderation queue; older stored sessions have no such field. */
+  isModerator: z.boolean().default(false),
   isVerified: z.boolean(),
   walletAddress: z.string().nullable(),
   /** A session started by signing with the wallet ends when that wallet disconnects or switches accounts. */

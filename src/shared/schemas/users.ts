@@ -150,8 +150,12 @@ export const publicUserSchema = z.object({
 });
 export type PublicUser = z.infer<typeof publicUserSchema>;
 
-/** The user themself and admins also see the e-mail and the blocked state. */
-export const privateUserSchema = publicUserSchema.extend({ email: z.string(), isBlocked: z.boolean() });
+/** The user themself and admins also see the e-mail, the blocked state and the moderator role. */
+export const privateUserSchema = publicUserSchema.extend({
+  email: z.string(),
+  isBlocked: z.boolean(),
+  isModerator: z.boolean(),
+});
 export type PrivateUser = z.infer<typeof privateUserSchema>;
 
 export const userSummarySchema = publicUserSchema.pick({
@@ -162,6 +166,8 @@ export const userSummarySchema = publicUserSchema.pick({
   profilePhoto: true,
 });
 export type UserSummary = z.infer<typeof userSummarySchema>;
+
+export const roleInputSchema = z.object({ moderator: z.boolean({ error: "Say whether they moderate" }) });
 
 export const adminUserListItemSchema = privateUserSchema.extend({
   followersCount: z.number().int(),

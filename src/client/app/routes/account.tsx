@@ -1,6 +1,7 @@
 import { Navigate, useParams } from "react-router-dom";
 import { Panel } from "../../components/layout/panel.tsx";
 import { QueryState } from "../../components/query-state.tsx";
+import { ReportButton } from "../../features/moderation/public.tsx";
 import { DraftList } from "../../features/posts/components/draft-list.tsx";
 import { useProfile } from "../../features/users/api/profile.ts";
 import {
@@ -16,7 +17,14 @@ const useUserId = () => useSession()?.id ?? "";
 
 export function ProfileRoute() {
   const { id = "" } = useParams();
-  return <ProfileView key={id} id={id} drafts={<DraftList />} />;
+  return (
+    <ProfileView
+      key={id}
+      id={id}
+      drafts={<DraftList />}
+      actions={<ReportButton target={{ kind: "user", id, label: "this profile" }} authorId={id} />}
+    />
+  );
 }
 
 export const UploadPhotoRoute = () => (

@@ -1,4 +1,4 @@
-import { Box, Button, Container, Heading, Stack, Text } from "@chakra-ui/react";
+import { Box, Button, Container, Heading, Link, Stack, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
 
 export function HomeRoute() {
@@ -13,7 +13,10 @@ export function HomeRoute() {
             Pen down your ideas by creating a blog
           </Heading>
           <Text color="fg.muted" fontSize="lg">
-            Your blog must be free from racism and unhealthy words.
+            {/* The promise is kept by the site's rules, which readers report against. */}
+            <Link asChild color="fg.muted" textDecoration="underline">
+              <RouterLink to="/rules">Your blog must be free from racism and unhealthy words.</RouterLink>
+            </Link>
           </Text>
           <Button asChild colorPalette="teal" size="lg">
             <RouterLink to="/posts">Let's Explore</RouterLink>

@@ -3,6 +3,7 @@ import { lazy, Suspense } from "react";
 import { useParams } from "react-router-dom";
 import { CommentList } from "../../features/comments/components/comment-list.tsx";
 import { PostFediverse } from "../../features/federation/components/post-fediverse.tsx";
+import { ReportButton } from "../../features/moderation/public.tsx";
 import { PostDetail } from "../../features/posts/components/post-detail.tsx";
 import { useSession } from "../../lib/session.ts";
 
@@ -15,7 +16,12 @@ export function PostRoute() {
   const { id = "" } = useParams();
   const session = useSession();
   return (
-    <PostDetail id={id}>
+    <PostDetail
+      id={id}
+      actions={(post) => (
+        <ReportButton target={{ kind: "post", id: post.id, label: "this post" }} authorId={post.user.id} />
+      )}
+    >
       {/* A draft or scheduled post, which only its author sees, takes no comments. */}
       {(post) =>
         post.status === "published" && (
@@ -39,10 +45,22 @@ export function PostRoute() {
               nextCursor={post.commentsNextCursor}
               count={post.commentsCount}
               viewerId={session?.id ?? null}
+              actions={(comment) => (
+                <ReportButton
+                  target={{ kind: "comment", id: comment.id, label: "this comment" }}
+                  authorId={comment.user.id}
+                />
+              )}
             />
             <PostFediverse
               postId={post.id}
               canModerate={Boolean(session && (session.id === post.user.id || session.isAdmin))}
+              replyActions={(reply) => (
+                <ReportButton
+                  target={{ kind: "remote-reply", id: reply.id, label: `the reply of ${reply.authorHandle}` }}
+                  authorId={null}
+                />
+              )}
             />
           </Box>
         )

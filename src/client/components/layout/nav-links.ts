@@ -29,7 +29,9 @@ export function avatarMenuFor(session: Session): NavLink[] {
     // Not in the spec: how notifications reach the user (docs/product.md, "Following, notifications and tips").
     { label: "Notification settings", to: "/notifications/settings" },
   ];
+  // Not in the spec: the moderators' queue (docs/product.md, "Moderation").
+  const moderating = session.isAdmin || session.isModerator ? [{ label: "Moderation", to: "/moderation" }] : [];
   return session.isAdmin
-    ? [...items, { label: "Settings", to: "/Settings" }, { label: "Payments", to: "/payments" }]
-    : items;
+    ? [...items, { label: "Settings", to: "/Settings" }, { label: "Payments", to: "/payments" }, ...moderating]
+    : [...items, ...moderating];
 }

@@ -4,6 +4,7 @@ import {
   adminUserListItemSchema,
   privateUserSchema,
   rewardResultSchema,
+  roleInputSchema,
   userIdParamsSchema,
 } from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
@@ -36,6 +37,20 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
       handler: async (request) => admin.setBlocked(app.deps, currentUser(request), request.params.id, blocked),
     });
   }
+
+  app.put("/:id/role", {
+    schema: {
+      tags,
+      security,
+      summary: "Make a user a moderator, or take the role back",
+      params: userIdParamsSchema,
+      body: roleInputSchema,
+      response: { 200: privateUserSchema },
+    },
+    preHandler: app.requirePermission("manage-roles"),
+    handler: async (request) =>
+      admin.setModerator(app.deps, currentUser(request), request.params.id, request.body.moderator),
+  });
 
   app.put("/likes/:id", {
     schema: {

@@ -21,6 +21,7 @@ export async function sessionFor(
     email: user.email,
     profilePhoto: user.profilePhoto,
     isAdmin: user.isAdmin,
+    isModerator: user.isModerator,
     isVerified: user.isAccountVerified,
     walletAddress: user.walletAddress,
     loginMethod,

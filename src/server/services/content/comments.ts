@@ -37,11 +37,13 @@ const toComment = (row: Row): Comment => ({
 });
 
 const newestFirst = [desc(comments.createdAt), desc(comments.id)];
+/** A comment a moderator hid or removed has left every public place. */
+const isVisible = eq(comments.moderation, "visible");
 
 /** A post's newest comments, the first page of any size: read again by a post's page after each new comment. */
 const firstPage = preparedFor((db) =>
   select({ db })
-    .where(eq(comments.postId, sql.placeholder("postId")))
+    .where(and(eq(comments.postId, sql.placeholder("postId")), isVisible))
     .orderBy(...newestFirst)
     .limit(sql.placeholder("limit"))
     .prepare("first_comments"),
@@ -55,7 +57,7 @@ export async function listComments(
 ) {
   const rows = query.cursor
     ? await select(deps)
-        .where(and(eq(comments.postId, postId), afterCursor(comments.createdAt, comments.id, query.cursor)))
+        .where(and(eq(comments.postId, postId), isVisible, afterCursor(comments.createdAt, comments.id, query.cursor)))
         .orderBy(...newestFirst)
         .limit(query.limit + 1)
     : await firstPage(deps.db).execute({ postId, limit: query.limit + 1 });
@@ -69,7 +71,7 @@ const COMMENT_NOT_FOUND = "Comment not found";
 const publishedComment = preparedFor((db) =>
   select({ db })
     .innerJoin(posts, and(eq(posts.id, comments.postId), isPublished))
-    .where(eq(comments.id, sql.placeholder("id")))
+    .where(and(eq(comments.id, sql.placeholder("id")), isVisible))
     .prepare("published_comment"),
 );
 

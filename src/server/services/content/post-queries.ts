@@ -13,8 +13,11 @@ const OUTER_POST_ID = sql.raw('"posts"."id"');
 /** A missing post, and one its reader may not see: a draft is never told apart from a missing post. */
 export const POST_NOT_FOUND = "Post not found";
 
-/** What anyone may see: drafts and scheduled posts are their author's alone. */
-export const isPublished = eq(posts.status, "published");
+/**
+ * What anyone may see: drafts and scheduled posts are their author's alone, and a post a moderator hid or removed
+ * has left every public place (its author still sees it, with the reason).
+ */
+export const isPublished = and(eq(posts.status, "published"), eq(posts.moderation, "visible")) as SQL;
 
 /** Refuses anything but a published post, as a missing one: drafts take no comments or reactions. */
 export async function requirePublished(deps: Pick<Deps, "db">, id: string) {
@@ -66,6 +69,8 @@ export function selectPosts(
       image: page.image,
       isFeatured: page.isFeatured,
       status: page.status,
+      moderation: page.moderation,
+      moderationReason: page.moderationReason,
       publishedAt: page.publishedAt,
       numViews: page.numViews,
       createdAt: page.createdAt,
@@ -116,6 +121,7 @@ export function toPost(row: PostRow): Post {
     numViews: row.numViews,
     commentsCount: row.commentsCount,
     status: row.status,
+    moderation: row.moderation === "visible" ? null : { state: row.moderation, reason: row.moderationReason ?? "" },
     publishedAt: row.publishedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),

@@ -76,7 +76,7 @@ export async function listFollowedPosts(
   const followed = sql`${posts.id} in (
     select candidate.id from ${follows} f cross join lateral (
       select p.id from ${posts} p
-      where p.user_id = f.followee_id and p.status = 'published' ${after}
+      where p.user_id = f.followee_id and p.status = 'published' and p.moderation = 'visible' ${after}
       order by p.published_at desc, p.id desc limit ${query.limit + 1}) candidate
     where f.follower_id = ${readerId})`;
   const rows = await selectPosts(deps, readerId, { where: followed, limit: query.limit + 1, order: "newest" });

@@ -4,7 +4,7 @@ import type { Db } from "../../db/client.ts";
 import { approvedRepliers, posts, remoteReactions, remoteReplies } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
-import { requirePublished } from "../content/post-queries.ts";
+import { isPublished, requirePublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { sanitizeRemoteHtml } from "../sanitize.ts";
@@ -53,7 +53,7 @@ export async function receiveReply(db: Db, postId: string, reply: IncomingReply)
   const [post] = await db
     .select({ authorId: posts.userId })
     .from(posts)
-    .where(and(eq(posts.id, postId), eq(posts.status, "published")));
+    .where(and(eq(posts.id, postId), isPublished));
   if (!post) return null;
   const [approved] = await db
     .select({ actorUri: approvedRepliers.actorUri })
@@ -100,7 +100,7 @@ export async function addReaction(
   const [post] = await db
     .select({ id: posts.id })
     .from(posts)
-    .where(and(eq(posts.id, reaction.postId), eq(posts.status, "published")));
+    .where(and(eq(posts.id, reaction.postId), isPublished));
   if (!post) return;
   await db
     .insert(remoteReactions)
@@ -130,7 +130,13 @@ export async function postFediverse({ db }: Pick<Deps, "db">, postId: string): P
     db
       .select()
       .from(remoteReplies)
-      .where(and(eq(remoteReplies.postId, postId), eq(remoteReplies.status, "approved")))
+      .where(
+        and(
+          eq(remoteReplies.postId, postId),
+          eq(remoteReplies.status, "approved"),
+          eq(remoteReplies.moderation, "visible"),
+        ),
+      )
       .orderBy(asc(remoteReplies.publishedAt))
       .limit(200),
     db

@@ -115,5 +115,5 @@ export const takingBack = statement<TakingBack, { withdrawn: number }>(
  * taken back to a draft shows no title it has now, and its last actor is not blocked.
  */
 export const shownSql = (n: string) =>
-  sql.raw(`not exists (select 1 from posts p where p.id = ${n}.post_id and p.status <> 'published' and p.user_id <> ${n}.user_id)
+  sql.raw(`not exists (select 1 from posts p where p.id = ${n}.post_id and (p.status <> 'published' or p.moderation <> 'visible') and p.user_id <> ${n}.user_id)
     and not exists (select 1 from users a where a.id = ${n}.last_actor_id and a.is_blocked)`);

@@ -6,7 +6,7 @@ import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import { announceSessionsEnded } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
-import { cacheTags } from "../reads/tags.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { findUser } from "./find-user.ts";
 import {
   followersCountSql,
@@ -69,5 +69,23 @@ export async function setBlocked(
   if (blocked) announceSessionsEnded(deps.bus, targetId);
   // A blocked writer's name is on every page that shows their posts and comments.
   deps.changed([cacheTags.user(targetId)]);
+  return toPrivateUser(await findUser(deps, targetId));
+}
+
+/** An admin makes a user a moderator, or a moderator a user again (their sessions show it at the next login). */
+export async function setModerator(
+  deps: Pick<Deps, "db" | "changed">,
+  admin: AuthUser,
+  targetId: string,
+  moderator: boolean,
+) {
+  if (admin.id === targetId) throw new HttpError(400, "Admins moderate already");
+  const [target] = await deps.db
+    .update(users)
+    .set({ isModerator: moderator, updatedAt: new Date() })
+    .where(eq(users.id, targetId))
+    .returning({ id: users.id });
+  if (!target) throw new HttpError(404, "User not found");
+  deps.changed(NOTHING_PUBLIC);
   return toPrivateUser(await findUser(deps, targetId));
 }

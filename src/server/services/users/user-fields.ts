@@ -10,11 +10,11 @@ export const OUTER_USER_ID = sql.raw('"users"."id"');
 
 /** 'Pro Account' once the user has a featured post out (a featured draft is not shown to anyone yet). */
 export const accountTypeSql = sql<"Starter Account" | "Pro Account">`case when exists (
-  select 1 from ${posts} where ${posts.userId} = ${OUTER_USER_ID} and ${posts.isFeatured} and ${posts.status} = 'published'
+  select 1 from ${posts} where ${posts.userId} = ${OUTER_USER_ID} and ${posts.isFeatured} and ${posts.status} = 'published' and ${posts.moderation} = 'visible'
 ) then 'Pro Account' else 'Starter Account' end`;
 
 export const followersCountSql = sql<number>`(select count(*)::int from ${follows} where ${follows.followeeId} = ${OUTER_USER_ID})`;
-export const postCountSql = sql<number>`(select count(*)::int from ${posts} where ${posts.userId} = ${OUTER_USER_ID} and ${posts.status} = 'published')`;
+export const postCountSql = sql<number>`(select count(*)::int from ${posts} where ${posts.userId} = ${OUTER_USER_ID} and ${posts.status} = 'published' and ${posts.moderation} = 'visible')`;
 export const rewardsCountSql = sql<number>`(select count(*)::int from ${rewards} where ${rewards.userId} = ${OUTER_USER_ID})`;
 
 /** The few columns a user is shown by beside a post, comment, payment or reward. */
@@ -47,7 +47,7 @@ export function toPublicUser(user: UserWithType): PublicUser {
 }
 
 export function toPrivateUser(user: UserWithType): PrivateUser {
-  return { ...toPublicUser(user), email: user.email, isBlocked: user.isBlocked };
+  return { ...toPublicUser(user), email: user.email, isBlocked: user.isBlocked, isModerator: user.isModerator };
 }
 
 export function toUserSummary(user: Pick<UserRow, "id" | "firstName" | "lastName" | "profilePhoto">): UserSummary {

@@ -16,7 +16,7 @@ export const useAdminUsers = () =>
     getNextPageParam: (page) => page.nextCursor,
   });
 
-/** Block, unblock and reward; the list reloads after each, as the spec says. */
+/** Block, unblock, reward and the moderator role; the list reloads after each, as the spec says. */
 export function useAdminUserAction() {
   const queryClient = useQueryClient();
   return useMutation({
@@ -25,11 +25,16 @@ export function useAdminUserAction() {
       action,
     }: {
       id: string;
-      action: "block-user" | "unblock-user" | "likes";
-    }): Promise<unknown> =>
-      action === "likes"
-        ? api(`/api/users/likes/${id}`, rewardResultSchema, { method: "PUT" })
-        : api(`/api/users/${action}/${id}`, privateUserSchema, { method: "PUT" }),
+      action: "block-user" | "unblock-user" | "likes" | "moderator" | "no-moderator";
+    }): Promise<unknown> => {
+      if (action === "likes") return api(`/api/users/likes/${id}`, rewardResultSchema, { method: "PUT" });
+      if (action === "moderator" || action === "no-moderator")
+        return api(`/api/users/${id}/role`, privateUserSchema, {
+          method: "PUT",
+          body: { moderator: action === "moderator" },
+        });
+      return api(`/api/users/${action}/${id}`, privateUserSchema, { method: "PUT" });
+    },
     onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.users.adminList() }),
   });
 }

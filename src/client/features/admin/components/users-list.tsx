@@ -37,6 +37,7 @@ export function UsersList() {
                       <Badge>{user.accountType}</Badge>
                       {user.isAdmin && <Badge colorPalette="purple">Admin</Badge>}
                       {user.isBlocked && <Badge colorPalette="red">Blocked</Badge>}
+                      {user.isModerator && <Badge colorPalette="blue">Moderator</Badge>}
                       {user.rewardsCount > 0 && (
                         <Badge colorPalette="yellow" asChild>
                           <RouterLink to={`/payments?user=${user.id}`}>Rewards {user.rewardsCount}</RouterLink>
@@ -63,6 +64,19 @@ export function UsersList() {
                           }
                         >
                           {user.isBlocked ? "Unblock" : "Block"}
+                        </Button>
+                      )}
+                      {user.id !== session?.id && !user.isAdmin && (
+                        <Button
+                          size="xs"
+                          variant="outline"
+                          aria-pressed={user.isModerator}
+                          disabled={action.isPending}
+                          onClick={() =>
+                            action.mutate({ id: user.id, action: user.isModerator ? "no-moderator" : "moderator" })
+                          }
+                        >
+                          {user.isModerator ? "Remove moderator" : "Make moderator"}
                         </Button>
                       )}
                       <Button asChild size="xs" variant="outline">

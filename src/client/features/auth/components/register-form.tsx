@@ -1,6 +1,6 @@
-import { Heading, Stack, Text } from "@chakra-ui/react";
+import { Heading, Link, Stack, Text } from "@chakra-ui/react";
 import { useCallback, useRef } from "react";
-import { useNavigate } from "react-router-dom";
+import { Link as RouterLink, useNavigate } from "react-router-dom";
 import type { SiweProof } from "#shared/schemas/siwe.ts";
 import { registerSchema } from "#shared/schemas/users.ts";
 import { BUSY, SubmitButton } from "../../../components/form/submit-button.tsx";
@@ -40,7 +40,13 @@ export function RegisterForm() {
         <Heading as="h1" size="2xl" color={appErr || serverErr ? "fg.error" : undefined} aria-live="assertive">
           {appErr || serverErr ? [appErr, serverErr].filter(Boolean).join(" ") : "Register Account"}
         </Heading>
-        <Text color="fg.muted">Create an account to write, comment and follow authors.</Text>
+        <Text color="fg.muted">
+          Create an account to write, comment and follow authors. Everyone here keeps{" "}
+          <Link asChild textDecoration="underline">
+            <RouterLink to="/rules">the site's rules</RouterLink>
+          </Link>
+          .
+        </Text>
         <TextField
           label="First Name"
           autoComplete="given-name"

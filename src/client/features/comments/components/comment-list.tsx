@@ -15,9 +15,11 @@ interface CommentListProps {
   nextCursor: string | null;
   count: number;
   viewerId: string | null;
+  /** What a reader can do about someone else's comment: report it. */
+  actions?: (comment: Comment) => React.ReactNode;
 }
 
-export function CommentList({ postId, comments: firstPage, nextCursor, count, viewerId }: CommentListProps) {
+export function CommentList({ postId, comments: firstPage, nextCursor, count, viewerId, actions }: CommentListProps) {
   const remove = useDeleteComment();
   const [showOlder, setShowOlder] = useState(false);
   const older = useOlderComments(postId, nextCursor, showOlder);
@@ -37,6 +39,11 @@ export function CommentList({ postId, comments: firstPage, nextCursor, count, vi
               <Text fontSize="xs" color="fg.muted">
                 <TimeAgo iso={comment.createdAt} />
               </Text>
+              {viewerId !== comment.user.id && actions && (
+                <HStack ms="auto" gap="1">
+                  {actions(comment)}
+                </HStack>
+              )}
               {viewerId === comment.user.id && (
                 <HStack ms="auto" gap="1">
                   <Button asChild size="xs" variant="ghost" aria-label="Edit comment">

@@ -1,4 +1,5 @@
 import { Button, Heading, Stack, Text } from "@chakra-ui/react";
+import type { RemoteReply } from "#shared/schemas/federation.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { TrashIcon } from "../../../components/icons.tsx";
 import { usePostFediverse, useReplyDecision } from "../api/replies.ts";
@@ -10,7 +11,16 @@ const plural = (count: number, one: string) => `${count} ${one}${count === 1 ? "
  * Under a post's comments: its replies from the fediverse, and its likes and boosts there (apart from local likes).
  * Shows nothing while the fediverse has sent nothing. The post's author and admins may remove a reply.
  */
-export function PostFediverse({ postId, canModerate }: { postId: string; canModerate: boolean }) {
+export function PostFediverse({
+  postId,
+  canModerate,
+  replyActions,
+}: {
+  postId: string;
+  canModerate: boolean;
+  /** What a reader can do about a reply: report it. */
+  replyActions?: (reply: RemoteReply) => React.ReactNode;
+}) {
   const fediverse = usePostFediverse(postId);
   const decide = useReplyDecision();
   const data = fediverse.data;
@@ -30,18 +40,21 @@ export function PostFediverse({ postId, canModerate }: { postId: string; canMode
             <RemoteReplyCard
               reply={reply}
               actions={
-                canModerate && (
-                  <Button
-                    size="xs"
-                    variant="ghost"
-                    colorPalette="red"
-                    aria-label={`Remove the reply of ${reply.authorHandle}`}
-                    disabled={decide.isPending}
-                    onClick={() => decide.mutate({ id: reply.id, decision: "remove" })}
-                  >
-                    <TrashIcon />
-                  </Button>
-                )
+                <>
+                  {replyActions?.(reply)}
+                  {canModerate && (
+                    <Button
+                      size="xs"
+                      variant="ghost"
+                      colorPalette="red"
+                      aria-label={`Remove the reply of ${reply.authorHandle}`}
+                      disabled={decide.isPending}
+                      onClick={() => decide.mutate({ id: reply.id, decision: "remove" })}
+                    >
+                      <TrashIcon />
+                    </Button>
+                  )}
+                </>
               }
             />
           </li>

@@ -1,7 +1,7 @@
-import { Box, Code, Field, Heading, RadioGroup, Stack, Text } from "@chakra-ui/react";
+import { Box, Code, Field, Heading, Link, RadioGroup, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { Controller } from "react-hook-form";
-import { useNavigate } from "react-router-dom";
+import { Link as RouterLink, useNavigate } from "react-router-dom";
 import { FEATURED_FEE_LABEL } from "#shared/constants.ts";
 import { postInputSchema } from "#shared/schemas/posts.ts";
 import { AutosaveNotice } from "../../../components/form/autosave-notice.tsx";
@@ -64,7 +64,11 @@ export function CreatePostForm() {
           Create Post
         </Heading>
         <Text color="fg.muted">
-          Share your ideas with the world. Your post must be free from racism and unhealthy words.
+          Share your ideas with the world. Your post must be free from racism and unhealthy words (
+          <Link asChild textDecoration="underline">
+            <RouterLink to="/rules">the site's rules</RouterLink>
+          </Link>
+          ).
         </Text>
         <AutosaveNotice autosave={autosave} />
         <PostFields key={autosave.version} form={form} editorOnDemand />

@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Container, Heading, HStack, Stack, Text } from "@chakra-ui/react";
+import { Alert, Badge, Box, Button, Container, Heading, HStack, Stack, Text } from "@chakra-ui/react";
 import { Link as RouterLink, useNavigate } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, EyeIcon, StarIcon, TrashIcon } from "../../../components/icons.tsx";
@@ -15,12 +15,17 @@ import { PublishedDate } from "./published-date.tsx";
 import { UnpublishedNotice } from "./unpublished-notice.tsx";
 
 /** The post itself; the route page adds the comments below it. */
+type Shown = NonNullable<ReturnType<typeof usePost>["data"]>;
+
 export function PostDetail({
   id,
   children,
+  actions,
 }: {
   id: string;
-  children?: (post: NonNullable<ReturnType<typeof usePost>["data"]>) => React.ReactNode;
+  children?: (post: Shown) => React.ReactNode;
+  /** What a reader (not its author) can do about the post, beside its date: report it. */
+  actions?: (post: Shown) => React.ReactNode;
 }) {
   const session = useSession();
   const navigate = useNavigate();
@@ -50,6 +55,17 @@ export function PostDetail({
                 {data.title}
               </Heading>
               {data.status !== "published" && <UnpublishedNotice post={data} />}
+              {data.moderation && (
+                <Alert.Root status="error">
+                  <Alert.Indicator />
+                  <Alert.Content>
+                    <Alert.Title>
+                      A moderator {data.moderation.state === "hidden" ? "hid" : "removed"} this post: only you see it.
+                    </Alert.Title>
+                    <Alert.Description>Why: {data.moderation.reason}</Alert.Description>
+                  </Alert.Content>
+                </Alert.Root>
+              )}
               <UserChip user={data.user} size="sm">
                 <Text color="fg.muted">
                   <PublishedDate post={data} /> · <EyeIcon /> {data.numViews}
@@ -57,6 +73,7 @@ export function PostDetail({
                     views
                   </Box>
                 </Text>
+                {!isAuthor && actions && <HStack ms="auto">{actions(data)}</HStack>}
                 {isAuthor && (
                   <HStack ms="auto">
                     <Button asChild size="sm" variant="outline" aria-label="Edit post">

@@ -30,7 +30,16 @@ import { useFollow, useProfile } from "../api/profile.ts";
 import { OwnWallet } from "./own-wallet.tsx";
 
 /** `drafts`: the owner's drafts tab, composed by the page (drafts belong to posts). */
-export function ProfileView({ id, drafts }: { id: string; drafts: ReactNode }) {
+export function ProfileView({
+  id,
+  drafts,
+  actions,
+}: {
+  id: string;
+  drafts: ReactNode;
+  /** What a visitor can do about someone else's profile: report it. */
+  actions?: ReactNode;
+}) {
   const session = useSession();
   const profile = useProfile(id);
   const follow = useFollow(id);
@@ -144,6 +153,7 @@ export function ProfileView({ id, drafts }: { id: string; drafts: ReactNode }) {
                     onPaid={reloadProfile}
                   />
                 )}
+                {!isOwn && actions}
               </HStack>
             </Flex>
             <ErrorLines error={follow.error} />

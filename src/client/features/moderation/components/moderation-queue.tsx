@@ -1,0 +1,188 @@
+import { Badge, Box, Button, Field, Heading, HStack, NativeSelect, Stack, Text, Textarea } from "@chakra-ui/react";
+import { useState } from "react";
+import { Link as RouterLink } from "react-router-dom";
+import {
+  type ModerationAction,
+  type QueueItem,
+  REPORT_KINDS,
+  type ReportKind,
+  type ReportStatus,
+} from "#shared/schemas/moderation.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { PagedList } from "../../../components/query-state.tsx";
+import { formatDate } from "../../../lib/format.ts";
+import { useModerationAction, useQueue } from "../api/queue.ts";
+import { useRules } from "../api/rules.ts";
+
+const KIND_LABELS: Record<ReportKind, string> = {
+  post: "Post",
+  comment: "Comment",
+  user: "Profile",
+  "remote-reply": "Reply from the fediverse",
+};
+const STATUS_LABELS: Record<ReportStatus, string> = { open: "Open", dismissed: "Dismissed", actioned: "Acted on" };
+
+/** The moderators' queue: reported items, the longest waiting first, each with the decisions it allows. */
+export function ModerationQueue() {
+  const [status, setStatus] = useState<ReportStatus>("open");
+  const [kind, setKind] = useState<ReportKind | "">("");
+  const queue = useQueue(status, kind || undefined);
+  return (
+    <Stack gap="5">
+      <Heading as="h1" size="2xl">
+        Moderation
+      </Heading>
+      <HStack gap="4" flexWrap="wrap">
+        <Field.Root width="auto">
+          <Field.Label>Reports</Field.Label>
+          <NativeSelect.Root size="sm" width="40">
+            <NativeSelect.Field value={status} onChange={(event) => setStatus(event.target.value as ReportStatus)}>
+              {Object.entries(STATUS_LABELS).map(([value, label]) => (
+                <option key={value} value={value}>
+                  {label}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+        </Field.Root>
+        <Field.Root width="auto">
+          <Field.Label>Kind</Field.Label>
+          <NativeSelect.Root size="sm" width="56">
+            <NativeSelect.Field value={kind} onChange={(event) => setKind(event.target.value as ReportKind | "")}>
+              <option value="">Everything</option>
+              {REPORT_KINDS.map((value) => (
+                <option key={value} value={value}>
+                  {KIND_LABELS[value]}
+                </option>
+              ))}
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+        </Field.Root>
+      </HStack>
+      <PagedList pages={queue} label="Loading the queue" empty="Nothing is waiting for a moderator.">
+        {(items) => (
+          <Stack as="ul" listStyleType="none" gap="4" aria-label="Reported items">
+            {items.map((item) => (
+              <QueueEntry key={`${item.target.kind}:${item.target.id}`} item={item} open={status === "open"} />
+            ))}
+          </Stack>
+        )}
+      </PagedList>
+    </Stack>
+  );
+}
+
+const DECISIONS: { action: ModerationAction; label: string; fits: (item: QueueItem) => boolean }[] = [
+  { action: "dismiss", label: "Dismiss", fits: () => true },
+  { action: "hide", label: "Hide", fits: (item) => item.target.kind !== "user" && item.state !== "hidden" },
+  { action: "remove", label: "Remove", fits: (item) => item.target.kind !== "user" && item.state !== "removed" },
+  { action: "restore", label: "Restore", fits: (item) => item.state !== "visible" },
+  { action: "warn", label: "Warn the author", fits: (item) => item.target.kind !== "remote-reply" },
+];
+
+function QueueEntry({ item, open }: { item: QueueItem; open: boolean }) {
+  const rules = useRules();
+  const act = useModerationAction();
+  const [rule, setRule] = useState("");
+  const [note, setNote] = useState("");
+  const titleId = `queue-${item.target.id}`;
+  const decide = (action: ModerationAction) =>
+    act.mutate({
+      target: item.target,
+      action,
+      rule: rule || "other",
+      note,
+      reportIds: open ? item.reportIds : undefined,
+    });
+  return (
+    <Box as="li" borderWidth="1px" borderRadius="md" p="4" aria-labelledby={titleId}>
+      <Stack gap="3">
+        <HStack gap="2" flexWrap="wrap">
+          <Badge>{KIND_LABELS[item.target.kind]}</Badge>
+          {item.state !== "visible" && <Badge colorPalette="orange">{item.state}</Badge>}
+          <Text fontSize="sm" color="fg.muted">
+            {item.reportsCount} {item.reportsCount === 1 ? "report" : "reports"} since{" "}
+            {formatDate(item.firstReportedAt)}
+          </Text>
+        </HStack>
+        <Heading as="h2" size="md" id={titleId}>
+          <RouterLink to={item.preview.path}>{item.preview.title}</RouterLink>
+        </Heading>
+        <Text fontSize="sm" color="fg.muted">
+          By {item.preview.author}
+        </Text>
+        {item.preview.text && (
+          <Text whiteSpace="pre-wrap" borderStartWidth="3px" ps="3">
+            {item.preview.text}
+          </Text>
+        )}
+        <Text fontSize="sm">Why: {item.reasons.map((reason) => `${reason.reason} (${reason.count})`).join(", ")}</Text>
+        {item.notes.length > 0 && (
+          <Stack as="ul" gap="1" fontSize="sm" aria-label="Reporters' notes">
+            {item.notes.map((text) => (
+              <Text as="li" key={text} ms="4">
+                “{text}”
+              </Text>
+            ))}
+          </Stack>
+        )}
+        {item.history.length > 0 && (
+          <Text fontSize="sm" color="fg.muted">
+            Earlier decisions about this author:{" "}
+            {item.history.map((entry) => `${entry.action} (${entry.rule}, ${formatDate(entry.at)})`).join("; ")}
+          </Text>
+        )}
+        {open && (
+          <Stack gap="2">
+            <HStack gap="3" align="flex-end" flexWrap="wrap">
+              <Field.Root width="auto">
+                <Field.Label>Rule</Field.Label>
+                <NativeSelect.Root size="sm" width="64">
+                  <NativeSelect.Field value={rule} onChange={(event) => setRule(event.target.value)}>
+                    <option value="">Choose the rule it breaks</option>
+                    {(rules.data?.rules ?? []).map((entry) => (
+                      <option key={entry.id} value={entry.id}>
+                        {entry.number}. {entry.title}
+                      </option>
+                    ))}
+                    <option value="spam">Spam</option>
+                    <option value="other">Other</option>
+                  </NativeSelect.Field>
+                  <NativeSelect.Indicator />
+                </NativeSelect.Root>
+              </Field.Root>
+            </HStack>
+            <Field.Root width="auto">
+              <Field.Label>Note to the author (sent with the decision)</Field.Label>
+              <Textarea
+                size="sm"
+                rows={2}
+                maxLength={1000}
+                value={note}
+                onChange={(event) => setNote(event.target.value)}
+              />
+            </Field.Root>
+            <HStack gap="2" flexWrap="wrap">
+              {DECISIONS.filter((decision) => decision.fits(item)).map((decision) => (
+                <Button
+                  key={decision.action}
+                  size="sm"
+                  variant={decision.action === "dismiss" ? "outline" : "solid"}
+                  colorPalette={decision.action === "remove" ? "red" : undefined}
+                  disabled={act.isPending || (decision.action !== "dismiss" && !rule)}
+                  onClick={() => decide(decision.action)}
+                >
+                  {decision.label}
+                </Button>
+              ))}
+            </HStack>
+            {act.isSuccess && <Text role="status">Done: entry {act.data.logSeq} of the public log.</Text>}
+            <ErrorLines error={act.error} />
+          </Stack>
+        )}
+      </Stack>
+    </Box>
+  );
+}

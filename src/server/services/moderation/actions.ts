@@ -1,0 +1,150 @@
+import { and, eq, inArray } from "drizzle-orm";
+import { type ActionInput, actionInputSchema, type ModerationAction } from "#shared/schemas/moderation.ts";
+import type { Db } from "../../db/client.ts";
+import { comments, moderationActions, posts, remoteReplies, reports, users } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
+import type { AuthUser } from "../auth/auth-user.ts";
+import type { Deps } from "../deps.ts";
+import { queuePostActivity } from "../federation/queue-messages.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
+import { appendLog } from "./log.ts";
+import { actionMail, outcomeMail } from "./mails.ts";
+import { reasonOf } from "./rules.ts";
+import { findTarget, type Target } from "./targets.ts";
+
+const STATE_AFTER = { hide: "hidden", remove: "removed", restore: "visible" } as const;
+type StateAction = keyof typeof STATE_AFTER;
+const changesState = (action: ModerationAction): action is StateAction => action in STATE_AFTER;
+
+/** The table whose `moderation` column an item's state lives in. */
+function stateTable(kind: Target["kind"]) {
+  if (kind === "post") return posts;
+  if (kind === "comment") return comments;
+  if (kind === "remote-reply") return remoteReplies;
+  return null;
+}
+
+/** What public reads showed the item: they drop it (or show it again) at once, here and on every instance. */
+function shownIn(target: Target) {
+  if (target.kind === "post") return [cacheTags.posts, cacheTags.post(target.id)];
+  if (target.kind === "comment" && target.postId)
+    return [cacheTags.comments(target.postId), cacheTags.counts(target.postId)];
+  // Replies from the fediverse and profiles are read uncached.
+  return NOTHING_PUBLIC;
+}
+
+function refuseUnfit(target: Target, action: ModerationAction, moderator: AuthUser) {
+  if (target.subjectId === moderator.id && action !== "dismiss")
+    throw new HttpError(403, "Another moderator must decide about your own things");
+  if (changesState(action) && !stateTable(target.kind))
+    throw new HttpError(400, "A profile cannot be hidden or removed: warn its owner instead");
+  if (action === "warn" && !target.subjectId)
+    throw new HttpError(400, "A reply from the fediverse has no one to warn here");
+  if (action === "restore" && target.state === "visible") throw new HttpError(400, "This is not hidden or removed");
+  if ((action === "hide" || action === "remove") && target.state === STATE_AFTER[action])
+    throw new HttpError(409, `This is already ${STATE_AFTER[action]}`);
+}
+
+/**
+ * A moderator's decision on one item, naming a rule, in one transaction: the item's new state (which takes it out of
+ * every public read: lists, pages, feeds, the sitemap, search, and the fediverse for a post), the record of the
+ * action, its reports closed, and the public log's entry. Then the person it was about is mailed the rule and the
+ * note, and each reporter the outcome (never who decided).
+ */
+export async function act(
+  deps: Pick<Deps, "db" | "config" | "mailer" | "log" | "changed">,
+  moderator: AuthUser,
+  input: ActionInput,
+) {
+  const { target: wanted, action, rule, note, reportIds } = actionInputSchema.parse(input);
+  const target = await findTarget(deps.db, wanted.kind, wanted.id);
+  if (!target) throw new HttpError(404, "Nothing to act on here: it may have been deleted.");
+  refuseUnfit(target, action, moderator);
+  const reason = await reasonOf(deps, rule);
+  const { resolved, entry } = await deps.db.transaction(async (tx) => {
+    const table = stateTable(target.kind);
+    if (table && changesState(action)) {
+      const state = STATE_AFTER[action];
+      await tx
+        .update(table)
+        .set({ moderation: state, moderationReason: state === "visible" ? null : moderationReason(reason.title, note) })
+        .where(eq(table.id, target.id));
+      if (target.kind === "post") await federatePost(tx, deps, target, action);
+    }
+    if (action !== "dismiss") {
+      await tx.insert(moderationActions).values({
+        moderatorId: moderator.id,
+        targetKind: target.kind,
+        targetId: target.id,
+        subjectId: target.subjectId,
+        action,
+        ruleId: reason.ruleId,
+        rule: reason.title,
+        note,
+      });
+    }
+    const resolved = await tx
+      .update(reports)
+      .set({ status: action === "dismiss" ? "dismissed" : "actioned", resolvedAt: new Date() })
+      .where(
+        and(
+          eq(reports.targetKind, target.kind),
+          eq(reports.targetId, target.id),
+          eq(reports.status, "open"),
+          reportIds ? inArray(reports.id, reportIds) : undefined,
+        ),
+      )
+      .returning({ reporterId: reports.reporterId });
+    const entry = await appendLog(tx, { targetKind: target.kind, action, rule: reason.title });
+    return { resolved, entry };
+  });
+  deps.changed(changesState(action) ? shownIn(target) : NOTHING_PUBLIC);
+  await tell(deps, target, action, reason.title, note, resolved);
+  return { action, reportsResolved: resolved.length, logSeq: entry.seq };
+}
+
+/** What its author is shown beside a hidden or removed item. */
+const moderationReason = (rule: string, note: string) => (note ? `${rule}: ${note}` : rule);
+
+/** A post leaves the fediverse when it leaves the site (a `Delete`), and comes back when restored. */
+async function federatePost(tx: Db, deps: Pick<Deps, "config">, target: Target, action: StateAction) {
+  if (!target.subjectId) return;
+  const [post] = await tx.select({ status: posts.status }).from(posts).where(eq(posts.id, target.id));
+  if (post?.status !== "published") return;
+  const wasPublic = target.state === "visible";
+  if (action === "restore" || wasPublic) {
+    await queuePostActivity(
+      { db: tx, config: deps.config },
+      { action: action === "restore" ? "create" : "delete", postId: target.id, authorId: target.subjectId },
+    );
+  }
+}
+
+async function tell(
+  deps: Pick<Deps, "db" | "config" | "mailer">,
+  target: Target,
+  action: ModerationAction,
+  rule: string,
+  note: string,
+  resolved: { reporterId: string | null }[],
+) {
+  const link = `${deps.config.publicUrl}${target.preview.path}`;
+  const item = target.kind === "user" ? "Your profile" : `${target.preview.title}`;
+  if (action !== "dismiss" && target.subjectId) {
+    const [subject] = await deps.db.select().from(users).where(eq(users.id, target.subjectId));
+    if (subject)
+      await deps.mailer.queue({
+        to: subject.email,
+        ...actionMail({ firstName: subject.firstName, action, item, rule, note, link }),
+      });
+  }
+  const reporterIds = [...new Set(resolved.flatMap((report) => (report.reporterId ? [report.reporterId] : [])))];
+  if (reporterIds.length === 0) return;
+  const reporters = await deps.db.select().from(users).where(inArray(users.id, reporterIds));
+  for (const reporter of reporters) {
+    await deps.mailer.queue({
+      to: reporter.email,
+      ...outcomeMail({ firstName: reporter.firstName, item: target.preview.title, actioned: action !== "dismiss" }),
+    });
+  }
+}

@@ -1,0 +1,48 @@
+import { oneLine } from "#shared/notification-text.ts";
+import type { ModerationAction } from "#shared/schemas/moderation.ts";
+import { escapeHtml } from "../../infra/html.ts";
+import { type MailContent, mailLayout } from "../../infra/mail-templates.ts";
+
+const WHAT_HAPPENED: Record<Exclude<ModerationAction, "dismiss">, string> = {
+  hide: "was hidden by a moderator: nobody but you sees it now",
+  remove: "was removed by a moderator",
+  restore: "was restored by a moderator: everyone sees it again",
+  warn: "earned you a warning from a moderator",
+};
+
+/** To the person an action was about: what, under which rule, the moderator's note, and how to appeal. */
+export function actionMail(input: {
+  firstName: string;
+  action: Exclude<ModerationAction, "dismiss">;
+  item: string;
+  rule: string;
+  note: string;
+  link: string;
+}): MailContent {
+  const item = oneLine(input.item);
+  const lines = [
+    `Hello ${oneLine(input.firstName)},`,
+    `${item} ${WHAT_HAPPENED[input.action]}.`,
+    `Rule: ${oneLine(input.rule)}`,
+    ...(input.note ? [`Moderator's note: ${oneLine(input.note)}`] : []),
+    `See it, and the site's rules, here: ${input.link}`,
+  ];
+  return {
+    subject: `A moderator's decision: ${oneLine(input.rule)}`,
+    text: `${lines.join("\n\n")}\n`,
+    html: mailLayout("A moderator's decision", lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")),
+  };
+}
+
+/** To a reporter: the outcome of their report, never who decided. */
+export function outcomeMail(input: { firstName: string; item: string; actioned: boolean }): MailContent {
+  const outcome = input.actioned
+    ? "A moderator looked at it and acted on it. Thank you for keeping the site's promise."
+    : "A moderator looked at it and found that it breaks none of the site's rules.";
+  const lines = [`Hello ${oneLine(input.firstName)},`, `You reported ${oneLine(input.item)}.`, outcome];
+  return {
+    subject: "Your report was looked at",
+    text: `${lines.join("\n\n")}\n`,
+    html: mailLayout("Your report was looked at", lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")),
+  };
+}

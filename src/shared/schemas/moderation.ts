@@ -1,0 +1,124 @@
+import { z } from "zod";
+
+/** The site's rules: a short numbered list every report and every moderation action names one of. */
+export const ruleSchema = z.object({
+  id: z.string(),
+  /** 1, 2, 3…: the order readers see them in. */
+  number: z.number().int(),
+  title: z.string(),
+  description: z.string(),
+});
+export type Rule = z.infer<typeof ruleSchema>;
+export const rulesSchema = z.object({ rules: z.array(ruleSchema) });
+
+export const ruleInputSchema = z.object({
+  /** An existing rule's id, to edit it in place; none for a new rule. */
+  id: z.uuid().optional(),
+  title: z
+    .string({ error: "Title is required" })
+    .trim()
+    .min(1, "Title is required")
+    .max(80, "Title is at most 80 characters"),
+  description: z.string().trim().max(300, "Description is at most 300 characters").default(""),
+});
+export const rulesInputSchema = z.object({
+  rules: z.array(ruleInputSchema).min(1, "Keep at least one rule").max(20, "At most 20 rules"),
+});
+export type RulesInput = z.infer<typeof rulesInputSchema>;
+
+/** What can be reported, and acted on. */
+export const REPORT_KINDS = ["post", "comment", "user", "remote-reply"] as const;
+export type ReportKind = (typeof REPORT_KINDS)[number];
+
+/** Why: a rule of the site's, or spam, or something else (said in the note). */
+export const reasonSchema = z.union([z.uuid("Choose a rule"), z.literal("spam"), z.literal("other")], {
+  error: "Choose a rule",
+});
+
+export const reportInputSchema = z.object({
+  kind: z.enum(REPORT_KINDS, { error: "Choose what to report" }),
+  id: z.uuid("Invalid id"),
+  rule: reasonSchema,
+  note: z.string().trim().max(1000, "A note is at most 1000 characters").default(""),
+  /** A remote reply's report may also go to its own server, from the site (never naming the reporter). */
+  forward: z.boolean().default(false),
+});
+export type ReportInput = z.input<typeof reportInputSchema>;
+
+export const REPORT_STATUSES = ["open", "dismissed", "actioned"] as const;
+export type ReportStatus = (typeof REPORT_STATUSES)[number];
+
+export const reportSchema = z.object({
+  id: z.string(),
+  kind: z.enum(REPORT_KINDS),
+  targetId: z.string(),
+  /** The rule's title, "Spam" or "Other". */
+  reason: z.string(),
+  status: z.enum(REPORT_STATUSES),
+  createdAt: z.string(),
+  resolvedAt: z.string().nullable(),
+});
+export type Report = z.infer<typeof reportSchema>;
+
+/**
+ * What a moderator can do about an item: dismiss its reports; hide it (reversible) or remove it, so it leaves every
+ * public place; restore what was hidden or removed; warn its author.
+ */
+export const MODERATION_ACTIONS = ["dismiss", "hide", "remove", "restore", "warn"] as const;
+export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
+
+export const actionInputSchema = z.object({
+  /** The reports it answers; none: every open report of the item. */
+  reportIds: z.array(z.uuid()).max(100).optional(),
+  target: z.object({ kind: z.enum(REPORT_KINDS), id: z.uuid("Invalid id") }),
+  action: z.enum(MODERATION_ACTIONS, { error: "Choose an action" }),
+  rule: reasonSchema,
+  note: z.string().trim().max(1000, "A note is at most 1000 characters").default(""),
+});
+export type ActionInput = z.input<typeof actionInputSchema>;
+
+export const actionResultSchema = z.object({
+  action: z.enum(MODERATION_ACTIONS),
+  /** How many open reports it closed. */
+  reportsResolved: z.number().int(),
+  /** The public log's entry for it. */
+  logSeq: z.number().int(),
+});
+
+/** One item in the queue: what it is, in context, and what its reports say. */
+export const queueItemSchema = z.object({
+  target: z.object({ kind: z.enum(REPORT_KINDS), id: z.string() }),
+  state: z.enum(["visible", "hidden", "removed"]),
+  preview: z.object({ title: z.string(), text: z.string(), author: z.string(), path: z.string() }),
+  reportsCount: z.number().int(),
+  reasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+  /** The reporters' notes (never their names). */
+  notes: z.array(z.string()),
+  firstReportedAt: z.string(),
+  reportIds: z.array(z.string()),
+  /** What moderators did about this author before, newest first. */
+  history: z.array(z.object({ action: z.string(), rule: z.string(), at: z.string() })),
+});
+export type QueueItem = z.infer<typeof queueItemSchema>;
+
+export const queueQuerySchema = z.object({
+  status: z.enum(REPORT_STATUSES).default("open"),
+  kind: z.enum(REPORT_KINDS).optional(),
+  limit: z.coerce.number().int().min(1).max(50).default(20),
+  cursor: z.string().max(200).optional(),
+});
+
+export const logEntrySchema = z.object({
+  seq: z.number().int(),
+  at: z.string(),
+  targetKind: z.string(),
+  action: z.string(),
+  rule: z.string(),
+  prevHash: z.string(),
+  hash: z.string(),
+});
+export const logExportSchema = z.object({
+  entries: z.array(logEntrySchema),
+  heads: z.array(z.object({ day: z.string(), seq: z.number().int(), hash: z.string(), signature: z.string() })),
+  publicKey: z.object({ kty: z.string(), crv: z.string(), x: z.string() }),
+});

@@ -1,0 +1,273 @@
+import { execFile } from "node:child_process";
+import fs from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { eq, sql } from "drizzle-orm";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyLog } from "#shared/moderation-log.ts";
+import type { App } from "../../src/server/app.ts";
+import { mailOutbox, moderationLog } from "../../src/server/db/schema.ts";
+import { buildTestApp, keepOpen } from "../support/app.ts";
+import { createCategory, createPost } from "../support/content.ts";
+import { databaseTargets } from "../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../support/users.ts";
+
+type Session = Awaited<ReturnType<typeof signUp>>;
+const run = promisify(execFile);
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+describe.each(databaseTargets)("moderation on $name", (target) => {
+  let app: App;
+  let admin: Session;
+  let moderator: Session;
+  let author: Session;
+  let reader: Session;
+  let other: Session;
+  let category: string;
+  beforeAll(async () => {
+    app = await buildTestApp(await target.open());
+    admin = await signUp(app);
+    await makeAdmin(app, admin.id);
+    [moderator, author, reader, other] = [await signUp(app), await signUp(app), await signUp(app), await signUp(app)];
+    const role = await call("PUT", `/api/users/${moderator.id}/role`, admin, { moderator: true });
+    expect(role.statusCode).toBe(200);
+    expect(role.json().isModerator).toBe(true);
+    category = (await createCategory(app, admin)).title;
+  }, 60_000);
+  afterAll(() => app.close());
+
+  function call(method: "GET" | "PUT" | "POST" | "DELETE", url: string, who: Session | null, payload?: object) {
+    return app.inject({ method, url, payload, headers: who ? bearer(who) : {} });
+  }
+  const rules = async () => (await call("GET", "/api/rules", null)).json().rules as { id: string; title: string }[];
+  async function commentOn(postId: string, who: Session, text: string) {
+    const response = await call("POST", "/api/comments", who, { postId, description: text });
+    expect(response.statusCode).toBe(201);
+    return response.json() as { id: string };
+  }
+  const report = (who: Session, kind: string, id: string, rule: string, note = "") =>
+    call("POST", "/api/reports", who, { kind, id, rule, note });
+  const act = (who: Session, kind: string, id: string, action: string, rule: string, note = "") =>
+    call("POST", "/api/moderation/actions", who, { target: { kind, id }, action, rule, note });
+  const mailsTo = async (email: string) =>
+    (await app.db.select().from(mailOutbox).where(sql`lower(${mailOutbox.to}) = lower(${email})`)).map(
+      (row) => row.subject,
+    );
+
+  it("starts with the home page's promise as rules; admins edit them, a moderator or a reader may not", async () => {
+    const start = await rules();
+    expect(start.map((rule) => rule.title)).toEqual(["No racism", "No unhealthy words", "No spam"]);
+    const edited = [
+      { id: start[0]?.id, title: "No racism, ever", description: "<script>alert(1)</script> stays text" },
+      { id: start[1]?.id, title: "No unhealthy words", description: "" },
+      { id: start[2]?.id, title: "No spam", description: "" },
+      { title: "No impersonation", description: "Be yourself." },
+    ];
+    for (const who of [reader, moderator])
+      expect((await call("PUT", "/api/rules", who, { rules: edited })).statusCode).toBe(403);
+    expect((await call("PUT", "/api/rules", null, { rules: edited })).statusCode).toBe(401);
+    const saved = await call("PUT", "/api/rules", admin, { rules: edited });
+    expect(saved.statusCode).toBe(200);
+    const after = await rules();
+    expect(after.map((rule) => rule.title)).toEqual([
+      "No racism, ever",
+      "No unhealthy words",
+      "No spam",
+      "No impersonation",
+    ]);
+    expect(after[0]?.id).toBe(start[0]?.id);
+    expect((await call("PUT", "/api/rules", admin, { rules: [] })).statusCode).toBe(400);
+  });
+
+  it("takes one open report per reader and item, never of oneself or of what the reader cannot see", async () => {
+    const post = await createPost(app, author, category, { title: "Reported once" });
+    const [rule] = await rules();
+    const first = await report(reader, "post", post.id, rule?.id as string, "Look at the second paragraph");
+    expect(first.statusCode).toBe(201);
+    expect(first.json()).toMatchObject({ kind: "post", targetId: post.id, reason: rule?.title, status: "open" });
+    expect((await report(reader, "post", post.id, "spam")).statusCode).toBe(409);
+    expect((await report(author, "post", post.id, "spam")).statusCode).toBe(400);
+    const draft = await createPost(app, author, category, { title: "A draft", status: "draft" });
+    expect((await report(reader, "post", draft.id, "spam")).statusCode).toBe(404);
+    expect((await report(reader, "post", post.id, "not-a-rule")).statusCode).toBe(400);
+    expect((await report(reader, "user", author.id, "00000000-0000-4000-8000-000000000000")).statusCode).toBe(400);
+    const mine = (await call("GET", "/api/reports/mine", reader)).json();
+    expect(mine.items.map((item: { targetId: string }) => item.targetId)).toContain(post.id);
+    expect((await call("GET", "/api/reports/mine", null)).statusCode).toBe(401);
+  });
+
+  it("groups a comment's reports in the queue; hiding it takes it out of every cached read, mails its author and tells the reporters", async () => {
+    const post = await createPost(app, author, category, { title: "A thread" });
+    const hostile = await commentOn(post.id, other, "an abusive comment");
+    const kept = await commentOn(post.id, reader, "a kind comment");
+    const [, unhealthy] = await rules();
+    expect(
+      (await report(reader, "comment", hostile.id, unhealthy?.id as string, '<img src=x onerror="alert(1)">'))
+        .statusCode,
+    ).toBe(201);
+    expect((await report(author, "comment", hostile.id, "other", "rude\r\nBcc: everyone@example.com")).statusCode).toBe(
+      201,
+    );
+    // Warm every cached read that shows the comment.
+    const detail = async () => (await call("GET", `/api/posts/${post.id}`, null)).json();
+    const listed = async () => (await call("GET", `/api/posts/${post.id}/comments`, null)).json();
+    expect((await detail()).comments.map((comment: { id: string }) => comment.id)).toContain(hostile.id);
+    expect((await listed()).items.map((comment: { id: string }) => comment.id)).toContain(hostile.id);
+
+    expect((await call("GET", "/api/moderation/reports", reader)).statusCode).toBe(403);
+    const queue = await call("GET", "/api/moderation/reports?kind=comment", moderator);
+    expect(queue.statusCode).toBe(200);
+    const item = queue.json().items.find((entry: { target: { id: string } }) => entry.target.id === hostile.id);
+    expect(item).toMatchObject({ reportsCount: 2, state: "visible", preview: { text: "an abusive comment" } });
+    expect(item.notes).toContain('<img src=x onerror="alert(1)">');
+    expect(item.reasons.map((reason: { reason: string }) => reason.reason).sort()).toEqual([
+      "No unhealthy words",
+      "Other",
+    ]);
+
+    expect((await act(reader, "comment", hostile.id, "hide", unhealthy?.id as string)).statusCode).toBe(403);
+    const hidden = await act(
+      moderator,
+      "comment",
+      hostile.id,
+      "hide",
+      unhealthy?.id as string,
+      "Slurs are not allowed",
+    );
+    expect(hidden.statusCode).toBe(200);
+    expect(hidden.json()).toMatchObject({ action: "hide", reportsResolved: 2 });
+    expect((await detail()).comments.map((comment: { id: string }) => comment.id)).toEqual([kept.id]);
+    expect((await listed()).items.map((comment: { id: string }) => comment.id)).toEqual([kept.id]);
+    expect((await call("GET", `/api/comments/${hostile.id}`, reader)).statusCode).toBe(404);
+    expect((await act(moderator, "comment", hostile.id, "hide", "spam")).statusCode).toBe(409);
+
+    await app.mailer.idle();
+    expect(await mailsTo(other.email)).toContain("A moderator's decision: No unhealthy words");
+    expect(await mailsTo(reader.email)).toContain("Your report was looked at");
+    const mine = (await call("GET", "/api/reports/mine", reader)).json();
+    expect(mine.items.find((entry: { targetId: string }) => entry.targetId === hostile.id).status).toBe("actioned");
+    const open = (await call("GET", "/api/moderation/reports?kind=comment", moderator)).json();
+    expect(open.items.some((entry: { target: { id: string } }) => entry.target.id === hostile.id)).toBe(false);
+
+    const restored = await act(moderator, "comment", hostile.id, "restore", "other", "Taken back on appeal");
+    expect(restored.statusCode).toBe(200);
+    expect((await listed()).items.map((comment: { id: string }) => comment.id)).toContain(hostile.id);
+  });
+
+  it("hides a post from lists, its page, feeds, the sitemap and search, while its author still sees it with the reason", async () => {
+    const post = await createPost(app, author, category, { title: "Quokkaspam everywhere" });
+    const [, , spamRule] = await rules();
+    const everywhere = async () => {
+      const [list, page, feed, sitemap, search] = await Promise.all([
+        call("GET", `/api/posts?category=${encodeURIComponent(category)}`, null),
+        call("GET", `/api/posts/${post.id}`, null),
+        call("GET", "/rss.xml", null),
+        call("GET", "/sitemap.xml", null),
+        call("GET", "/api/posts?q=quokkaspam", null),
+      ]);
+      return {
+        list: list.json().items.some((item: { id: string }) => item.id === post.id),
+        page: page.statusCode,
+        feed: feed.body.includes(post.id),
+        sitemap: sitemap.body.includes(post.id),
+        search: search.json().items.some((item: { id: string }) => item.id === post.id),
+      };
+    };
+    expect(await everywhere()).toEqual({ list: true, page: 200, feed: true, sitemap: true, search: true });
+    expect((await act(moderator, "post", post.id, "hide", spamRule?.id as string, "Link farm")).statusCode).toBe(200);
+    expect(await everywhere()).toEqual({ list: false, page: 404, feed: false, sitemap: false, search: false });
+    const own = await call("GET", `/api/posts/${post.id}`, author);
+    expect(own.statusCode).toBe(200);
+    expect(own.json().moderation).toEqual({ state: "hidden", reason: "No spam: Link farm" });
+    expect(
+      (await call("POST", "/api/comments", reader, { postId: post.id, description: "still here?" })).statusCode,
+    ).toBe(404);
+    expect((await act(author, "post", post.id, "restore", "other")).statusCode).toBe(403);
+    expect((await act(moderator, "post", post.id, "restore", "other")).statusCode).toBe(200);
+    expect(await everywhere()).toEqual({ list: true, page: 200, feed: true, sitemap: true, search: true });
+  });
+
+  it("refuses actions that do not fit: a moderator's own item, hiding a profile, warning a stranger from the fediverse", async () => {
+    const own = await createPost(app, moderator, category, { title: "The moderator's own" });
+    expect((await act(moderator, "post", own.id, "hide", "spam")).statusCode).toBe(403);
+    expect((await act(moderator, "user", author.id, "hide", "spam")).statusCode).toBe(400);
+    expect((await act(moderator, "user", author.id, "warn", "other", "Mind the rules")).statusCode).toBe(200);
+    expect((await act(moderator, "post", "00000000-0000-4000-8000-000000000000", "hide", "spam")).statusCode).toBe(404);
+    expect((await act(moderator, "post", own.id, "explode", "spam")).statusCode).toBe(400);
+    await app.mailer.idle();
+    expect(await mailsTo(author.email)).toContain("A moderator's decision: Other");
+  });
+
+  it("keeps a public log anyone can check offline; an entry edited or deleted in the database breaks the check", async () => {
+    const page = await call("GET", "/api/moderation/log?limit=2", null);
+    expect(page.statusCode).toBe(200);
+    expect(page.json().items).toHaveLength(2);
+    expect(JSON.stringify(page.json())).not.toContain(author.id);
+    const exported = (await call("GET", "/api/moderation/log/export", null)).json();
+    expect(exported.entries.length).toBeGreaterThanOrEqual(5);
+    expect(await verifyLog(exported.entries, exported.heads, exported.publicKey)).toEqual([]);
+    const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "log-")), "log.json");
+    fs.writeFileSync(file, JSON.stringify(exported));
+    const checked = await run(process.execPath, [path.join(ROOT, "scripts/verify-log.ts"), file], { cwd: ROOT });
+    expect(checked.stdout).toMatch(/entries chained/);
+
+    await app.db.update(moderationLog).set({ rule: "Nothing to see" }).where(eq(moderationLog.seq, 2));
+    const edited = (await call("GET", "/api/moderation/log/export", null)).json();
+    expect(await verifyLog(edited.entries, edited.heads, edited.publicKey)).toContain(
+      "entry 2 was changed after it was written",
+    );
+    fs.writeFileSync(file, JSON.stringify(edited));
+    const failed = await run(process.execPath, [path.join(ROOT, "scripts/verify-log.ts"), file], { cwd: ROOT }).catch(
+      (error: { code: number; stderr: string }) => error,
+    );
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toContain("entry 2 was changed");
+
+    await app.db.delete(moderationLog).where(eq(moderationLog.seq, 3));
+    const deleted = (await call("GET", "/api/moderation/log/export", null)).json();
+    expect((await verifyLog(deleted.entries, deleted.heads, deleted.publicKey)).join("\n")).toMatch(/missing/);
+  });
+});
+
+describe("a hidden post on two instances, told through Redis", () => {
+  it.runIf(process.env.TEST_DATABASE_URL && process.env.TEST_REDIS_URL)(
+    "leaves the other instance's cached list at once",
+    async () => {
+      const target = databaseTargets.find((candidate) => candidate.name === "postgres");
+      const database = await target?.open();
+      if (!database) throw new Error("no PostgreSQL");
+      const env = { REDIS_URL: process.env.TEST_REDIS_URL as string, READ_CACHE_MAX_AGE_MS: "60000" };
+      const [one, two] = [
+        await buildTestApp(keepOpen(database), { env }),
+        await buildTestApp(keepOpen(database), { env }),
+      ];
+      const admin = await signUp(one);
+      await makeAdmin(one, admin.id);
+      const author = await signUp(one);
+      const topic = (await createCategory(one, admin)).title;
+      const post = await createPost(one, author, topic);
+      const listed = async () =>
+        (await two.inject({ method: "GET", url: "/api/posts" }))
+          .json()
+          .items.some((item: { id: string }) => item.id === post.id);
+      expect(await listed()).toBe(true);
+      const hidden = await one.inject({
+        method: "POST",
+        url: "/api/moderation/actions",
+        headers: bearer(admin),
+        payload: { target: { kind: "post", id: post.id }, action: "hide", rule: "spam", note: "" },
+      });
+      expect(hidden.statusCode).toBe(200);
+      let shown = true;
+      for (let waited = 0; waited < 3000 && shown; waited += 50) {
+        shown = await listed();
+        if (shown) await new Promise((resolve) => setTimeout(resolve, 50));
+      }
+      expect(shown).toBe(false);
+      await one.close();
+      await two.close();
+      await database.close();
+    },
+  );
+});
