@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
+import { registerUser } from "./fixtures/accounts.ts";
 import { ADMIN, adminSession } from "./fixtures/admin.ts";
 import { seriousViolations } from "./fixtures/axe.ts";
 
@@ -16,7 +17,15 @@ test("every screen passes axe-core with no serious or critical violations", asyn
       headers: auth,
     })
   ).json();
-  await request.post("/api/comments", { data: { postId: post.id, description: "A comment" }, headers: auth });
+  const comment = await (
+    await request.post("/api/comments", { data: { postId: post.id, description: "A comment" }, headers: auth })
+  ).json();
+  // A report, so the moderators' queue has an entry to check.
+  const reporter = await registerUser(request, { firstName: "Reporter" });
+  await request.post("/api/reports", {
+    data: { kind: "comment", id: comment.id, rule: "spam", note: "An axe check" },
+    headers: { authorization: `Bearer ${reporter.token}` },
+  });
   const category = (await (await request.get("/api/category?limit=100")).json()).items.find(
     (item: { title: string }) => item.title === `Axe ${tag}`,
   );
@@ -32,6 +41,8 @@ test("every screen passes axe-core with no serious or critical violations", asyn
     `/search?q=accessible`,
     // An unsubscribe link's page (a made-up token: the page then says the link is not valid).
     `/unsubscribe/${admin.id}/like/${"0".repeat(32)}`,
+    "/rules",
+    "/moderation/log",
   ];
   const memberScreens = [
     "/posts",
@@ -52,6 +63,8 @@ test("every screen passes axe-core with no serious or critical violations", asyn
     "/notifications",
     "/notifications/settings",
     "/posts?feed=following",
+    "/rules",
+    "/moderation",
   ];
   const session = await (await request.post("/api/users/login", { data: ADMIN })).json();
   const found: string[] = [];

@@ -1,3 +1,4 @@
+import { Container } from "@chakra-ui/react";
 import { ModerationLog } from "../../features/moderation/components/moderation-log.tsx";
 import { ModerationQueue } from "../../features/moderation/components/moderation-queue.tsx";
 import { RulesPage } from "../../features/moderation/components/rules-page.tsx";
@@ -5,15 +6,27 @@ import { usePageTitle } from "../../lib/site-settings.ts";
 
 export function RulesRoute() {
   usePageTitle("Rules");
-  return <RulesPage />;
+  return (
+    <Container maxW="3xl" py="8">
+      <RulesPage />
+    </Container>
+  );
 }
 
 export function ModerationRoute() {
   usePageTitle("Moderation");
-  return <ModerationQueue />;
+  return (
+    <Container maxW="4xl" py="8">
+      <ModerationQueue />
+    </Container>
+  );
 }
 
 export function ModerationLogRoute() {
   usePageTitle("Moderation log");
-  return <ModerationLog />;
+  return (
+    <Container maxW="5xl" py="8">
+      <ModerationLog />
+    </Container>
+  );
 }

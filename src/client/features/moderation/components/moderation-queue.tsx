@@ -147,7 +147,6 @@ function QueueEntry({ item, open }: { item: QueueItem; open: boolean }) {
                         {entry.number}. {entry.title}
                       </option>
                     ))}
-                    <option value="spam">Spam</option>
                     <option value="other">Other</option>
                   </NativeSelect.Field>
                   <NativeSelect.Indicator />

@@ -23,7 +23,7 @@ export interface ReportTarget {
   label: string;
 }
 
-/** A reader says which rule an item breaks (or spam, or other), with an optional note for the moderators. */
+/** A reader says which rule an item breaks (or something else), with an optional note for the moderators. */
 export default function ReportDialog({ target, onClose }: { target: ReportTarget; onClose: () => void }) {
   const rules = useRules();
   const report = useFileReport();
@@ -32,7 +32,6 @@ export default function ReportDialog({ target, onClose }: { target: ReportTarget
   const [forward, setForward] = useState(false);
   const choices = [
     ...(rules.data?.rules ?? []).map((item) => ({ value: item.id, label: `${item.number}. ${item.title}` })),
-    { value: "spam", label: "Spam" },
     { value: "other", label: "Something else (say what in the note)" },
   ];
   const done = report.isSuccess;

@@ -1,0 +1,87 @@
+import crypto from "node:crypto";
+import path from "node:path";
+import type { Page } from "@playwright/test";
+import { expect, test } from "@playwright/test";
+import { logIn, registerUser } from "./fixtures/accounts.ts";
+import { adminSession } from "./fixtures/admin.ts";
+
+const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
+const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
+const auth = (user: { token: string }) => ({ authorization: `Bearer ${user.token}` });
+
+test("a reader reports a comment, a moderator hides it from the queue, and a visitor no longer sees it", async ({
+  page,
+  browser,
+  request,
+}) => {
+  const tag = crypto.randomBytes(3).toString("hex");
+  const admin = await adminSession(request);
+  const category = `Moderated ${tag}`;
+  await request.post("/api/category", { data: { title: category }, headers: auth(admin) });
+  const author = await registerUser(request, { firstName: "Author" });
+  const post = await (
+    await request.post("/api/posts", {
+      data: { title: `Keep it kind ${tag}`, description: "<p>Be nice below.</p>", category, isFeatured: "false" },
+      headers: auth(author),
+    })
+  ).json();
+  const troll = await registerUser(request, { firstName: "Troll" });
+  const abuse = `You are all idiots ${tag}`;
+  expect(
+    (
+      await request.post("/api/comments", { data: { postId: post.id, description: abuse }, headers: auth(troll) })
+    ).status(),
+  ).toBe(201);
+  const moderator = await registerUser(request, { firstName: "Mona" });
+  const role = await request.put(`/api/users/${moderator.id}/role`, {
+    data: { moderator: true },
+    headers: auth(admin),
+  });
+  expect(role.status()).toBe(200);
+
+  // A visitor sees the comment on the server-rendered page (which is kept until something it shows changes).
+  const visitor = await (await browser.newContext()).newPage();
+  await visitor.goto(`/posts/${post.id}`);
+  await expect(visitor.getByText(abuse)).toBeVisible();
+
+  // A reader reports it from the post's page, with the keyboard-reachable Report button beside the comment.
+  const reader = await registerUser(request, { firstName: "Reader" });
+  await logIn(page, reader.email);
+  await page.goto(`/posts/${post.id}`);
+  const comment = page.getByRole("listitem").filter({ hasText: abuse });
+  await comment.getByRole("button", { name: "Report this comment" }).click();
+  const dialog = page.getByRole("dialog", { name: "Report this comment" });
+  await dialog.getByText("2. No unhealthy words").click();
+  await dialog.getByLabel("A note for the moderators (optional)").fill("Insults every reader");
+  await shot(page, "moderation-report");
+  await dialog.getByRole("button", { name: "Send report" }).click();
+  await expect(dialog.getByRole("status")).toContainText("A moderator will look at it");
+  await dialog.getByRole("button", { name: "Close" }).first().click();
+
+  // The moderator finds it in the queue from the account menu and hides it under the rule.
+  const moderatorPage = await (await browser.newContext()).newPage();
+  await logIn(moderatorPage, moderator.email);
+  await moderatorPage.getByRole("button", { name: "Account menu" }).click();
+  await moderatorPage.getByRole("menuitem", { name: "Moderation" }).click();
+  await expect(moderatorPage).toHaveURL(/\/moderation$/);
+  const entry = moderatorPage.getByRole("listitem").filter({ hasText: abuse });
+  await expect(entry).toContainText("No unhealthy words (1)");
+  await expect(entry).toContainText("Insults every reader");
+  await entry.getByLabel("Rule").selectOption({ label: "2. No unhealthy words" });
+  await entry.getByLabel("Note to the author (sent with the decision)").fill("No insults, please.");
+  await shot(moderatorPage, "moderation-queue");
+  await entry.getByRole("button", { name: "Hide" }).click();
+  await expect(entry.getByRole("status")).toContainText("of the public log");
+
+  // The visitor's next look at the page no longer shows it, and the public log lists the decision (not whose).
+  await visitor.reload();
+  await expect(visitor.getByRole("heading", { name: `Keep it kind ${tag}` })).toBeVisible();
+  await expect(visitor.getByText(abuse)).toHaveCount(0);
+  await visitor.goto("/moderation/log");
+  const log = visitor.getByRole("table");
+  await expect(log.getByRole("row").nth(1)).toContainText("A comment");
+  await expect(log.getByRole("row").nth(1)).toContainText("Hidden");
+  await expect(log.getByRole("row").nth(1)).toContainText("No unhealthy words");
+  await expect(log).not.toContainText("Troll");
+  await shot(visitor, "moderation-log");
+});
