@@ -297,6 +297,13 @@ const MATRIX: Row[] = [
     }),
     MODERATOR,
   ],
+  ["GET", "/api/moderation/terms", () => ({ url: "/api/moderation/terms" }), ADMIN],
+  [
+    "PUT",
+    "/api/moderation/terms",
+    () => ({ url: "/api/moderation/terms", payload: { terms: [{ term: "casino", action: "hold" }] } }),
+    ADMIN,
+  ],
   ["GET", "/api/moderation/log", () => ({ url: "/api/moderation/log" }), PUBLIC],
   ["GET", "/api/moderation/log/export", () => ({ url: "/api/moderation/log/export" }), PUBLIC],
 ];

@@ -63,6 +63,7 @@ export const queryKeys = {
     queue: (status: string, kind: string | undefined) => ["moderation", "queue", status, kind ?? "all"] as const,
     log: () => ["moderation", "log"] as const,
     mine: () => ["moderation", "mine"] as const,
+    terms: () => ["moderation", "terms"] as const,
   },
   /** The site's name and description. */
   settings: () => ["settings"] as const,

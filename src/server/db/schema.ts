@@ -109,8 +109,11 @@ export const categories = pgTable(
 
 /** Drafts and scheduled posts are their author's alone until published (docs/product.md, "Search, drafts and scheduled posts"). */
 export const postStatus = pgEnum("post_status", ["draft", "scheduled", "published"]);
-/** A moderator's decision on an item: hidden (reversible) or removed; either leaves every public place. */
-export const moderationState = pgEnum("moderation_state", ["visible", "hidden", "removed"]);
+/**
+ * Where an item stands with moderation: visible; held by the filter until a moderator approves it; hidden
+ * (reversible) or removed by a moderator. Anything but visible has left every public place.
+ */
+export const moderationState = pgEnum("moderation_state", ["visible", "held", "hidden", "removed"]);
 const moderated = () => ({
   moderation: moderationState("moderation").notNull().default("visible"),
   /** Why it is not visible: the rule, and the moderator's note, as its author is shown them. */
@@ -644,4 +647,11 @@ export const moderationLogHeads = pgTable("moderation_log_heads", {
   seq: bigint("seq", { mode: "number" }).notNull(),
   hash: text("hash").notNull(),
   signature: text("signature").notNull(),
+});
+
+/** The site's own words for the filter of new text, besides the maintained list: each held for review or refused. */
+export const filterTerms = pgTable("filter_terms", {
+  term: text("term").primaryKey(),
+  action: text("action").notNull(),
+  createdAt: createdAt(),
 });

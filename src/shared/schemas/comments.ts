@@ -17,6 +17,8 @@ export const commentSchema = z.object({
   postId: z.string(),
   description: z.string(),
   user: userSummarySchema,
+  /** The filter holds it until a moderator approves it; only its author is told so. */
+  waitingForReview: z.boolean().default(false),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

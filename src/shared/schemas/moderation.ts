@@ -88,7 +88,7 @@ export const actionResultSchema = z.object({
 /** One item in the queue: what it is, in context, and what its reports say. */
 export const queueItemSchema = z.object({
   target: z.object({ kind: z.enum(REPORT_KINDS), id: z.string() }),
-  state: z.enum(["visible", "hidden", "removed"]),
+  state: z.enum(["visible", "held", "hidden", "removed"]),
   preview: z.object({ title: z.string(), text: z.string(), author: z.string(), path: z.string() }),
   reportsCount: z.number().int(),
   reasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
@@ -107,6 +107,28 @@ export const queueQuerySchema = z.object({
   limit: z.coerce.number().int().min(1).max(50).default(20),
   cursor: z.string().max(200).optional(),
 });
+
+export const FILTER_ACTIONS = ["hold", "refuse"] as const;
+export const filterTermsSchema = z.object({
+  terms: z.array(z.object({ term: z.string(), action: z.enum(FILTER_ACTIONS) })),
+});
+export const filterTermsInputSchema = z.object({
+  terms: z
+    .array(
+      z.object({
+        term: z
+          .string()
+          .trim()
+          .toLowerCase()
+          .min(2, "A term is at least 2 characters")
+          .max(60, "A term is at most 60 characters")
+          .regex(/^[\p{L}\p{N}' -]+$/u, "A term is letters, digits, spaces, hyphens and apostrophes"),
+        action: z.enum(FILTER_ACTIONS, { error: "Hold for review, or refuse" }),
+      }),
+    )
+    .max(500, "At most 500 terms"),
+});
+export type FilterTermsInput = z.infer<typeof filterTermsInputSchema>;
 
 export const logEntrySchema = z.object({
   seq: z.number().int(),

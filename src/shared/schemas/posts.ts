@@ -120,9 +120,12 @@ export const postSchema = z.object({
   commentsCount: z.number().int(),
   /** Only ever "published" for anyone but the author. */
   status: z.enum(POST_STATUSES),
-  /** Set when a moderator hid or removed it: only its author (and moderators) see it then, with the reason. */
+  /**
+   * Set while the filter holds it for review, or once a moderator hid or removed it: only its author sees it then,
+   * with the reason.
+   */
   moderation: z
-    .object({ state: z.enum(["hidden", "removed"]), reason: z.string() })
+    .object({ state: z.enum(["held", "hidden", "removed"]), reason: z.string() })
     .nullable()
     .default(null),
   /** When it was published, or (scheduled) will be; null for a draft. */

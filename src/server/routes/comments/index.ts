@@ -32,7 +32,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/:id", {
     schema: { tags, security, summary: "One comment", params: commentIdParamsSchema, response: { 200: commentSchema } },
     preHandler: app.requireUser,
-    handler: async (request) => comments.getComment(app.deps, request.params.id),
+    handler: async (request) => comments.getComment(app.deps, request.params.id, currentUser(request).id),
   });
 
   app.put("/:id", {

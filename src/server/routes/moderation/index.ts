@@ -3,6 +3,8 @@ import { z } from "zod";
 import {
   actionInputSchema,
   actionResultSchema,
+  filterTermsInputSchema,
+  filterTermsSchema,
   logEntrySchema,
   logExportSchema,
   queueItemSchema,
@@ -17,6 +19,7 @@ import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { act } from "../../services/moderation/actions.ts";
+import { listTerms, replaceTerms } from "../../services/moderation/filter.ts";
 import { exportLog, listLog } from "../../services/moderation/log.ts";
 import { listQueue } from "../../services/moderation/queue.ts";
 import { fileReport, myReports } from "../../services/moderation/reports.ts";
@@ -94,6 +97,29 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requirePermission("moderate"), limitBy(app, "moderation", byUser)],
     handler: async (request) => act(app.deps, currentUser(request), request.body),
+  });
+
+  app.get("/moderation/terms", {
+    schema: {
+      tags,
+      security,
+      summary: "The site's own terms for the filter of new text, each held for review or refused",
+      response: { 200: filterTermsSchema },
+    },
+    preHandler: app.requirePermission("manage-rules"),
+    handler: async () => listTerms(app.deps),
+  });
+
+  app.put("/moderation/terms", {
+    schema: {
+      tags,
+      security,
+      summary: "Replace the site's own filter terms (the maintained English list always applies, holding for review)",
+      body: filterTermsInputSchema,
+      response: { 200: filterTermsSchema },
+    },
+    preHandler: app.requirePermission("manage-rules"),
+    handler: async (request) => replaceTerms(app.deps, request.body),
   });
 
   app.get("/moderation/log", {

@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, or, sql } from "drizzle-orm";
 import type { Comment } from "#shared/schemas/comments.ts";
 import { comments, posts, users } from "../../db/schema.ts";
 import { preparedFor, statement } from "../../db/statement.ts";
@@ -6,6 +6,8 @@ import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
+import { screenOrRefuse } from "../moderation/filter.ts";
+import { queueHeld } from "../moderation/reports.ts";
 import { notify } from "../notifications/notify.ts";
 import { cacheTags } from "../reads/tags.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
@@ -19,6 +21,7 @@ const select = (deps: Pick<Deps, "db">) =>
       description: comments.description,
       createdAt: comments.createdAt,
       updatedAt: comments.updatedAt,
+      moderation: comments.moderation,
       cursorAt: cursorKey(comments.createdAt),
       author: userSummaryColumns,
     })
@@ -32,6 +35,7 @@ const toComment = (row: Row): Comment => ({
   postId: row.postId,
   description: row.description,
   user: toUserSummary(row.author),
+  waitingForReview: row.moderation === "held",
   createdAt: row.createdAt.toISOString(),
   updatedAt: row.updatedAt.toISOString(),
 });
@@ -75,21 +79,28 @@ const publishedComment = preparedFor((db) =>
     .prepare("published_comment"),
 );
 
-/** A comment on a published post: one on a post taken back to draft is as hidden as its post. */
-export async function getComment(deps: Pick<Deps, "db">, id: string) {
-  const [row] = await publishedComment(deps.db).execute({ id });
+/**
+ * A comment on a published post: one on a post taken back to draft is as hidden as its post. Its author (`viewerId`)
+ * also sees it while the filter holds it, or after a moderator hid it.
+ */
+export async function getComment(deps: Pick<Deps, "db">, id: string, viewerId?: string) {
+  const [row] = viewerId
+    ? await select(deps)
+        .innerJoin(posts, and(eq(posts.id, comments.postId), isPublished))
+        .where(and(eq(comments.id, id), or(isVisible, eq(comments.userId, viewerId))))
+    : await publishedComment(deps.db).execute({ id });
   if (!row) throw new HttpError(404, COMMENT_NOT_FOUND);
   return toComment(row);
 }
 
 /** A new comment, with its post's author to tell; nothing when the post is not published. */
 const insertComment = statement<
-  { postId: string; userId: string; description: string },
+  { postId: string; userId: string; description: string; moderation: "visible" | "held" },
   { id: string; author_id: string }
 >(
   () => sql`
-    insert into ${comments} (post_id, user_id, description)
-    select ${posts.id}, ${sql.placeholder("userId")}, ${sql.placeholder("description")} from ${posts}
+    insert into ${comments} (post_id, user_id, description, moderation)
+    select ${posts.id}, ${sql.placeholder("userId")}, ${sql.placeholder("description")}, ${sql.placeholder("moderation")}::moderation_state from ${posts}
     where ${posts.id} = ${sql.placeholder("postId")} and ${isPublished}
     returning id, (select ${posts.userId} from ${posts} where ${posts.id} = ${sql.placeholder("postId")}) as author_id`,
 );
@@ -101,11 +112,20 @@ export async function createComment(
   postId: string,
   description: string,
 ) {
-  const [row] = await insertComment(deps.db, { postId, userId: user.id, description });
+  const verdict = await screenOrRefuse(deps, { description });
+  const held = verdict.action === "hold";
+  const [row] = await insertComment(deps.db, {
+    postId,
+    userId: user.id,
+    description,
+    moderation: held ? "held" : "visible",
+  });
   if (!row) throw new HttpError(404, POST_NOT_FOUND);
   deps.changed(commentChanged(postId));
-  await notify(deps, { kind: "comment", recipientId: row.author_id, actorId: user.id, postId });
-  return getComment(deps, row.id);
+  // A held comment's post author hears of it once a moderator lets it through, if ever.
+  if (held) await queueHeld(deps, { kind: "comment", id: row.id, subjectId: user.id }, verdict.terms);
+  else await notify(deps, { kind: "comment", recipientId: row.author_id, actorId: user.id, postId });
+  return getComment(deps, row.id, user.id);
 }
 
 /** A comment changes its post's comments and its count. */
@@ -117,11 +137,27 @@ export async function updateComment(
   id: string,
   description: string,
 ) {
-  const comment = await getComment(deps, id);
+  const comment = await getComment(deps, id, user.id);
   if (comment.user.id !== user.id) throw new HttpError(403, "You can only edit your own comments");
-  await deps.db.update(comments).set({ description, updatedAt: new Date() }).where(eq(comments.id, id));
+  const verdict = await screenOrRefuse(deps, { description });
+  const [edited] = await deps.db
+    .update(comments)
+    .set({
+      description,
+      updatedAt: new Date(),
+      // An edit the filter holds waits for review; an edit never brings back what a moderator hid.
+      ...(verdict.action === "hold"
+        ? {
+            moderation: sql`case when ${comments.moderation} = 'visible' then 'held'::moderation_state else ${comments.moderation} end`,
+          }
+        : {}),
+    })
+    .where(eq(comments.id, id))
+    .returning({ moderation: comments.moderation });
   deps.changed(commentChanged(comment.postId));
-  return getComment(deps, id);
+  if (verdict.action === "hold" && edited?.moderation === "held" && !comment.waitingForReview)
+    await queueHeld(deps, { kind: "comment", id, subjectId: user.id }, verdict.terms);
+  return getComment(deps, id, user.id);
 }
 
 /** The comment's author or an admin may delete it, whatever became of its post. */

@@ -1,12 +1,15 @@
 import { eq, sql } from "drizzle-orm";
 import { FEATURED_FEE_WEI } from "#shared/constants.ts";
 import type { CreatePostBody, PostStatus, PostUpdate } from "#shared/schemas/posts.ts";
+import { plainText } from "#shared/text.ts";
 import { categories, posts } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { queuePostActivity } from "../federation/queue-messages.ts";
 import { removeImage, storeImage } from "../images.ts";
+import { screenOrRefuse } from "../moderation/filter.ts";
+import { queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
@@ -63,6 +66,8 @@ export async function createPost(
   input: CreatePostBody,
 ) {
   const description = cleanDescription(input.description);
+  const verdict = await screenOrRefuse(deps, { title: input.title, description: plainText(description) });
+  const held = verdict.action === "hold";
   const category = await categoryId(deps, input.category);
   const payment = input.transectionHash
     ? await verifyPayment(deps, {
@@ -85,14 +90,16 @@ export async function createPost(
           image: imageUrl,
           isFeatured: input.isFeatured,
           userId: author.id,
+          ...(held ? { moderation: "held" as const, moderationReason: WAITING_FOR_REVIEW } : {}),
           ...publishing({ status: input.status ?? "published", publishAt: input.publishAt }, true),
         })
         .returning({ id: posts.id });
       if (!post) throw new Error("post was not created");
       if (payment) await claimPayment(tx, payment, { purpose: "featured", userId: author.id, postId: post.id });
-      // Published at once: its author's followers are told in the same transaction, here and on the fediverse.
+      // Published at once: its author's followers are told in the same transaction, here and on the fediverse
+      // (one the filter holds, once a moderator lets it through).
       const fannedOut = await fanOutNewPost({ db: tx, config: deps.config }, post.id);
-      if ((input.status ?? "published") === "published")
+      if ((input.status ?? "published") === "published" && !held)
         await queuePostActivity(
           { db: tx, config: deps.config },
           { action: "create", postId: post.id, authorId: author.id },
@@ -100,6 +107,7 @@ export async function createPost(
       return { id: post.id, fannedOut };
     });
     deps.changed(postChanged(id));
+    if (held) await queueHeld(deps, { kind: "post", id, subjectId: author.id }, verdict.terms);
     announceNewPost(deps, id, fannedOut);
     return getPost(deps, id, author.id);
   } catch (error) {
@@ -113,7 +121,7 @@ const postChanged = (id: string) => [cacheTags.posts, cacheTags.post(id)];
 
 async function ownPost(deps: Pick<Deps, "db">, user: AuthUser, id: string, action: string) {
   const [post] = await deps.db
-    .select({ userId: posts.userId, image: posts.image, status: posts.status })
+    .select({ userId: posts.userId, image: posts.image, status: posts.status, moderation: posts.moderation })
     .from(posts)
     .where(eq(posts.id, id));
   if (!post) throw new HttpError(404, POST_NOT_FOUND);
@@ -129,17 +137,31 @@ export async function updatePost(
 ) {
   const before = await ownPost(deps, user, id, "edit");
   const description = cleanDescription(input.description);
+  const verdict = await screenOrRefuse(deps, { title: input.title, description: plainText(description) });
+  // An edit the filter holds takes a visible post out of public places until a moderator looks; an edit never
+  // brings back what a moderator hid or removed.
+  const heldNow = verdict.action === "hold" && before.moderation === "visible";
+  const moderation = heldNow ? "held" : before.moderation;
   const category = await categoryId(deps, input.category);
   const fannedOut = await deps.db.transaction(async (tx) => {
     await tx
       .update(posts)
-      .set({ title: input.title, description, categoryId: category, ...publishing(input), updatedAt: new Date() })
+      .set({
+        title: input.title,
+        description,
+        categoryId: category,
+        ...publishing(input),
+        ...(heldNow ? { moderation, moderationReason: WAITING_FOR_REVIEW } : {}),
+        updatedAt: new Date(),
+      })
       .where(eq(posts.id, id));
-    // A draft or scheduled post published now reaches its author's followers (once per post, ever); the fediverse
-    // hears of an edit of a published post, and of one taken back to a draft or a later time as its deletion.
-    const publishedNow = before.status !== "published" && input.status === "published";
-    const stillPublished = before.status === "published" && (input.status ?? "published") === "published";
-    const unpublished = before.status === "published" && !stillPublished;
+    // A post public now and not before reaches its author's followers (once per post, ever); the fediverse hears of
+    // an edit of a public post, and of one taken back to a draft, a later time or review as its deletion.
+    const publicBefore = before.status === "published" && before.moderation === "visible";
+    const publicAfter = (input.status ?? "published") === "published" && moderation === "visible";
+    const publishedNow = !publicBefore && publicAfter && before.status !== "published";
+    const stillPublished = publicBefore && publicAfter;
+    const unpublished = publicBefore && !publicAfter;
     const federated = { db: tx, config: deps.config };
     if (stillPublished) await queuePostActivity(federated, { action: "update", postId: id, authorId: user.id });
     if (unpublished) await queuePostActivity(federated, { action: "delete", postId: id, authorId: user.id });
@@ -148,6 +170,7 @@ export async function updatePost(
     return fanOutNewPost({ db: tx, config: deps.config }, id);
   });
   deps.changed(postChanged(id));
+  if (heldNow) await queueHeld(deps, { kind: "post", id, subjectId: user.id }, verdict.terms);
   if (fannedOut) announceNewPost(deps, id, fannedOut);
   return getPost(deps, id, user.id);
 }

@@ -1,11 +1,14 @@
 import { and, asc, count, desc, eq, or } from "drizzle-orm";
 import type { PendingReply, PostFediverse, RemoteReply } from "#shared/schemas/federation.ts";
+import { plainText } from "#shared/text.ts";
 import type { Db } from "../../db/client.ts";
 import { approvedRepliers, posts, remoteReactions, remoteReplies } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import { isPublished, requirePublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
+import { screen } from "../moderation/filter.ts";
+import { queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { sanitizeRemoteHtml } from "../sanitize.ts";
 import { hostOf } from "./domains.ts";
@@ -55,6 +58,10 @@ export async function receiveReply(db: Db, postId: string, reply: IncomingReply)
     .from(posts)
     .where(and(eq(posts.id, postId), isPublished));
   if (!post) return null;
+  // A reply with a refused term is not kept; one the filter holds waits for a moderator.
+  const verdict = await screen({ db }, { reply: plainText(reply.html.slice(0, MAX_REPLY_HTML)) });
+  if (verdict.action === "refuse") return null;
+  const held = verdict.action === "hold";
   const [approved] = await db
     .select({ actorUri: approvedRepliers.actorUri })
     .from(approvedRepliers)
@@ -73,10 +80,12 @@ export async function receiveReply(db: Db, postId: string, reply: IncomingReply)
       url: webAddress(reply.url) ?? webAddress(reply.uri),
       content: sanitizeRemoteHtml(reply.html.slice(0, MAX_REPLY_HTML)),
       status: approved ? "approved" : "pending",
+      ...(held ? { moderation: "held" as const, moderationReason: WAITING_FOR_REVIEW } : {}),
       publishedAt: reply.publishedAt ?? new Date(),
     })
     .onConflictDoNothing()
     .returning();
+  if (row && held) await queueHeld({ db }, { kind: "remote-reply", id: row.id, subjectId: null }, verdict.terms);
   return row ? toReply(row) : null;
 }
 

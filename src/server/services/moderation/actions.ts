@@ -6,6 +6,7 @@ import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { queuePostActivity } from "../federation/queue-messages.ts";
+import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { appendLog } from "./log.ts";
 import { actionMail, outcomeMail } from "./mails.ts";
@@ -52,7 +53,7 @@ function refuseUnfit(target: Target, action: ModerationAction, moderator: AuthUs
  * note, and each reporter the outcome (never who decided).
  */
 export async function act(
-  deps: Pick<Deps, "db" | "config" | "mailer" | "log" | "changed">,
+  deps: Pick<Deps, "db" | "config" | "mailer" | "log" | "bus" | "changed">,
   moderator: AuthUser,
   input: ActionInput,
 ) {
@@ -61,7 +62,8 @@ export async function act(
   if (!target) throw new HttpError(404, "Nothing to act on here: it may have been deleted.");
   refuseUnfit(target, action, moderator);
   const reason = await reasonOf(deps, rule);
-  const { resolved, entry } = await deps.db.transaction(async (tx) => {
+  const { resolved, entry, fannedOut } = await deps.db.transaction(async (tx) => {
+    let fannedOut: Awaited<ReturnType<typeof fanOutNewPost>> | null = null;
     const table = stateTable(target.kind);
     if (table && changesState(action)) {
       const state = STATE_AFTER[action];
@@ -70,6 +72,9 @@ export async function act(
         .set({ moderation: state, moderationReason: state === "visible" ? null : moderationReason(reason.title, note) })
         .where(eq(table.id, target.id));
       if (target.kind === "post") await federatePost(tx, deps, target, action);
+      // A post the filter held reaches its author's followers once a moderator lets it through.
+      if (target.kind === "post" && target.state === "held" && action === "restore")
+        fannedOut = await fanOutNewPost({ db: tx, config: deps.config }, target.id);
     }
     if (action !== "dismiss") {
       await tx.insert(moderationActions).values({
@@ -96,9 +101,10 @@ export async function act(
       )
       .returning({ reporterId: reports.reporterId });
     const entry = await appendLog(tx, { targetKind: target.kind, action, rule: reason.title });
-    return { resolved, entry };
+    return { resolved, entry, fannedOut };
   });
   deps.changed(changesState(action) ? shownIn(target) : NOTHING_PUBLIC);
+  if (fannedOut) announceNewPost(deps, target.id, fannedOut);
   await tell(deps, target, action, reason.title, note, resolved);
   return { action, reportsResolved: resolved.length, logSeq: entry.seq };
 }

@@ -1,5 +1,5 @@
 import { and, desc, eq, lt } from "drizzle-orm";
-import type { Report, ReportInput } from "#shared/schemas/moderation.ts";
+import type { Report, ReportInput, ReportKind } from "#shared/schemas/moderation.ts";
 import { reportInputSchema } from "#shared/schemas/moderation.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { reports } from "../../db/schema.ts";
@@ -76,4 +76,26 @@ export async function myReports(
     .limit(query.limit + 1);
   const items = rows.slice(0, query.limit).map(toReport);
   return { items, nextCursor: rows.length > query.limit ? (items.at(-1)?.createdAt ?? null) : null };
+}
+
+/** What its author is shown beside an item the filter holds. */
+export const WAITING_FOR_REVIEW = "Waiting for review";
+
+/**
+ * Puts an item the filter held into the moderators' queue, as a report from nobody naming the words it matched; a
+ * moderator's "restore" publishes it.
+ */
+export async function queueHeld(
+  deps: Pick<Deps, "db">,
+  target: { kind: ReportKind; id: string; subjectId: string | null },
+  terms: string[],
+) {
+  await deps.db.insert(reports).values({
+    reporterId: null,
+    targetKind: target.kind,
+    targetId: target.id,
+    subjectId: target.subjectId,
+    reason: "Held by the filter",
+    note: `Matched: ${terms.join(", ")}`.slice(0, 1000),
+  });
 }

@@ -12,7 +12,7 @@ export interface Target {
   subjectId: string | null;
   /** The post it is or sits on. */
   postId: string | null;
-  state: "visible" | "hidden" | "removed";
+  state: "visible" | "held" | "hidden" | "removed";
   /** Whether anyone may see it now: published and visible. */
   isPublic: boolean;
   preview: { title: string; text: string; author: string; path: string };

@@ -23,7 +23,9 @@ export async function fanOutNewPost(deps: Pick<Deps, "db" | "config">, postId: s
     })
     .from(posts)
     .innerJoin(users, eq(users.id, posts.userId))
-    .where(sql`${posts.id} = ${postId} and ${posts.status} = 'published' and not ${users.isBlocked}`);
+    .where(
+      sql`${posts.id} = ${postId} and ${posts.status} = 'published' and ${posts.moderation} = 'visible' and not ${users.isBlocked}`,
+    );
   if (!post) return { notified: 0, mailed: 0 };
 
   const { publicUrl, jwtSecret, mailFrom } = deps.config;

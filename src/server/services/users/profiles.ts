@@ -11,6 +11,7 @@ import { isPublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { queueActorUpdate } from "../federation/queue-messages.ts";
 import { removeImage, storeImage } from "../images.ts";
+import { refuseFlagged } from "../moderation/filter.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
 import { tipTotals } from "../payments/tips.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
@@ -113,6 +114,7 @@ export async function updateProfile(
 ) {
   const emailChanged = input.email.toLowerCase() !== user.email.toLowerCase();
   if (emailChanged) await checkCurrentPassword(user, input.currentPassword);
+  await refuseFlagged(deps, { firstName: input.firstName, lastName: input.lastName, bio: input.bio });
   try {
     await deps.db.transaction(async (tx) => {
       if (input.handle) await changeHandle(tx, user.id, user.handle, input.handle);

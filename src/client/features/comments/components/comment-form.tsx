@@ -1,4 +1,4 @@
-import { Stack } from "@chakra-ui/react";
+import { Stack, Text } from "@chakra-ui/react";
 import { commentUpdateSchema } from "#shared/schemas/comments.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
@@ -25,6 +25,11 @@ export function CommentForm({ postId }: { postId: string }) {
           error={form.formState.errors.description}
         />
         <ErrorLines error={create.error} />
+        {create.data?.waitingForReview && (
+          <Text role="status" color="fg.warning">
+            Your comment is waiting for review: a moderator will look at it before anyone else sees it.
+          </Text>
+        )}
         <SubmitButton pending={create.isPending}>Submit</SubmitButton>
       </form>
     </Stack>

@@ -1,6 +1,7 @@
 import { Badge, Box, Button, Field, Heading, HStack, NativeSelect, Stack, Text, Textarea } from "@chakra-ui/react";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
+import { can } from "#shared/permissions.ts";
 import {
   type ModerationAction,
   type QueueItem,
@@ -11,8 +12,10 @@ import {
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { PagedList } from "../../../components/query-state.tsx";
 import { formatDate } from "../../../lib/format.ts";
+import { useSession } from "../../../lib/session.ts";
 import { useModerationAction, useQueue } from "../api/queue.ts";
 import { useRules } from "../api/rules.ts";
+import { FilterTerms } from "./filter-terms.tsx";
 
 const KIND_LABELS: Record<ReportKind, string> = {
   post: "Post",
@@ -27,6 +30,7 @@ export function ModerationQueue() {
   const [status, setStatus] = useState<ReportStatus>("open");
   const [kind, setKind] = useState<ReportKind | "">("");
   const queue = useQueue(status, kind || undefined);
+  const session = useSession();
   return (
     <Stack gap="5">
       <Heading as="h1" size="2xl">
@@ -61,6 +65,7 @@ export function ModerationQueue() {
           </NativeSelect.Root>
         </Field.Root>
       </HStack>
+      {can(session, "manage-rules") && <FilterTerms />}
       <PagedList pages={queue} label="Loading the queue" empty="Nothing is waiting for a moderator.">
         {(items) => (
           <Stack as="ul" listStyleType="none" gap="4" aria-label="Reported items">
@@ -78,7 +83,8 @@ const DECISIONS: { action: ModerationAction; label: string; fits: (item: QueueIt
   { action: "dismiss", label: "Dismiss", fits: () => true },
   { action: "hide", label: "Hide", fits: (item) => item.target.kind !== "user" && item.state !== "hidden" },
   { action: "remove", label: "Remove", fits: (item) => item.target.kind !== "user" && item.state !== "removed" },
-  { action: "restore", label: "Restore", fits: (item) => item.state !== "visible" },
+  { action: "restore", label: "Restore", fits: (item) => item.state !== "visible" && item.state !== "held" },
+  { action: "restore", label: "Approve", fits: (item) => item.state === "held" },
   { action: "warn", label: "Warn the author", fits: (item) => item.target.kind !== "remote-reply" },
 ];
 
@@ -166,11 +172,11 @@ function QueueEntry({ item, open }: { item: QueueItem; open: boolean }) {
             <HStack gap="2" flexWrap="wrap">
               {DECISIONS.filter((decision) => decision.fits(item)).map((decision) => (
                 <Button
-                  key={decision.action}
+                  key={decision.label}
                   size="sm"
                   variant={decision.action === "dismiss" ? "outline" : "solid"}
                   colorPalette={decision.action === "remove" ? "red" : undefined}
-                  disabled={act.isPending || (decision.action !== "dismiss" && !rule)}
+                  disabled={act.isPending || (decision.action !== "dismiss" && decision.label !== "Approve" && !rule)}
                   onClick={() => decide(decision.action)}
                 >
                   {decision.label}

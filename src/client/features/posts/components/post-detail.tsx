@@ -56,13 +56,17 @@ export function PostDetail({
               </Heading>
               {data.status !== "published" && <UnpublishedNotice post={data} />}
               {data.moderation && (
-                <Alert.Root status="error">
+                <Alert.Root status={data.moderation.state === "held" ? "warning" : "error"}>
                   <Alert.Indicator />
                   <Alert.Content>
                     <Alert.Title>
-                      A moderator {data.moderation.state === "hidden" ? "hid" : "removed"} this post: only you see it.
+                      {data.moderation.state === "held"
+                        ? "Waiting for review: a moderator will look at it before anyone else sees it."
+                        : `A moderator ${data.moderation.state === "hidden" ? "hid" : "removed"} this post: only you see it.`}
                     </Alert.Title>
-                    <Alert.Description>Why: {data.moderation.reason}</Alert.Description>
+                    {data.moderation.state !== "held" && (
+                      <Alert.Description>Why: {data.moderation.reason}</Alert.Description>
+                    )}
                   </Alert.Content>
                 </Alert.Root>
               )}

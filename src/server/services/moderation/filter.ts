@@ -1,0 +1,127 @@
+import { asc } from "drizzle-orm";
+import {
+  DataSet,
+  englishDataset,
+  englishRecommendedTransformers,
+  type MatchPayload,
+  parseRawPattern,
+  RegExpMatcher,
+} from "obscenity";
+import type { FilterTermsInput } from "#shared/schemas/moderation.ts";
+import type { Db } from "../../db/client.ts";
+import { filterTerms } from "../../db/schema.ts";
+import { validationError } from "../../http-error.ts";
+import type { Deps } from "../deps.ts";
+import { NOTHING_PUBLIC } from "../reads/tags.ts";
+
+/** What the filter says of a text: let it through, hold it for a moderator, or refuse it. */
+export interface Verdict {
+  action: "allow" | "hold" | "refuse";
+  /** The words it matched, as listed. */
+  terms: string[];
+  /** The field they were in. */
+  field: string | null;
+}
+
+/** A site's terms are read again at most this often; an instance that changes them reads them at once. */
+const TERMS_TTL_MS = 10_000;
+
+/**
+ * The maintained English list (obscenity's, with leetspeak and look-alike letters) holds for review: a list flags, a
+ * moderator decides. Real words that contain a listed one are let through: obscenity's own whitelist, and these.
+ */
+const maintained = new RegExpMatcher({
+  ...new DataSet<{ originalWord?: string }>()
+    .addAll(englishDataset)
+    .addPhrase((phrase) => phrase.addWhitelistedTerm("penistone").addWhitelistedTerm("shiitake"))
+    .build(),
+  ...englishRecommendedTransformers,
+});
+const wordOf = (match: MatchPayload) =>
+  englishDataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord ?? "a listed word";
+
+/** A site term as an obscenity pattern: a single word only as a whole word; its syntax characters taken literally. */
+const patternOf = (term: string) => {
+  const literal = term.replace(/[[\]?|\\]/g, (char) => `\\${char}`);
+  return parseRawPattern(term.includes(" ") ? literal : `|${literal}|`);
+};
+
+function siteMatcher(terms: { term: string; action: string }[]) {
+  if (terms.length === 0) return null;
+  return {
+    terms,
+    matcher: new RegExpMatcher({
+      blacklistedTerms: terms.map((entry, id) => ({ id, pattern: patternOf(entry.term) })),
+      ...englishRecommendedTransformers,
+    }),
+  };
+}
+
+const kept = new WeakMap<Db, { at: number; site: Promise<ReturnType<typeof siteMatcher>> }>();
+
+function siteTerms(db: Db) {
+  const cached = kept.get(db);
+  if (cached && Date.now() - cached.at < TERMS_TTL_MS) return cached.site;
+  const site = db
+    .select()
+    .from(filterTerms)
+    .then((rows) => siteMatcher(rows));
+  kept.set(db, { at: Date.now(), site });
+  site.catch(() => kept.delete(db));
+  return site;
+}
+
+/** Checks new text, field by field: the strictest verdict wins (a refusing term, then any held one). */
+export async function screen(deps: Pick<Deps, "db">, fields: Record<string, string>): Promise<Verdict> {
+  const site = await siteTerms(deps.db);
+  let verdict: Verdict = { action: "allow", terms: [], field: null };
+  for (const [field, text] of Object.entries(fields)) {
+    if (!text) continue;
+    for (const match of site?.matcher.getAllMatches(text) ?? []) {
+      const entry = site?.terms[match.termId];
+      if (!entry) continue;
+      const action = entry.action === "refuse" ? "refuse" : "hold";
+      if (action === "refuse" && verdict.action !== "refuse") verdict = { action, terms: [], field };
+      if (action === verdict.action || verdict.action === "allow") {
+        verdict = { action, terms: [...new Set([...verdict.terms, entry.term])], field: verdict.field ?? field };
+      }
+    }
+    if (verdict.action === "refuse") continue;
+    const listed = maintained.getAllMatches(text).map(wordOf);
+    if (listed.length > 0)
+      verdict = { action: "hold", terms: [...new Set([...verdict.terms, ...listed])], field: verdict.field ?? field };
+  }
+  return verdict;
+}
+
+export const REFUSED = "This text has words the site does not allow. Please change them.";
+
+/** Refuses text with a refused term, naming its field; answers whether the rest must wait for review. */
+export async function screenOrRefuse(deps: Pick<Deps, "db">, fields: Record<string, string>) {
+  const verdict = await screen(deps, fields);
+  if (verdict.action === "refuse") throw validationError([{ path: [verdict.field ?? "text"], message: REFUSED }]);
+  return verdict;
+}
+
+/** Text that cannot wait for review (a name, a bio): anything the filter flags is refused. */
+export async function refuseFlagged(deps: Pick<Deps, "db">, fields: Record<string, string>) {
+  const verdict = await screen(deps, fields);
+  if (verdict.action !== "allow") throw validationError([{ path: [verdict.field ?? "text"], message: REFUSED }]);
+}
+
+export async function listTerms(deps: Pick<Deps, "db">) {
+  const rows = await deps.db.select().from(filterTerms).orderBy(asc(filterTerms.term));
+  return { terms: rows.map((row) => ({ term: row.term, action: row.action as "hold" | "refuse" })) };
+}
+
+/** The admin's list replaces the site's terms; this instance uses it at once, others within seconds. */
+export async function replaceTerms(deps: Pick<Deps, "db" | "changed">, input: FilterTermsInput) {
+  const unique = [...new Map(input.terms.map((entry) => [entry.term, entry])).values()];
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(filterTerms);
+    if (unique.length > 0) await tx.insert(filterTerms).values(unique);
+  });
+  kept.delete(deps.db);
+  deps.changed(NOTHING_PUBLIC);
+  return listTerms(deps);
+}
