@@ -76,6 +76,7 @@ export const envSchema = z
     FINALITY_CONFIRMATIONS: z.coerce.number().int().min(1).max(10_000).default(12),
     /** How often each instance looks for scheduled posts that are due. */
     PUBLISH_CHECK_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),
+    NEW_ACCOUNT_POSTS_PER_DAY: z.coerce.number().int().min(0).max(10_000).default(3),
     // How long a cached public answer lives at most: how late a view count, or another instance's write without
     // Redis, may show.
     READ_CACHE_MAX_AGE_MS: z.coerce.number().int().min(100).max(60_000).default(5_000),

@@ -26,6 +26,8 @@ export interface AppConfig {
   minConfirmations: number;
   finalityConfirmations: number;
   publishCheckMs: number;
+  /** Posts an account younger than a day or unverified may publish in a day (spam defence). */
+  newAccountPostsPerDay: number;
   readCacheMaxAgeMs: number;
   explorerUrl: string | null;
   s3: {
@@ -97,6 +99,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     minConfirmations: env.MIN_CONFIRMATIONS,
     finalityConfirmations: Math.max(env.FINALITY_CONFIRMATIONS, env.MIN_CONFIRMATIONS),
     publishCheckMs: env.PUBLISH_CHECK_MS,
+    newAccountPostsPerDay: env.NEW_ACCOUNT_POSTS_PER_DAY,
     readCacheMaxAgeMs: env.READ_CACHE_MAX_AGE_MS,
     explorerUrl: env.EXPLORER_URL ?? chain.blockExplorers?.default.url ?? null,
     s3: env.S3_BUCKET

@@ -32,6 +32,8 @@ export async function buildTestApp(database: Database, options: TestAppOptions =
     PUBLIC_URL: "http://penchain.test",
     JWT_SECRET: TEST_JWT_SECRET,
     RPC_URL: "http://127.0.0.1:9",
+    // Test accounts are all new: the spam defence's own tests set it back.
+    NEW_ACCOUNT_POSTS_PER_DAY: "10000",
     ...options.env,
   });
   const app = await buildApp({

@@ -7,6 +7,7 @@ import { verifyEmailMail } from "../../infra/mail-templates.ts";
 import type { Delivery } from "../../infra/mailer.ts";
 import type { Deps } from "../deps.ts";
 import { refuseFlagged } from "../moderation/filter.ts";
+import { refuseLinksFromNewAccounts } from "../moderation/spam.ts";
 import { consumeToken, issueToken } from "../one-time-tokens.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { findUser } from "../users/find-user.ts";
@@ -34,6 +35,7 @@ async function verifiedAt(deps: Pick<Deps, "db" | "config">, input: RegisterInpu
 /** Spec §2 "Register". The first account ever registered becomes the admin (docs/product.md). */
 export async function register(deps: Pick<Deps, "db" | "config" | "changed">, input: RegisterInput) {
   assertChecksum(input.walletAddress);
+  refuseLinksFromNewAccounts(null, { firstName: input.firstName, lastName: input.lastName });
   await refuseFlagged(deps, { firstName: input.firstName, lastName: input.lastName });
   await assertUncommonPassword(input.password);
   const passwordHash = await hashPassword(input.password);

@@ -8,6 +8,7 @@ import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
 import { queueHeld } from "../moderation/reports.ts";
+import { refuseLinksFromNewAccounts } from "../moderation/spam.ts";
 import { notify } from "../notifications/notify.ts";
 import { cacheTags } from "../reads/tags.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
@@ -112,6 +113,7 @@ export async function createComment(
   postId: string,
   description: string,
 ) {
+  refuseLinksFromNewAccounts(user, { description });
   const verdict = await screenOrRefuse(deps, { description });
   const held = verdict.action === "hold";
   const [row] = await insertComment(deps.db, {
@@ -139,6 +141,7 @@ export async function updateComment(
 ) {
   const comment = await getComment(deps, id, user.id);
   if (comment.user.id !== user.id) throw new HttpError(403, "You can only edit your own comments");
+  refuseLinksFromNewAccounts(user, { description });
   const verdict = await screenOrRefuse(deps, { description });
   const [edited] = await deps.db
     .update(comments)

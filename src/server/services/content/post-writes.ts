@@ -10,6 +10,7 @@ import { queuePostActivity } from "../federation/queue-messages.ts";
 import { removeImage, storeImage } from "../images.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
 import { queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
+import { limitNewAccountPosts } from "../moderation/spam.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
@@ -68,6 +69,7 @@ export async function createPost(
   const description = cleanDescription(input.description);
   const verdict = await screenOrRefuse(deps, { title: input.title, description: plainText(description) });
   const held = verdict.action === "hold";
+  if ((input.status ?? "published") === "published") await limitNewAccountPosts(deps, author);
   const category = await categoryId(deps, input.category);
   const payment = input.transectionHash
     ? await verifyPayment(deps, {
@@ -141,6 +143,7 @@ export async function updatePost(
   // An edit the filter holds takes a visible post out of public places until a moderator looks; an edit never
   // brings back what a moderator hid or removed.
   const heldNow = verdict.action === "hold" && before.moderation === "visible";
+  if (before.status !== "published" && input.status === "published") await limitNewAccountPosts(deps, user);
   const moderation = heldNow ? "held" : before.moderation;
   const category = await categoryId(deps, input.category);
   const fannedOut = await deps.db.transaction(async (tx) => {

@@ -12,6 +12,7 @@ import type { Deps } from "../deps.ts";
 import { queueActorUpdate } from "../federation/queue-messages.ts";
 import { removeImage, storeImage } from "../images.ts";
 import { refuseFlagged } from "../moderation/filter.ts";
+import { refuseLinksFromNewAccounts } from "../moderation/spam.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
 import { tipTotals } from "../payments/tips.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
@@ -114,6 +115,7 @@ export async function updateProfile(
 ) {
   const emailChanged = input.email.toLowerCase() !== user.email.toLowerCase();
   if (emailChanged) await checkCurrentPassword(user, input.currentPassword);
+  refuseLinksFromNewAccounts(user, { firstName: input.firstName, lastName: input.lastName, bio: input.bio });
   await refuseFlagged(deps, { firstName: input.firstName, lastName: input.lastName, bio: input.bio });
   try {
     await deps.db.transaction(async (tx) => {
