@@ -18,6 +18,7 @@ import { encodeCursor } from "../src/server/infra/cursor.ts";
 import { listPosts } from "../src/server/services/content/post-reads.ts";
 import { benchAudience, serveAudience } from "./lib/bench-audience.ts";
 import { benchFederation, joinFederation, serveFederation } from "./lib/bench-federation.ts";
+import { benchModeration } from "./lib/bench-moderation.ts";
 import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
 import { bin, getRaw, READY_MARK, residentMiB, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
@@ -256,6 +257,7 @@ async function bench() {
     ...small.misses,
     ...(await benchAudience(import.meta.filename, SECONDS)),
     ...(await benchFederation(import.meta.filename)),
+    ...(await benchModeration(process.env.BENCH_DATABASE_URL)),
   ];
   if (process.argv.includes("--scale")) {
     const large = await benchAt(100_000);
@@ -281,6 +283,8 @@ else if (process.argv.includes("--federation")) await serveFederation(process.en
 else if (process.argv.includes("--federation-join"))
   await joinFederation(process.env.BENCH_PEER as string, process.env.BENCH_SHARED_DATABASE as string);
 else if (process.argv.includes("--ceiling")) ceiling();
+else if (process.argv.includes("--moderation-only"))
+  process.exitCode = (await benchModeration(process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
 else if (process.argv.includes("--federation-only"))
   process.exitCode = (await benchFederation(import.meta.filename)).length ? 1 : 0;
 else await bench();

@@ -149,6 +149,11 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
     expect(mine.items.find((entry: { targetId: string }) => entry.targetId === hostile.id).status).toBe("actioned");
     const open = (await call("GET", "/api/moderation/reports?kind=comment", moderator)).json();
     expect(open.items.some((entry: { target: { id: string } }) => entry.target.id === hostile.id)).toBe(false);
+    const actioned = (await call("GET", "/api/moderation/reports?status=actioned&kind=comment", moderator)).json();
+    expect(actioned.items.find((entry: { target: { id: string } }) => entry.target.id === hostile.id)).toMatchObject({
+      reportsCount: 2,
+      state: "hidden",
+    });
 
     const restored = await act(moderator, "comment", hostile.id, "restore", "other", "Taken back on appeal");
     expect(restored.statusCode).toBe(200);

@@ -612,6 +612,24 @@ export const reports = pgTable(
   ],
 );
 
+/**
+ * The queue's index: each reported item with its open reports' count and when the oldest was made, kept by a trigger
+ * on `reports` (migration 0010), so the queue's first page is an index scan however many reports there are.
+ */
+export const moderationItems = pgTable(
+  "moderation_items",
+  {
+    targetKind: text("target_kind").notNull(),
+    targetId: uuid("target_id").notNull(),
+    openReports: integer("open_reports").notNull().default(0),
+    firstOpenAt: timestamp("first_open_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.targetKind, t.targetId] }),
+    index("moderation_items_queue_idx").on(t.firstOpenAt, t.targetKind, t.targetId).where(sql`open_reports > 0`),
+  ],
+);
+
 /** What a moderator did, to what and whom, under which rule and why. */
 export const moderationActions = pgTable(
   "moderation_actions",

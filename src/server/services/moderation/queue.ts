@@ -1,13 +1,15 @@
-import { and, asc, desc, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { QueueItem, ReportKind } from "#shared/schemas/moderation.ts";
 import { REPORT_KINDS } from "#shared/schemas/moderation.ts";
-import { moderationActions, reports } from "../../db/schema.ts";
-import { cursorTime, decodeCursor, encodeCursor } from "../../infra/cursor.ts";
+import { moderationActions, moderationItems, reports } from "../../db/schema.ts";
+import { cursorKey, cursorTime, decodeCursor, encodeCursor } from "../../infra/cursor.ts";
 import type { Deps } from "../deps.ts";
 import { findTarget } from "./targets.ts";
 
 const HISTORY = 5;
+/** The reports an item's decision closes and whose reasons it shows, newest first. */
+const REPORT_IDS = 100;
 const NOTES = 5;
 const queueCursor = z.tuple([cursorTime, z.enum(REPORT_KINDS), z.uuid()]);
 
@@ -25,14 +27,57 @@ export async function listQueue(
   },
 ) {
   const after = query.cursor ? decodeCursor(query.cursor, queueCursor) : null;
+  const groups = query.status === "open" ? await openItems(deps, query, after) : await closedItems(deps, query, after);
+  const page = groups.slice(0, query.limit);
+  const described = await describeAll(deps, query.status, page);
+  const last = page.at(-1);
+  const nextCursor = groups.length > query.limit && last ? encodeCursor([last.first, last.kind, last.id]) : null;
+  return { items: described, nextCursor };
+}
+
+type Cursor = [string, string, string] | null;
+
+/** Open items from the queue's own index (moderation_items), however many reports there are. */
+async function openItems(
+  deps: Pick<Deps, "db">,
+  query: { kind?: ReportKind | undefined; limit: number },
+  after: Cursor,
+) {
+  const items = await deps.db
+    .select({
+      kind: moderationItems.targetKind,
+      id: moderationItems.targetId,
+      first: cursorKey(moderationItems.firstOpenAt),
+      count: moderationItems.openReports,
+    })
+    .from(moderationItems)
+    .where(
+      and(
+        sql`${moderationItems.openReports} > 0`,
+        query.kind ? eq(moderationItems.targetKind, query.kind) : undefined,
+        after
+          ? sql`(${moderationItems.firstOpenAt}, ${moderationItems.targetKind}, ${moderationItems.targetId}) > (${after[0]}::timestamptz, ${after[1]}, ${after[2]}::uuid)`
+          : undefined,
+      ),
+    )
+    .orderBy(asc(moderationItems.firstOpenAt), asc(moderationItems.targetKind), asc(moderationItems.targetId))
+    .limit(query.limit + 1);
+  return items;
+}
+
+/** Dismissed or acted-on reports, grouped per item. */
+function closedItems(
+  deps: Pick<Deps, "db">,
+  query: { status: "open" | "dismissed" | "actioned"; kind?: ReportKind | undefined; limit: number },
+  after: Cursor,
+) {
   const first = sql<string>`min(${reports.createdAt})`;
-  const groups = await deps.db
+  return deps.db
     .select({
       kind: reports.targetKind,
       id: reports.targetId,
       first: sql<string>`to_char(${first} at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.US"Z"')`,
       count: sql<number>`count(*)::int`,
-      reportIds: sql<string[]>`array_agg(${reports.id}::text order by ${reports.createdAt} desc)`,
     })
     .from(reports)
     .where(and(eq(reports.status, query.status), query.kind ? eq(reports.targetKind, query.kind) : undefined))
@@ -44,51 +89,72 @@ export async function listQueue(
     )
     .orderBy(asc(first), asc(reports.targetKind), asc(reports.targetId))
     .limit(query.limit + 1);
-  const page = groups.slice(0, query.limit);
-  const items = await Promise.all(page.map((group) => describe(deps, group)));
-  const last = page.at(-1);
-  const nextCursor = groups.length > query.limit && last ? encodeCursor([last.first, last.kind, last.id]) : null;
-  return { items: items.filter((item): item is QueueItem => item !== null), nextCursor };
 }
 
-async function describe(
-  deps: Pick<Deps, "db">,
-  group: { kind: string; id: string; first: string; count: number; reportIds: string[] },
-): Promise<QueueItem | null> {
-  const kind = group.kind as ReportKind;
-  const target = await findTarget(deps.db, kind, group.id);
-  if (!target) return null;
-  const shown = group.reportIds.slice(0, 50);
-  const [reasons, notes, history] = await Promise.all([
-    deps.db
-      .select({ reason: reports.reason, count: sql<number>`count(*)::int` })
-      .from(reports)
-      .where(inArray(reports.id, shown))
-      .groupBy(reports.reason)
-      .orderBy(desc(sql`count(*)`)),
-    deps.db
-      .selectDistinct({ note: reports.note })
-      .from(reports)
-      .where(and(inArray(reports.id, shown), sql`${reports.note} <> ''`))
-      .limit(NOTES),
-    target.subjectId
-      ? deps.db
-          .select({ action: moderationActions.action, rule: moderationActions.rule, at: moderationActions.createdAt })
-          .from(moderationActions)
-          .where(eq(moderationActions.subjectId, target.subjectId))
-          .orderBy(desc(moderationActions.createdAt))
-          .limit(HISTORY)
-      : Promise.resolve([]),
+type Group = { kind: string; id: string; first: string; count: number };
+
+/**
+ * Each item of a page in context, in a few queries for the whole page: the item (one lookup each), its newest reports
+ * (their ids, reasons and notes), and the earlier decisions about each author.
+ */
+async function describeAll(deps: Pick<Deps, "db">, status: string, page: Group[]): Promise<QueueItem[]> {
+  if (page.length === 0) return [];
+  const keys = sql.join(
+    page.map((group) => sql`(${group.kind}, ${group.id}::uuid)`),
+    sql`, `,
+  );
+  const [targets, shown] = await Promise.all([
+    Promise.all(page.map((group) => findTarget(deps.db, group.kind as ReportKind, group.id))),
+    deps.db.execute(sql`
+      select target_kind, target_id, id, reason, note from (
+        select r.*, row_number() over (partition by target_kind, target_id order by created_at desc) as n
+        from ${reports} r where status = ${status} and (target_kind, target_id) in (${keys})) newest
+      where n <= ${REPORT_IDS}`),
   ]);
-  return {
-    target: { kind, id: group.id },
-    state: target.state,
-    preview: target.preview,
-    reportsCount: group.count,
-    reasons,
-    notes: notes.map((row) => row.note),
-    firstReportedAt: group.first,
-    reportIds: group.reportIds,
-    history: history.map((row) => ({ action: row.action, rule: row.rule, at: row.at.toISOString() })),
-  };
+  type Shown = { target_kind: string; target_id: string; id: string; reason: string; note: string };
+  const reportsOf = new Map<string, Shown[]>();
+  for (const row of (shown as unknown as { rows: Shown[] }).rows) {
+    const key = `${row.target_kind}:${row.target_id}`;
+    reportsOf.set(key, [...(reportsOf.get(key) ?? []), row]);
+  }
+  const subjects = [...new Set(targets.flatMap((target) => (target?.subjectId ? [target.subjectId] : [])))];
+  type Decision = { subject_id: string; action: string; rule: string; at: string };
+  const history =
+    subjects.length === 0
+      ? []
+      : (
+          (await deps.db.execute(sql`
+            select subject_id, action, rule, to_char(created_at at time zone 'UTC', 'YYYY-MM-DD"T"HH24:MI:SS.MS"Z"') as at
+            from (
+              select a.*, row_number() over (partition by subject_id order by created_at desc) as n
+              from ${moderationActions} a
+              where subject_id in (${sql.join(
+                subjects.map((id) => sql`${id}::uuid`),
+                sql`, `,
+              )})) newest
+            where n <= ${HISTORY}
+            order by at desc`)) as unknown as { rows: Decision[] }
+        ).rows;
+  return page.flatMap((group, index): QueueItem[] => {
+    const target = targets[index];
+    if (!target) return [];
+    const rows = reportsOf.get(`${group.kind}:${group.id}`) ?? [];
+    const reasons = new Map<string, number>();
+    for (const row of rows) reasons.set(row.reason, (reasons.get(row.reason) ?? 0) + 1);
+    return [
+      {
+        target: { kind: target.kind, id: group.id },
+        state: target.state,
+        preview: target.preview,
+        reportsCount: group.count,
+        reasons: [...reasons].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count),
+        notes: [...new Set(rows.map((row) => row.note).filter(Boolean))].slice(0, NOTES),
+        firstReportedAt: group.first,
+        reportIds: rows.map((row) => row.id),
+        history: history
+          .filter((entry) => entry.subject_id === target.subjectId)
+          .map((entry) => ({ action: entry.action, rule: entry.rule, at: entry.at })),
+      },
+    ];
+  });
 }
