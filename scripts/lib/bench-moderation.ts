@@ -8,6 +8,8 @@ const REPORTS = 100_000;
 const ITEMS = 20_000;
 const QUEUE_P99_MS = 50;
 const FILTER_P99_MS = 1;
+const AUTHOR_POSTS = 1_000;
+const SUSPEND_MS = 2_000;
 
 const percentile = (samples: number[], share: number) => {
   const sorted = [...samples].sort((a, b) => a - b);
@@ -51,6 +53,30 @@ export async function benchModeration(databaseUrl: string | undefined) {
     const queueP99 = percentile(samples, 0.99);
     console.log(`queue, first page, one at a time: p50 ${percentile(samples, 0.5)} ms, p99 ${queueP99} ms`);
     if (queueP99 > QUEUE_P99_MS) misses.push(`moderation queue: p99 ${queueP99} ms is over ${QUEUE_P99_MS} ms`);
+
+    // An author of 1,000 posts, suspended: every post leaves every public place in the action's one transaction.
+    const [author] = await rows<{ id: string }>(sql`
+      insert into users (first_name, last_name, handle, email, password_hash, is_account_verified)
+      values ('Prolific', 'Spammer', 'prolific-spammer', 'spam@bench.example.com', 'not-a-hash', true) returning id`);
+    if (!author) throw new Error("seeding failed");
+    await app.db.execute(sql`
+      insert into posts (title, description, category_id, user_id)
+      select 'Spam ' || g, '<p>Buy now</p>', (select id from categories limit 1), ${author.id}::uuid
+      from generate_series(1, ${AUTHOR_POSTS}) g`);
+    const started = performance.now();
+    const suspended = await fetch(`${url}/api/moderation/actions`, {
+      method: "POST",
+      headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+      body: JSON.stringify({ target: { kind: "user", id: author.id }, action: "suspend", rule: "spam", note: "" }),
+    });
+    const suspendMs = Math.round(performance.now() - started);
+    if (!suspended.ok) throw new Error(`suspending answered ${suspended.status}: ${await suspended.text()}`);
+    const listed = await (await fetch(`${url}/api/posts?author=${author.id}`)).json();
+    console.log(
+      `suspending an author of ${AUTHOR_POSTS.toLocaleString("en")} posts: ${suspendMs} ms; posts still listed: ${listed.items.length}`,
+    );
+    if (suspendMs > SUSPEND_MS) misses.push(`suspending: ${suspendMs} ms is over ${SUSPEND_MS} ms`);
+    if (listed.items.length > 0) misses.push("suspending: the author's posts are still listed");
 
     const comment = "Thanks for this post! I tried the second approach and it worked, though the setup took a while.";
     const checks: number[] = [];

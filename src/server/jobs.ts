@@ -7,6 +7,7 @@ import type { Mailer } from "./infra/mailer.ts";
 import { createPublisher } from "./services/content/publisher.ts";
 import { createViewBuffer } from "./services/content/view-buffer.ts";
 import type { Federator } from "./services/federation/federation.ts";
+import { createErasureJob } from "./services/moderation/suspension.ts";
 import { createDigestJob } from "./services/notifications/digest.ts";
 import { createNotificationHub } from "./services/notifications/live.ts";
 import { createPaymentWatcher } from "./services/payments/finality.ts";
@@ -48,11 +49,13 @@ export async function startJobs(deps: JobDeps) {
   // Open pages hear of new notifications; digests go out once a day.
   const notificationHub = createNotificationHub({ db, bus, log });
   const digests = createDigestJob(notifier);
+  // Accounts suspended 30 days ago are erased.
+  const erasure = createErasureJob({ db, log });
   // Fedify is loaded only when the site federates: a site that does not need not pay its memory and start-up time.
   const federator: Federator | null = config.federation
     ? (await import("./services/federation/federation.ts")).createFederator({ db, config, log, changed })
     : null;
-  for (const job of [views, paymentWatcher, publisher, notificationHub, digests, federator]) job?.start();
+  for (const job of [views, paymentWatcher, publisher, notificationHub, digests, erasure, federator]) job?.start();
 
   return {
     views,
@@ -67,6 +70,7 @@ export async function startJobs(deps: JobDeps) {
     async close() {
       await federator?.close();
       await digests.close();
+      await erasure.close();
       await publisher.close();
       await paymentWatcher.close();
       await views.close();

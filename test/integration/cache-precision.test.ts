@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { DEFAULT_RATE_LIMITS } from "../../src/server/plugins/rate-limits.ts";
-import { buildTestApp, keepOpen } from "../support/app.ts";
+import { buildTestApp, eventually, twoInstances } from "../support/app.ts";
 import { createCategory, createPost, likePost } from "../support/content.ts";
 import { databaseTargets, pgliteTarget } from "../support/databases.ts";
 import { bearer, makeAdmin, signUp } from "../support/users.ts";
@@ -169,13 +169,8 @@ describe.skipIf(!process.env.TEST_REDIS_URL || !process.env.TEST_DATABASE_URL)(
   () => {
     it("drops the liked post's pages on the other instance and keeps its unrelated ones", async () => {
       const target = databaseTargets.find((candidate) => candidate.name === "postgres");
-      const database = await target?.open();
-      if (!database) throw new Error("no PostgreSQL");
-      const env = { REDIS_URL: process.env.TEST_REDIS_URL as string, READ_CACHE_MAX_AGE_MS: "60000" };
-      const [one, two] = [
-        await buildTestApp(keepOpen(database), { env }),
-        await buildTestApp(keepOpen(database), { env }),
-      ];
+      if (!target) throw new Error("no PostgreSQL");
+      const { one, two, close } = await twoInstances(target.open);
       const admin = await signUp(one);
       await makeAdmin(one, admin.id);
       const topic = (await createCategory(one, admin)).title;
@@ -184,16 +179,13 @@ describe.skipIf(!process.env.TEST_REDIS_URL || !process.env.TEST_DATABASE_URL)(
       await two.inject({ method: "GET", url: `/api/posts/${untouched.id}` });
       const reader = await signUp(one);
       await likePost(one, reader, liked.id);
-      let likes = 0;
-      for (let waited = 0; waited < 3000 && likes === 0; waited += 50) {
-        likes = (await two.inject({ method: "GET", url: `/api/posts/${liked.id}` })).json().likesCount;
-        if (likes === 0) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
+      const likes = await eventually(
+        async () => (await two.inject({ method: "GET", url: `/api/posts/${liked.id}` })).json().likesCount,
+        1,
+      );
       expect(likes).toBe(1);
       expect((await cachedRead(two, `/api/posts/${untouched.id}`)).hit).toBe(true);
-      await one.close();
-      await two.close();
-      await database.close();
+      await close();
     });
   },
 );

@@ -8,7 +8,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyLog } from "#shared/moderation-log.ts";
 import type { App } from "../../src/server/app.ts";
 import { mailOutbox, moderationLog } from "../../src/server/db/schema.ts";
-import { buildTestApp, keepOpen } from "../support/app.ts";
+import { eraseSuspended } from "../../src/server/services/moderation/suspension.ts";
+import { buildTestApp, eventually, twoInstances } from "../support/app.ts";
 import { createCategory, createPost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { bearer, makeAdmin, signUp } from "../support/users.ts";
@@ -204,6 +205,61 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
     expect(await mailsTo(author.email)).toContain("A moderator's decision: Other");
   });
 
+  it("suspends an author: no sign-in, every post and comment out of public places; lifting brings back only those", async () => {
+    const writer = await signUp(app);
+    const [kept, second] = [
+      await createPost(app, writer, category, { title: "Suspended writing one" }),
+      await createPost(app, writer, category, { title: "Suspended writing two" }),
+    ];
+    const remark = await commentOn(kept.id, writer, "a remark by the writer");
+    // Hidden on its own before the suspension: lifting it must leave this one hidden.
+    expect((await act(moderator, "post", second.id, "hide", "spam")).statusCode).toBe(200);
+    const listedTitles = async () =>
+      (await call("GET", `/api/posts?category=${encodeURIComponent(category)}`, null))
+        .json()
+        .items.map((item: { title: string }) => item.title);
+    expect(await listedTitles()).toContain("Suspended writing one");
+
+    expect((await act(moderator, "comment", remark.id, "suspend", "spam", "Spam account")).statusCode).toBe(200);
+    expect((await act(moderator, "user", writer.id, "suspend", "spam")).statusCode).toBe(409);
+    expect((await act(moderator, "user", admin.id, "suspend", "spam")).statusCode).toBe(403);
+    expect(await listedTitles()).not.toContain("Suspended writing one");
+    expect((await call("GET", `/api/posts/${kept.id}/comments`, null)).json().items).toEqual([]);
+    expect((await call("GET", "/api/notifications/unread", writer)).statusCode).toBe(401);
+    const login = await app.inject({
+      method: "POST",
+      url: "/api/users/login",
+      payload: { email: writer.email, password: writer.password },
+    });
+    expect(login.statusCode).toBe(403);
+    await app.mailer.idle();
+    expect(await mailsTo(writer.email)).toContain("A moderator's decision: Spam");
+
+    const queue = (await call("GET", "/api/moderation/reports?status=actioned", moderator)).json();
+    expect(queue.items.length).toBeGreaterThan(0);
+    expect((await act(moderator, "user", writer.id, "restore", "other", "Lifted on appeal")).statusCode).toBe(200);
+    expect(await listedTitles()).toContain("Suspended writing one");
+    expect(await listedTitles()).not.toContain("Suspended writing two");
+    expect((await call("GET", `/api/posts/${kept.id}/comments`, null)).json().items).toHaveLength(1);
+    const back = await app.inject({
+      method: "POST",
+      url: "/api/users/login",
+      payload: { email: writer.email, password: writer.password },
+    });
+    expect(back.statusCode).toBe(200);
+  });
+
+  it("erases an account 30 days after its suspension, not a day sooner", async () => {
+    const writer = await signUp(app);
+    await createPost(app, writer, category, { title: "Soon gone" });
+    expect((await act(moderator, "user", writer.id, "suspend", "spam")).statusCode).toBe(200);
+    const inDays = (days: number) => new Date(Date.now() + days * 24 * 60 * 60 * 1000);
+    expect(await eraseSuspended({ db: app.db, log: app.log }, inDays(29))).toBe(0);
+    expect((await call("GET", `/api/users/${writer.id}`, null)).statusCode).toBe(200);
+    expect(await eraseSuspended({ db: app.db, log: app.log }, inDays(31))).toBe(1);
+    expect((await call("GET", `/api/users/${writer.id}`, null)).statusCode).toBe(404);
+  });
+
   it("keeps a public log anyone can check offline; an entry edited or deleted in the database breaks the check", async () => {
     const page = await call("GET", "/api/moderation/log?limit=2", null);
     expect(page.statusCode).toBe(200);
@@ -240,13 +296,8 @@ describe("a hidden post on two instances, told through Redis", () => {
     "leaves the other instance's cached list at once",
     async () => {
       const target = databaseTargets.find((candidate) => candidate.name === "postgres");
-      const database = await target?.open();
-      if (!database) throw new Error("no PostgreSQL");
-      const env = { REDIS_URL: process.env.TEST_REDIS_URL as string, READ_CACHE_MAX_AGE_MS: "60000" };
-      const [one, two] = [
-        await buildTestApp(keepOpen(database), { env }),
-        await buildTestApp(keepOpen(database), { env }),
-      ];
+      if (!target) throw new Error("no PostgreSQL");
+      const { one, two, close } = await twoInstances(target.open);
       const admin = await signUp(one);
       await makeAdmin(one, admin.id);
       const author = await signUp(one);
@@ -264,15 +315,8 @@ describe("a hidden post on two instances, told through Redis", () => {
         payload: { target: { kind: "post", id: post.id }, action: "hide", rule: "spam", note: "" },
       });
       expect(hidden.statusCode).toBe(200);
-      let shown = true;
-      for (let waited = 0; waited < 3000 && shown; waited += 50) {
-        shown = await listed();
-        if (shown) await new Promise((resolve) => setTimeout(resolve, 50));
-      }
-      expect(shown).toBe(false);
-      await one.close();
-      await two.close();
-      await database.close();
+      expect(await eventually(listed, false)).toBe(false);
+      await close();
     },
   );
 });

@@ -304,6 +304,17 @@ const MATRIX: Row[] = [
     () => ({ url: "/api/moderation/terms", payload: { terms: [{ term: "casino", action: "hold" }] } }),
     ADMIN,
   ],
+  ["GET", "/api/moderation/domain-blocks.csv", () => ({ url: "/api/moderation/domain-blocks.csv" }), ADMIN],
+  [
+    "POST",
+    "/api/moderation/domain-blocks",
+    () => ({
+      url: "/api/moderation/domain-blocks",
+      payload: "#domain,#severity\nspam.example,silence\n",
+      headers: { "content-type": "text/csv" },
+    }),
+    ADMIN,
+  ],
   ["GET", "/api/moderation/log", () => ({ url: "/api/moderation/log" }), PUBLIC],
   ["GET", "/api/moderation/log/export", () => ({ url: "/api/moderation/log/export" }), PUBLIC],
 ];

@@ -49,3 +49,33 @@ export async function buildTestApp(database: Database, options: TestAppOptions =
 
 /** A view of a database that the app may "close" without closing it, for suites that build several apps on one. */
 export const keepOpen = (database: Database): Database => ({ ...database, close: async () => {} });
+
+/**
+ * Two instances of the app on one fresh PostgreSQL database, telling each other through Redis, with cached answers
+ * kept for a minute (so only the bus can drop them); `close` stops both and drops the database.
+ */
+export async function twoInstances(open: () => Promise<Database>) {
+  const database = await open();
+  const env = { REDIS_URL: process.env.TEST_REDIS_URL as string, READ_CACHE_MAX_AGE_MS: "60000" };
+  const one = await buildTestApp(keepOpen(database), { env });
+  const two = await buildTestApp(keepOpen(database), { env });
+  return {
+    one,
+    two,
+    async close() {
+      await one.close();
+      await two.close();
+      await database.close();
+    },
+  };
+}
+
+/** Asks `check` again every 50 ms for up to 3 s until it answers `wanted`; answers its last answer. */
+export async function eventually<T>(check: () => Promise<T>, wanted: T) {
+  let seen = await check();
+  for (let waited = 0; waited < 3000 && seen !== wanted; waited += 50) {
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    seen = await check();
+  }
+  return seen;
+}

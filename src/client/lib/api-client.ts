@@ -20,6 +20,8 @@ export class ContractError extends Error {}
 interface RequestOptions {
   method?: "GET" | "POST" | "PUT" | "DELETE";
   body?: unknown;
+  /** A body sent as it is, with its own type (a CSV file). */
+  raw?: { type: string; text: string };
   signal?: AbortSignal;
 }
 
@@ -51,11 +53,14 @@ export async function api<S extends z.ZodType>(
   const headers: Record<string, string> = { accept: "application/json" };
   if (session) headers.authorization = `Bearer ${session.token}`;
   if (options.body !== undefined && !isForm) headers["content-type"] = "application/json";
+  if (options.raw) headers["content-type"] = options.raw.type;
 
   const response = await fetch(path, {
     method: options.method ?? "GET",
     headers,
-    body: options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body),
+    body:
+      options.raw?.text ??
+      (options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body)),
     signal: options.signal,
   });
   const payload = response.status === 204 ? undefined : await response.json().catch(() => undefined);
@@ -69,6 +74,14 @@ export async function api<S extends z.ZodType>(
     );
   }
   return checked(path, schema, payload);
+}
+
+/** A text the API answers (a CSV file), with the session's token; an error answer throws an `ApiError`. */
+export async function apiText(path: string): Promise<string> {
+  const session = sessionStore.get();
+  const response = await fetch(path, { headers: session ? { authorization: `Bearer ${session.token}` } : {} });
+  if (!response.ok) throw new ApiError(response.status, `Request failed (${response.status})`, []);
+  return response.text();
 }
 
 /** The spec shows a server message (appErr) and a client or network message (serverErr) separately. */

@@ -46,6 +46,8 @@ export const users = pgTable(
     isBlocked: boolean("is_blocked").notNull().default(false),
     /** Works the moderation queue: a role between user and admin (src/shared/permissions.ts). */
     isModerator: boolean("is_moderator").notNull().default(false),
+    /** When a moderator suspended the account: it cannot sign in, and it is erased 30 days later unless lifted. */
+    suspendedAt: timestamp("suspended_at", { withTimezone: true }),
     isAccountVerified: boolean("is_account_verified").notNull().default(false),
     /** EIP-55 checksummed. */
     walletAddress: text("wallet_address"),
@@ -62,6 +64,7 @@ export const users = pgTable(
       .on(sql`lower(${t.walletAddress})`)
       .where(sql`${t.walletVerifiedAt} is not null`),
     index("users_created_at_idx").on(t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    index("users_suspended_idx").on(t.suspendedAt).where(sql`suspended_at IS NOT NULL`),
   ],
 );
 
@@ -564,6 +567,10 @@ export const remoteReactions = pgTable(
 export const blockedDomains = pgTable("blocked_domains", {
   domain: text("domain").primaryKey(),
   blockedBy: uuid("blocked_by").references(() => users.id, { onDelete: "set null" }),
+  /** Mastodon's levels: `suspend` refuses the domain's activities; `silence` lets its replies in only for approval. */
+  severity: text("severity").notNull().default("suspend"),
+  /** Why, as a shared blocklist says it. */
+  publicComment: text("public_comment").notNull().default(""),
   createdAt: createdAt(),
 });
 

@@ -54,6 +54,12 @@ export const domainSchema = z
   );
 export const blockDomainSchema = z.object({ domain: domainSchema });
 export const domainParamsSchema = z.object({ domain: domainSchema });
-export const blockedDomainSchema = z.object({ domain: z.string(), createdAt: z.string() });
+export const DOMAIN_SEVERITIES = ["silence", "suspend"] as const;
+export const blockedDomainSchema = z.object({
+  domain: z.string(),
+  /** `suspend`: refused; `silence`: its replies wait for approval. */
+  severity: z.enum(DOMAIN_SEVERITIES).default("suspend"),
+  createdAt: z.string(),
+});
 export const blockedDomainsSchema = z.array(blockedDomainSchema);
 export type BlockedDomain = z.infer<typeof blockedDomainSchema>;

@@ -62,9 +62,9 @@ export type Report = z.infer<typeof reportSchema>;
 
 /**
  * What a moderator can do about an item: dismiss its reports; hide it (reversible) or remove it, so it leaves every
- * public place; restore what was hidden or removed; warn its author.
+ * public place; restore what was hidden or removed (or lift a suspension); warn its author; suspend its author.
  */
-export const MODERATION_ACTIONS = ["dismiss", "hide", "remove", "restore", "warn"] as const;
+export const MODERATION_ACTIONS = ["dismiss", "hide", "remove", "restore", "warn", "suspend"] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
 export const actionInputSchema = z.object({
@@ -129,6 +129,12 @@ export const filterTermsInputSchema = z.object({
     .max(500, "At most 500 terms"),
 });
 export type FilterTermsInput = z.infer<typeof filterTermsInputSchema>;
+
+/** What an imported block list did: how many domains it blocked, and which lines it skipped and why. */
+export const blocklistResultSchema = z.object({
+  imported: z.number().int(),
+  skipped: z.array(z.object({ line: z.number().int(), reason: z.string() })),
+});
 
 export const logEntrySchema = z.object({
   seq: z.number().int(),

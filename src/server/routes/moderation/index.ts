@@ -3,6 +3,7 @@ import { z } from "zod";
 import {
   actionInputSchema,
   actionResultSchema,
+  blocklistResultSchema,
   filterTermsInputSchema,
   filterTermsSchema,
   logEntrySchema,
@@ -18,6 +19,7 @@ import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
+import { exportBlocklist, importBlocklist } from "../../services/federation/blocklists.ts";
 import { act } from "../../services/moderation/actions.ts";
 import { listTerms, replaceTerms } from "../../services/moderation/filter.ts";
 import { exportLog, listLog } from "../../services/moderation/log.ts";
@@ -120,6 +122,42 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requirePermission("manage-rules"),
     handler: async (request) => replaceTerms(app.deps, request.body),
+  });
+
+  app.get("/moderation/domain-blocks.csv", {
+    schema: {
+      tags,
+      security,
+      summary: "The site's domain blocks as Mastodon's CSV (#domain,#severity,…), to share",
+      produces: ["text/csv"],
+    },
+    preHandler: app.requireAdmin,
+    handler: async (_request, reply) =>
+      reply
+        .type("text/csv; charset=utf-8")
+        .header("content-disposition", 'attachment; filename="domain-blocks.csv"')
+        .send(await exportBlocklist(app.deps)),
+  });
+
+  // A shared block list arrives as CSV text: only here.
+  app.addContentTypeParser(
+    ["text/csv", "text/plain"],
+    { parseAs: "string", bodyLimit: 1024 * 1024 },
+    (_request, body, done) => done(null, body),
+  );
+  app.post("/moderation/domain-blocks", {
+    schema: {
+      tags,
+      security,
+      summary:
+        "Import a shared domain block list in Mastodon's CSV (suspend and silence rows; others skipped and named)",
+      consumes: ["text/csv"],
+      body: z.string().max(1024 * 1024),
+      response: { 200: blocklistResultSchema },
+    },
+    preHandler: app.requireAdmin,
+    handler: async (request) =>
+      importBlocklist(app.deps, currentUser(request), request.body, new URL(app.config.publicUrl).hostname),
   });
 
   app.get("/moderation/log", {

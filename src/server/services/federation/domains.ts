@@ -13,16 +13,19 @@ export const normalHost = (hostname: string) => hostname.toLowerCase().replace(/
 /** The normal host of an address. */
 export const hostOf = (uri: string) => normalHost(new URL(uri).hostname);
 
-/** Whether activities from this host (a name without port) are refused: a blocked domain blocks its subdomains. */
-export async function isBlockedDomain(db: Db, hostname: string): Promise<boolean> {
+/** How this host (a name without port) is blocked, if it is: a blocked domain blocks its subdomains, the strictest wins. */
+export async function domainSeverity(db: Db, hostname: string): Promise<"suspend" | "silence" | null> {
   const host = normalHost(hostname);
-  const [row] = await db
-    .select({ domain: blockedDomains.domain })
+  const rows = await db
+    .select({ severity: blockedDomains.severity })
     .from(blockedDomains)
-    .where(or(eq(blockedDomains.domain, host), sql`${host} like '%.' || ${blockedDomains.domain}`))
-    .limit(1);
-  return Boolean(row);
+    .where(or(eq(blockedDomains.domain, host), sql`${host} like '%.' || ${blockedDomains.domain}`));
+  if (rows.some((row) => row.severity === "suspend")) return "suspend";
+  return rows.length > 0 ? "silence" : null;
 }
+
+/** Whether activities from this host are refused (a suspended domain; a silenced one is let in, its replies held). */
+export const isBlockedDomain = async (db: Db, hostname: string) => (await domainSeverity(db, hostname)) === "suspend";
 
 /** Rows whose `domain` column is the domain or one of its subdomains. */
 const within = (
@@ -36,12 +39,18 @@ export async function blockDomain(
   admin: AuthUser,
   domain: string,
   ownHostname: string,
+  level: { severity: "silence" | "suspend"; publicComment?: string } = { severity: "suspend" },
 ) {
   if (domain === ownHostname) throw new HttpError(400, "This is the site's own domain");
   // What the fediverse sent is read apart from the cached public reads.
   changed(NOTHING_PUBLIC);
   await db.transaction(async (tx) => {
-    await tx.insert(blockedDomains).values({ domain, blockedBy: admin.id }).onConflictDoNothing();
+    const values = { severity: level.severity, publicComment: level.publicComment ?? "" };
+    await tx
+      .insert(blockedDomains)
+      .values({ domain, blockedBy: admin.id, ...values })
+      .onConflictDoUpdate({ target: blockedDomains.domain, set: values });
+    if (level.severity !== "suspend") return;
     await tx.delete(remoteFollowers).where(within(remoteFollowers.domain, domain));
     await tx.delete(remoteReplies).where(within(remoteReplies.domain, domain));
     await tx.delete(remoteReactions).where(within(remoteReactions.domain, domain));
@@ -55,5 +64,9 @@ export async function unblockDomain({ db, changed }: Pick<Deps, "db" | "changed"
 
 export async function listBlockedDomains({ db }: Pick<Deps, "db">): Promise<BlockedDomain[]> {
   const rows = await db.select().from(blockedDomains).orderBy(asc(blockedDomains.domain));
-  return rows.map((row) => ({ domain: row.domain, createdAt: row.createdAt.toISOString() }));
+  return rows.map((row) => ({
+    domain: row.domain,
+    severity: row.severity === "silence" ? ("silence" as const) : ("suspend" as const),
+    createdAt: row.createdAt.toISOString(),
+  }));
 }

@@ -11,7 +11,7 @@ import { screen } from "../moderation/filter.ts";
 import { queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { sanitizeRemoteHtml } from "../sanitize.ts";
-import { hostOf } from "./domains.ts";
+import { domainSeverity, hostOf } from "./domains.ts";
 
 /** A reply longer than this is cut (a toot is 500 characters; a long reply a few thousand). */
 const MAX_REPLY_HTML = 20_000;
@@ -62,6 +62,8 @@ export async function receiveReply(db: Db, postId: string, reply: IncomingReply)
   const verdict = await screen({ db }, { reply: plainText(reply.html.slice(0, MAX_REPLY_HTML)) });
   if (verdict.action === "refuse") return null;
   const held = verdict.action === "hold";
+  // A silenced domain's replies always wait for the post's author.
+  const silenced = (await domainSeverity(db, hostOf(reply.actorUri))) === "silence";
   const [approved] = await db
     .select({ actorUri: approvedRepliers.actorUri })
     .from(approvedRepliers)
@@ -79,7 +81,7 @@ export async function receiveReply(db: Db, postId: string, reply: IncomingReply)
       authorAvatar: webAddress(reply.authorAvatar),
       url: webAddress(reply.url) ?? webAddress(reply.uri),
       content: sanitizeRemoteHtml(reply.html.slice(0, MAX_REPLY_HTML)),
-      status: approved ? "approved" : "pending",
+      status: approved && !silenced ? "approved" : "pending",
       ...(held ? { moderation: "held" as const, moderationReason: WAITING_FOR_REVIEW } : {}),
       publishedAt: reply.publishedAt ?? new Date(),
     })

@@ -4,13 +4,15 @@ import type { Db } from "../../db/client.ts";
 import { comments, moderationActions, posts, remoteReplies, reports, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
+import { announceSessionsEnded } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { queuePostActivity } from "../federation/queue-messages.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
-import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
+import { cacheTags, EVERYTHING, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { appendLog } from "./log.ts";
 import { actionMail, outcomeMail } from "./mails.ts";
 import { reasonOf } from "./rules.ts";
+import { lift, suspend } from "./suspension.ts";
 import { findTarget, type Target } from "./targets.ts";
 
 const STATE_AFTER = { hide: "hidden", remove: "removed", restore: "visible" } as const;
@@ -34,11 +36,16 @@ function shownIn(target: Target) {
   return NOTHING_PUBLIC;
 }
 
+/** "restore" on a profile lifts its owner's suspension. */
+const lifts = (target: Target, action: ModerationAction) => target.kind === "user" && action === "restore";
+
 function refuseUnfit(target: Target, action: ModerationAction, moderator: AuthUser) {
   if (target.subjectId === moderator.id && action !== "dismiss")
     throw new HttpError(403, "Another moderator must decide about your own things");
-  if (changesState(action) && !stateTable(target.kind))
-    throw new HttpError(400, "A profile cannot be hidden or removed: warn its owner instead");
+  if (changesState(action) && !stateTable(target.kind) && !lifts(target, action))
+    throw new HttpError(400, "A profile cannot be hidden or removed: warn or suspend its owner instead");
+  if (action === "suspend" && !target.subjectId)
+    throw new HttpError(400, "A reply from the fediverse has no account here to suspend: block its domain instead");
   if (action === "warn" && !target.subjectId)
     throw new HttpError(400, "A reply from the fediverse has no one to warn here");
   if (action === "restore" && target.state === "visible") throw new HttpError(400, "This is not hidden or removed");
@@ -65,6 +72,16 @@ export async function act(
   const { resolved, entry, fannedOut } = await deps.db.transaction(async (tx) => {
     let fannedOut: Awaited<ReturnType<typeof fanOutNewPost>> | null = null;
     const table = stateTable(target.kind);
+    if (action === "suspend" && target.subjectId) {
+      const [subject] = await tx
+        .select({ suspendedAt: users.suspendedAt, isAdmin: users.isAdmin })
+        .from(users)
+        .where(eq(users.id, target.subjectId));
+      if (subject?.isAdmin) throw new HttpError(403, "An admin cannot be suspended");
+      if (subject?.suspendedAt) throw new HttpError(409, "This account is suspended already");
+      await suspend(tx, deps, target.subjectId);
+    }
+    if (lifts(target, action)) await lift(tx, deps, target.id);
     if (table && changesState(action)) {
       const state = STATE_AFTER[action];
       await tx
@@ -103,7 +120,10 @@ export async function act(
     const entry = await appendLog(tx, { targetKind: target.kind, action, rule: reason.title });
     return { resolved, entry, fannedOut };
   });
-  deps.changed(changesState(action) ? shownIn(target) : NOTHING_PUBLIC);
+  // A suspension (or its lifting) changes whatever shows its author's posts and comments: it is rare.
+  if (action === "suspend" || lifts(target, action)) deps.changed(EVERYTHING);
+  else deps.changed(changesState(action) ? shownIn(target) : NOTHING_PUBLIC);
+  if (action === "suspend" && target.subjectId) announceSessionsEnded(deps.bus, target.subjectId);
   if (fannedOut) announceNewPost(deps, target.id, fannedOut);
   await tell(deps, target, action, reason.title, note, resolved);
   return { action, reportsResolved: resolved.length, logSeq: entry.seq };
@@ -135,7 +155,7 @@ async function tell(
   resolved: { reporterId: string | null }[],
 ) {
   const link = `${deps.config.publicUrl}${target.preview.path}`;
-  const item = target.kind === "user" ? "Your profile" : `${target.preview.title}`;
+  const item = action === "suspend" ? "Your account" : target.kind === "user" ? "Your profile" : target.preview.title;
   if (action !== "dismiss" && target.subjectId) {
     const [subject] = await deps.db.select().from(users).where(eq(users.id, target.subjectId));
     if (subject)

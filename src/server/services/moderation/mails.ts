@@ -8,6 +8,8 @@ const WHAT_HAPPENED: Record<Exclude<ModerationAction, "dismiss">, string> = {
   remove: "was removed by a moderator",
   restore: "was restored by a moderator: everyone sees it again",
   warn: "earned you a warning from a moderator",
+  suspend:
+    "was suspended by a moderator: you cannot sign in, and what you wrote is hidden. It is erased after 30 days unless the suspension is lifted",
 };
 
 /** To the person an action was about: what, under which rule, the moderator's note, and how to appeal. */

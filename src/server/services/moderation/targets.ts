@@ -81,7 +81,8 @@ export async function findTarget(db: Db, kind: ReportKind, id: string): Promise<
       id,
       subjectId: user.id,
       postId: null,
-      state: "visible",
+      // A suspended account is hidden, and "restore" lifts the suspension.
+      state: user.suspendedAt ? "hidden" : "visible",
       isPublic: !user.isBlocked,
       preview: {
         title: fullName(user),

@@ -1,6 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { blockedDomainsSchema } from "#shared/schemas/federation.ts";
-import { api } from "../../../lib/api-client.ts";
+import { blocklistResultSchema } from "#shared/schemas/moderation.ts";
+import { api, apiText } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 
 export const useBlockedDomains = () =>
@@ -24,4 +25,27 @@ export function useDomainBlock() {
       void queryClient.invalidateQueries({ queryKey: queryKeys.federation.all() });
     },
   });
+}
+
+/** Imports a shared block list (Mastodon's CSV); answers what it blocked and what it skipped. */
+export function useImportBlocklist() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (csv: string) =>
+      api("/api/moderation/domain-blocks", blocklistResultSchema, {
+        method: "POST",
+        raw: { type: "text/csv", text: csv },
+      }),
+    onSuccess: () => void queryClient.invalidateQueries({ queryKey: queryKeys.federation.all() }),
+  });
+}
+
+/** Saves the site's block list as a CSV file, as the browser downloads one. */
+export async function downloadBlocklist() {
+  const csv = await apiText("/api/moderation/domain-blocks.csv");
+  const link = document.createElement("a");
+  link.href = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
+  link.download = "domain-blocks.csv";
+  link.click();
+  URL.revokeObjectURL(link.href);
 }

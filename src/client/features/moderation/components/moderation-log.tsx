@@ -9,6 +9,7 @@ const ACTIONS: Record<string, string> = {
   remove: "Removed",
   restore: "Restored",
   warn: "Author warned",
+  suspend: "Account suspended",
 };
 const KINDS: Record<string, string> = {
   post: "A post",

@@ -83,9 +83,23 @@ const DECISIONS: { action: ModerationAction; label: string; fits: (item: QueueIt
   { action: "dismiss", label: "Dismiss", fits: () => true },
   { action: "hide", label: "Hide", fits: (item) => item.target.kind !== "user" && item.state !== "hidden" },
   { action: "remove", label: "Remove", fits: (item) => item.target.kind !== "user" && item.state !== "removed" },
-  { action: "restore", label: "Restore", fits: (item) => item.state !== "visible" && item.state !== "held" },
+  {
+    action: "restore",
+    label: "Restore",
+    fits: (item) => item.state !== "visible" && item.state !== "held" && item.target.kind !== "user",
+  },
+  {
+    action: "restore",
+    label: "Lift the suspension",
+    fits: (item) => item.target.kind === "user" && item.state === "hidden",
+  },
   { action: "restore", label: "Approve", fits: (item) => item.state === "held" },
   { action: "warn", label: "Warn the author", fits: (item) => item.target.kind !== "remote-reply" },
+  {
+    action: "suspend",
+    label: "Suspend the author",
+    fits: (item) => item.target.kind !== "remote-reply" && item.state !== "hidden",
+  },
 ];
 
 function QueueEntry({ item, open }: { item: QueueItem; open: boolean }) {
@@ -175,7 +189,7 @@ function QueueEntry({ item, open }: { item: QueueItem; open: boolean }) {
                   key={decision.label}
                   size="sm"
                   variant={decision.action === "dismiss" ? "outline" : "solid"}
-                  colorPalette={decision.action === "remove" ? "red" : undefined}
+                  colorPalette={decision.action === "remove" || decision.action === "suspend" ? "red" : undefined}
                   disabled={act.isPending || (decision.action !== "dismiss" && decision.label !== "Approve" && !rule)}
                   onClick={() => decide(decision.action)}
                 >

@@ -1,0 +1,77 @@
+import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { comments, posts, users } from "../../db/schema.ts";
+import { periodic } from "../../infra/periodic.ts";
+import type { Deps } from "../deps.ts";
+import { queuePostActivity } from "../federation/queue-messages.ts";
+
+/** Marks what a suspension hid, so lifting it brings back that and nothing a moderator hid on its own. */
+export const SUSPENDED = "Account suspended";
+const ERASE_AFTER_DAYS = 30;
+
+/**
+ * Suspends an account in the caller's transaction: it cannot sign in (its sessions end), and every visible post and
+ * comment of its leaves every public place, posts the fediverse too. Answers how many posts it hid.
+ */
+export async function suspend(tx: Db, deps: Pick<Deps, "config">, userId: string) {
+  await tx
+    .update(users)
+    .set({
+      isBlocked: true,
+      suspendedAt: new Date(),
+      tokenVersion: sql`${users.tokenVersion} + 1`,
+      updatedAt: new Date(),
+    })
+    .where(eq(users.id, userId));
+  const hidden = await tx
+    .update(posts)
+    .set({ moderation: "hidden", moderationReason: SUSPENDED })
+    .where(and(eq(posts.userId, userId), eq(posts.moderation, "visible")))
+    .returning({ id: posts.id, status: posts.status });
+  await tx
+    .update(comments)
+    .set({ moderation: "hidden", moderationReason: SUSPENDED })
+    .where(and(eq(comments.userId, userId), eq(comments.moderation, "visible")));
+  for (const post of hidden.filter((row) => row.status === "published"))
+    await queuePostActivity({ db: tx, config: deps.config }, { action: "delete", postId: post.id, authorId: userId });
+  return hidden.length;
+}
+
+/** Lifts a suspension: the account signs in again, and what the suspension hid is back where it was. */
+export async function lift(tx: Db, deps: Pick<Deps, "config">, userId: string) {
+  await tx
+    .update(users)
+    .set({ isBlocked: false, suspendedAt: null, updatedAt: new Date() })
+    .where(eq(users.id, userId));
+  const restored = await tx
+    .update(posts)
+    .set({ moderation: "visible", moderationReason: null })
+    .where(and(eq(posts.userId, userId), eq(posts.moderation, "hidden"), eq(posts.moderationReason, SUSPENDED)))
+    .returning({ id: posts.id, status: posts.status });
+  await tx
+    .update(comments)
+    .set({ moderation: "visible", moderationReason: null })
+    .where(
+      and(eq(comments.userId, userId), eq(comments.moderation, "hidden"), eq(comments.moderationReason, SUSPENDED)),
+    );
+  for (const post of restored.filter((row) => row.status === "published"))
+    await queuePostActivity({ db: tx, config: deps.config }, { action: "create", postId: post.id, authorId: userId });
+}
+
+/** Erases the accounts suspended 30 days ago or more (their posts, comments and reactions go with them). */
+export async function eraseSuspended(deps: Pick<Deps, "db" | "log">, now = new Date()) {
+  const before = new Date(now.getTime() - ERASE_AFTER_DAYS * 24 * 60 * 60 * 1000);
+  const erased = await deps.db
+    .delete(users)
+    .where(and(isNotNull(users.suspendedAt), lt(users.suspendedAt, before)))
+    .returning({ id: users.id });
+  for (const user of erased) deps.log.info({ userId: user.id }, "a suspended account was erased");
+  return erased.length;
+}
+
+/** Looks for accounts to erase once an hour, on every instance (a second delete finds nothing). */
+export const createErasureJob = (deps: Pick<Deps, "db" | "log">) =>
+  periodic(() => eraseSuspended(deps), {
+    everyMs: 60 * 60_000,
+    onError: (error) => deps.log.warn({ err: error }, "erasing suspended accounts failed"),
+  });
