@@ -211,7 +211,8 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
       await createPost(app, writer, category, { title: "Suspended writing one" }),
       await createPost(app, writer, category, { title: "Suspended writing two" }),
     ];
-    const remark = await commentOn(kept.id, writer, "a remark by the writer");
+    const elsewhere = await createPost(app, author, category, { title: "Somebody else's" });
+    const remark = await commentOn(elsewhere.id, writer, "a remark by the writer");
     // Hidden on its own before the suspension: lifting it must leave this one hidden.
     expect((await act(moderator, "post", second.id, "hide", "spam")).statusCode).toBe(200);
     const listedTitles = async () =>
@@ -224,8 +225,9 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
     expect((await act(moderator, "user", writer.id, "suspend", "spam")).statusCode).toBe(409);
     expect((await act(moderator, "user", admin.id, "suspend", "spam")).statusCode).toBe(403);
     expect(await listedTitles()).not.toContain("Suspended writing one");
-    expect((await call("GET", `/api/posts/${kept.id}/comments`, null)).json().items).toEqual([]);
-    expect((await call("GET", "/api/notifications/unread", writer)).statusCode).toBe(401);
+    expect((await call("GET", `/api/posts/${elsewhere.id}/comments`, null)).json().items).toEqual([]);
+    expect((await call("GET", `/api/posts/${kept.id}`, null)).statusCode).toBe(404);
+    expect([401, 403]).toContain((await call("GET", "/api/reports/mine", writer)).statusCode);
     const login = await app.inject({
       method: "POST",
       url: "/api/users/login",
@@ -240,7 +242,7 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
     expect((await act(moderator, "user", writer.id, "restore", "other", "Lifted on appeal")).statusCode).toBe(200);
     expect(await listedTitles()).toContain("Suspended writing one");
     expect(await listedTitles()).not.toContain("Suspended writing two");
-    expect((await call("GET", `/api/posts/${kept.id}/comments`, null)).json().items).toHaveLength(1);
+    expect((await call("GET", `/api/posts/${elsewhere.id}/comments`, null)).json().items).toHaveLength(1);
     const back = await app.inject({
       method: "POST",
       url: "/api/users/login",
