@@ -7,7 +7,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyLog } from "#shared/moderation-log.ts";
 import type { App } from "../../src/server/app.ts";
-import { mailOutbox, moderationLog } from "../../src/server/db/schema.ts";
+import { mailOutbox, moderationActions, moderationLog } from "../../src/server/db/schema.ts";
 import { eraseSuspended } from "../../src/server/services/moderation/suspension.ts";
 import { buildTestApp, eventually, twoInstances } from "../support/app.ts";
 import { createCategory, createPost } from "../support/content.ts";
@@ -260,6 +260,60 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
     expect((await call("GET", `/api/users/${writer.id}`, null)).statusCode).toBe(200);
     expect(await eraseSuspended({ db: app.db, log: app.log }, inDays(31))).toBe(1);
     expect((await call("GET", `/api/users/${writer.id}`, null)).statusCode).toBe(404);
+  });
+
+  it("lets the author appeal a decision once, within 20 days; another moderator reverses it and it is undone", async () => {
+    const post = await createPost(app, author, category, { title: "Wrongly hidden" });
+    const hid = await act(moderator, "post", post.id, "hide", "spam", "Looks like an ad");
+    expect(hid.statusCode).toBe(200);
+    const mine = (await call("GET", "/api/moderation/mine", author)).json().decisions;
+    const decision = mine.find(
+      (entry: { action: string; rule: string }) => entry.action === "hide" && entry.rule === "Spam",
+    );
+    expect(decision).toMatchObject({
+      targetKind: "post",
+      note: "Looks like an ad",
+      appeal: { status: "none", open: true },
+    });
+    const appealOf = (who: Session, text = "It is my own review, not an advertisement.") =>
+      call("POST", "/api/appeals", who, { actionId: decision.id, text });
+    expect((await appealOf(reader)).statusCode).toBe(404);
+    expect((await appealOf(author, "short")).statusCode).toBe(400);
+    expect((await appealOf(author)).statusCode).toBe(201);
+    expect((await appealOf(author)).statusCode).toBe(409);
+
+    const waiting = (await call("GET", "/api/moderation/appeals", moderator)).json().appeals;
+    expect(waiting.find((entry: { id: string }) => entry.id === decision.id)).toMatchObject({
+      appeal: { status: "waiting", text: "It is my own review, not an advertisement." },
+      preview: { title: "Wrongly hidden" },
+    });
+    const decide = (who: Session, outcome: string) =>
+      call("POST", `/api/moderation/appeals/${decision.id}`, who, { outcome });
+    expect((await decide(moderator, "reversed")).statusCode).toBe(403);
+    expect((await decide(admin, "reversed")).statusCode).toBe(200);
+    expect((await decide(admin, "upheld")).statusCode).toBe(404);
+    expect((await call("GET", `/api/posts/${post.id}`, null)).statusCode).toBe(200);
+    await app.mailer.idle();
+    expect(await mailsTo(author.email)).toContain("Your appeal was decided");
+    const after = (await call("GET", "/api/moderation/mine", author)).json().decisions;
+    expect(after.find((entry: { id: string }) => entry.id === decision.id).appeal).toMatchObject({
+      status: "reversed",
+      open: false,
+    });
+
+    // A decision older than 20 days can no longer be appealed.
+    const late = await createPost(app, author, category, { title: "Hidden long ago" });
+    expect((await act(moderator, "post", late.id, "hide", "spam")).statusCode).toBe(200);
+    const [old] = await app.db
+      .update(moderationActions)
+      .set({ createdAt: new Date(Date.now() - 21 * 24 * 60 * 60 * 1000) })
+      .where(eq(moderationActions.targetId, late.id))
+      .returning({ id: moderationActions.id });
+    const tooLate = await call("POST", "/api/appeals", author, {
+      actionId: old?.id,
+      text: "Please look again at this one.",
+    });
+    expect(tooLate.statusCode).toBe(400);
   });
 
   it("keeps a public log anyone can check offline; an entry edited or deleted in the database breaks the check", async () => {

@@ -315,6 +315,20 @@ const MATRIX: Row[] = [
     }),
     ADMIN,
   ],
+  ["GET", "/api/moderation/mine", () => ({ url: "/api/moderation/mine" }), SIGNED_IN],
+  [
+    "POST",
+    "/api/appeals",
+    () => ({ url: "/api/appeals", payload: { actionId: id(), text: "This decision was a mistake." } }),
+    SIGNED_IN,
+  ],
+  ["GET", "/api/moderation/appeals", () => ({ url: "/api/moderation/appeals" }), MODERATOR],
+  [
+    "POST",
+    "/api/moderation/appeals/{id}",
+    () => ({ url: `/api/moderation/appeals/${id()}`, payload: { outcome: "upheld" } }),
+    MODERATOR,
+  ],
   ["GET", "/api/moderation/log", () => ({ url: "/api/moderation/log" }), PUBLIC],
   ["GET", "/api/moderation/log/export", () => ({ url: "/api/moderation/log/export" }), PUBLIC],
 ];

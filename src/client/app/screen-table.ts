@@ -64,6 +64,7 @@ export const SCREENS: Screen[] = [
   { path: "/rules", access: "public", ...chunk(moderation, "RulesRoute") },
   { path: "/moderation", access: "moderator", ...chunk(moderation, "ModerationRoute") },
   { path: "/moderation/log", access: "public", ...chunk(moderation, "ModerationLogRoute") },
+  { path: "/decisions", access: "user", ...chunk(moderation, "DecisionsRoute") },
 ];
 
 /**

@@ -64,6 +64,8 @@ export const queryKeys = {
     log: () => ["moderation", "log"] as const,
     mine: () => ["moderation", "mine"] as const,
     terms: () => ["moderation", "terms"] as const,
+    decisions: () => ["moderation", "decisions"] as const,
+    appeals: () => ["moderation", "appeals"] as const,
   },
   /** The site's name and description. */
   settings: () => ["settings"] as const,

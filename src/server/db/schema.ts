@@ -650,9 +650,19 @@ export const moderationActions = pgTable(
     ruleId: uuid("rule_id").references(() => siteRules.id, { onDelete: "set null" }),
     rule: text("rule").notNull(),
     note: text("note").notNull().default(""),
+    /** The person's one appeal, within 20 days, and how another moderator decided it (`upheld`, `reversed`). */
+    appealText: text("appeal_text"),
+    appealedAt: timestamp("appealed_at", { withTimezone: true }),
+    appealOutcome: text("appeal_outcome"),
+    appealDecidedBy: uuid("appeal_decided_by").references(() => users.id, { onDelete: "set null" }),
     createdAt: createdAt(),
   },
-  (t) => [index("moderation_actions_subject_idx").on(t.subjectId, t.createdAt.desc().nullsFirst())],
+  (t) => [
+    index("moderation_actions_appeals_idx")
+      .on(t.appealedAt)
+      .where(sql`appeal_text is not null and appeal_outcome is null`),
+    index("moderation_actions_subject_idx").on(t.subjectId, t.createdAt.desc().nullsFirst()),
+  ],
 );
 
 /** The public, tamper-evident log (src/shared/moderation-log.ts): no personal data, each entry chained to the last. */

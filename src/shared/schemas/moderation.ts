@@ -130,6 +130,46 @@ export const filterTermsInputSchema = z.object({
 });
 export type FilterTermsInput = z.infer<typeof filterTermsInputSchema>;
 
+/** How long after a decision its person may appeal it, once. */
+export const APPEAL_DAYS = 20;
+
+/** A decision about the signed-in user, as they see it: what, why, and where their appeal stands. */
+export const decisionSchema = z.object({
+  id: z.string(),
+  action: z.enum(MODERATION_ACTIONS),
+  targetKind: z.enum(REPORT_KINDS),
+  rule: z.string(),
+  note: z.string(),
+  createdAt: z.string(),
+  appeal: z.object({
+    status: z.enum(["none", "waiting", "upheld", "reversed"]),
+    text: z.string().nullable(),
+    /** Whether they may still appeal: once, within APPEAL_DAYS days. */
+    open: z.boolean(),
+  }),
+});
+export type Decision = z.infer<typeof decisionSchema>;
+export const decisionsSchema = z.object({ decisions: z.array(decisionSchema) });
+
+export const appealInputSchema = z.object({
+  actionId: z.uuid("Invalid decision"),
+  text: z
+    .string({ error: "Say why the decision is wrong" })
+    .trim()
+    .min(10, "Say why the decision is wrong, in a sentence or more")
+    .max(2000, "An appeal is at most 2000 characters"),
+});
+
+/** An appeal waiting for a moderator, with the decision it is about. */
+export const appealSchema = decisionSchema.extend({
+  targetId: z.string(),
+  preview: z.object({ title: z.string(), text: z.string(), author: z.string(), path: z.string() }).nullable(),
+});
+export const appealsSchema = z.object({ appeals: z.array(appealSchema) });
+export const appealDecisionSchema = z.object({
+  outcome: z.enum(["upheld", "reversed"], { error: "Uphold or reverse" }),
+});
+
 /** What an imported block list did: how many domains it blocked, and which lines it skipped and why. */
 export const blocklistResultSchema = z.object({
   imported: z.number().int(),

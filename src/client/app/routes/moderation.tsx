@@ -1,4 +1,5 @@
 import { Container } from "@chakra-ui/react";
+import { MyDecisions } from "../../features/moderation/components/decisions.tsx";
 import { ModerationLog } from "../../features/moderation/components/moderation-log.tsx";
 import { ModerationQueue } from "../../features/moderation/components/moderation-queue.tsx";
 import { RulesPage } from "../../features/moderation/components/rules-page.tsx";
@@ -18,6 +19,15 @@ export function ModerationRoute() {
   return (
     <Container maxW="4xl" py="8">
       <ModerationQueue />
+    </Container>
+  );
+}
+
+export function DecisionsRoute() {
+  usePageTitle("Decisions about you");
+  return (
+    <Container maxW="3xl" py="8">
+      <MyDecisions />
     </Container>
   );
 }

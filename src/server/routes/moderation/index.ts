@@ -3,7 +3,12 @@ import { z } from "zod";
 import {
   actionInputSchema,
   actionResultSchema,
+  appealDecisionSchema,
+  appealInputSchema,
+  appealsSchema,
   blocklistResultSchema,
+  decisionSchema,
+  decisionsSchema,
   filterTermsInputSchema,
   filterTermsSchema,
   logEntrySchema,
@@ -21,6 +26,7 @@ import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { exportBlocklist, importBlocklist } from "../../services/federation/blocklists.ts";
 import { act } from "../../services/moderation/actions.ts";
+import { appeal, decideAppeal, myDecisions, waitingAppeals } from "../../services/moderation/appeals.ts";
 import { listTerms, replaceTerms } from "../../services/moderation/filter.ts";
 import { exportLog, listLog } from "../../services/moderation/log.ts";
 import { listQueue } from "../../services/moderation/queue.ts";
@@ -158,6 +164,53 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: app.requireAdmin,
     handler: async (request) =>
       importBlocklist(app.deps, currentUser(request), request.body, new URL(app.config.publicUrl).hostname),
+  });
+
+  app.get("/moderation/mine", {
+    schema: {
+      tags,
+      security,
+      summary: "The moderators' decisions about the caller, newest first, with where each appeal stands",
+      response: { 200: decisionsSchema },
+    },
+    preHandler: app.requireUser,
+    handler: async (request) => myDecisions(app.deps, currentUser(request)),
+  });
+
+  app.post("/appeals", {
+    schema: {
+      tags,
+      security,
+      summary: "Appeal a decision about oneself: once, within 20 days, saying why",
+      body: appealInputSchema,
+      response: { 201: decisionSchema },
+    },
+    preHandler: [app.requireUser, limitBy(app, "reports", byUser)],
+    handler: async (request, reply) => reply.code(201).send(await appeal(app.deps, currentUser(request), request.body)),
+  });
+
+  app.get("/moderation/appeals", {
+    schema: {
+      tags,
+      security,
+      summary: "Appeals waiting for a moderator, oldest first",
+      response: { 200: appealsSchema },
+    },
+    preHandler: app.requirePermission("moderate"),
+    handler: async () => waitingAppeals(app.deps),
+  });
+
+  app.post("/moderation/appeals/:id", {
+    schema: {
+      tags,
+      security,
+      summary: "Decide an appeal (another moderator than the one who decided): uphold, or reverse and undo",
+      params: z.object({ id: z.uuid("Invalid appeal") }),
+      body: appealDecisionSchema,
+      response: { 200: appealDecisionSchema },
+    },
+    preHandler: [app.requirePermission("moderate"), limitBy(app, "moderation", byUser)],
+    handler: async (request) => decideAppeal(app.deps, currentUser(request), request.params.id, request.body.outcome),
   });
 
   app.get("/moderation/log", {

@@ -161,7 +161,16 @@ async function tell(
     if (subject)
       await deps.mailer.queue({
         to: subject.email,
-        ...actionMail({ firstName: subject.firstName, action, item, rule, note, link }),
+        ...actionMail({
+          firstName: subject.firstName,
+          action,
+          item,
+          rule,
+          note,
+          link,
+          // A suspended account cannot sign in to appeal: it writes to the site instead.
+          appealLink: action === "restore" || action === "suspend" ? undefined : `${deps.config.publicUrl}/decisions`,
+        }),
       });
   }
   const reporterIds = [...new Set(resolved.flatMap((report) => (report.reporterId ? [report.reporterId] : [])))];

@@ -1,5 +1,5 @@
 import { oneLine } from "#shared/notification-text.ts";
-import type { ModerationAction } from "#shared/schemas/moderation.ts";
+import { APPEAL_DAYS, type ModerationAction } from "#shared/schemas/moderation.ts";
 import { escapeHtml } from "../../infra/html.ts";
 import { type MailContent, mailLayout } from "../../infra/mail-templates.ts";
 
@@ -20,6 +20,8 @@ export function actionMail(input: {
   rule: string;
   note: string;
   link: string;
+  /** Where they may appeal it, for a decision that can be appealed. */
+  appealLink?: string;
 }): MailContent {
   const item = oneLine(input.item);
   const lines = [
@@ -28,6 +30,9 @@ export function actionMail(input: {
     `Rule: ${oneLine(input.rule)}`,
     ...(input.note ? [`Moderator's note: ${oneLine(input.note)}`] : []),
     `See it, and the site's rules, here: ${input.link}`,
+    ...(input.appealLink
+      ? [`If you think this is wrong, you may appeal once within ${APPEAL_DAYS} days: ${input.appealLink}`]
+      : []),
   ];
   return {
     subject: `A moderator's decision: ${oneLine(input.rule)}`,
@@ -46,5 +51,20 @@ export function outcomeMail(input: { firstName: string; item: string; actioned: 
     subject: "Your report was looked at",
     text: `${lines.join("\n\n")}\n`,
     html: mailLayout("Your report was looked at", lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")),
+  };
+}
+
+/** To the person who appealed: how another moderator decided. */
+export function appealOutcomeMail(input: { firstName: string; rule: string; reversed: boolean }): MailContent {
+  const lines = [
+    `Hello ${oneLine(input.firstName)},`,
+    input.reversed
+      ? `Another moderator looked at your appeal of the decision under "${oneLine(input.rule)}" and reversed it: what it took away is back.`
+      : `Another moderator looked at your appeal of the decision under "${oneLine(input.rule)}" and upheld it.`,
+  ];
+  return {
+    subject: "Your appeal was decided",
+    text: `${lines.join("\n\n")}\n`,
+    html: mailLayout("Your appeal was decided", lines.map((line) => `<p>${escapeHtml(line)}</p>`).join("")),
   };
 }

@@ -15,6 +15,7 @@ import { formatDate } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { useModerationAction, useQueue } from "../api/queue.ts";
 import { useRules } from "../api/rules.ts";
+import { WaitingAppeals } from "./decisions.tsx";
 import { FilterTerms } from "./filter-terms.tsx";
 
 const KIND_LABELS: Record<ReportKind, string> = {
@@ -65,6 +66,7 @@ export function ModerationQueue() {
           </NativeSelect.Root>
         </Field.Root>
       </HStack>
+      <WaitingAppeals />
       {can(session, "manage-rules") && <FilterTerms />}
       <PagedList pages={queue} label="Loading the queue" empty="Nothing is waiting for a moderator.">
         {(items) => (
