@@ -65,6 +65,7 @@ test("every screen passes axe-core with no serious or critical violations", asyn
     "/posts?feed=following",
     "/rules",
     "/moderation",
+    "/decisions",
   ];
   const session = await (await request.post("/api/users/login", { data: ADMIN })).json();
   const found: string[] = [];

@@ -84,4 +84,16 @@ test("a reader reports a comment, a moderator hides it from the queue, and a vis
   await expect(log.getByRole("row").nth(1)).toContainText("No unhealthy words");
   await expect(log).not.toContainText("Troll");
   await shot(visitor, "moderation-log");
+
+  // The comment's author appeals from "Decisions about you", the page their mail links to.
+  const trollPage = await (await browser.newContext()).newPage();
+  await logIn(trollPage, troll.email);
+  await trollPage.goto("/decisions");
+  const decision = trollPage.getByRole("listitem").filter({ hasText: "hid your comment" });
+  await expect(decision).toContainText("Rule: No unhealthy words");
+  await expect(decision).toContainText("Note: No insults, please.");
+  await decision.getByLabel("Why is this decision wrong?").fill("It was a quote from the post, not an insult.");
+  await decision.getByRole("button", { name: "Appeal" }).click();
+  await expect(decision).toContainText("Appeal waiting for another moderator");
+  await shot(trollPage, "moderation-appeal");
 });
