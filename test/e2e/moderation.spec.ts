@@ -71,7 +71,8 @@ test("a reader reports a comment, a moderator hides it from the queue, and a vis
   await entry.getByLabel("Note to the author (sent with the decision)").fill("No insults, please.");
   await shot(moderatorPage, "moderation-queue");
   await entry.getByRole("button", { name: "Hide" }).click();
-  await expect(entry.getByRole("status")).toContainText("of the public log");
+  await expect(moderatorPage.getByRole("status")).toContainText("of the public log");
+  await expect(entry).toHaveCount(0);
 
   // The visitor's next look at the page no longer shows it, and the public log lists the decision (not whose).
   await visitor.reload();

@@ -32,6 +32,8 @@ export function ModerationQueue() {
   const [kind, setKind] = useState<ReportKind | "">("");
   const queue = useQueue(status, kind || undefined);
   const session = useSession();
+  // Said here, not in the entry: an item acted on leaves the open queue as it reloads.
+  const [done, setDone] = useState<string | null>(null);
   return (
     <Stack gap="5">
       <Heading as="h1" size="2xl">
@@ -66,13 +68,23 @@ export function ModerationQueue() {
           </NativeSelect.Root>
         </Field.Root>
       </HStack>
+      {done && (
+        <Text role="status" color="green.fg">
+          {done}
+        </Text>
+      )}
       <WaitingAppeals />
       {can(session, "manage-rules") && <FilterTerms />}
       <PagedList pages={queue} label="Loading the queue" empty="Nothing is waiting for a moderator.">
         {(items) => (
           <Stack as="ul" listStyleType="none" gap="4" aria-label="Reported items">
             {items.map((item) => (
-              <QueueEntry key={`${item.target.kind}:${item.target.id}`} item={item} open={status === "open"} />
+              <QueueEntry
+                key={`${item.target.kind}:${item.target.id}`}
+                item={item}
+                open={status === "open"}
+                onDone={setDone}
+              />
             ))}
           </Stack>
         )}
@@ -104,20 +116,17 @@ const DECISIONS: { action: ModerationAction; label: string; fits: (item: QueueIt
   },
 ];
 
-function QueueEntry({ item, open }: { item: QueueItem; open: boolean }) {
+function QueueEntry({ item, open, onDone }: { item: QueueItem; open: boolean; onDone: (said: string) => void }) {
   const rules = useRules();
   const act = useModerationAction();
   const [rule, setRule] = useState("");
   const [note, setNote] = useState("");
   const titleId = `queue-${item.target.id}`;
-  const decide = (action: ModerationAction) =>
-    act.mutate({
-      target: item.target,
-      action,
-      rule: rule || "other",
-      note,
-      reportIds: open ? item.reportIds : undefined,
-    });
+  const decide = (action: ModerationAction, label: string) =>
+    act.mutate(
+      { target: item.target, action, rule: rule || "other", note, reportIds: open ? item.reportIds : undefined },
+      { onSuccess: (result) => onDone(`${label}: “${item.preview.title}”, entry ${result.logSeq} of the public log.`) },
+    );
   return (
     <Box as="li" borderWidth="1px" borderRadius="md" p="4" aria-labelledby={titleId}>
       <Stack gap="3">
@@ -193,13 +202,12 @@ function QueueEntry({ item, open }: { item: QueueItem; open: boolean }) {
                   variant={decision.action === "dismiss" ? "outline" : "solid"}
                   colorPalette={decision.action === "remove" || decision.action === "suspend" ? "red" : undefined}
                   disabled={act.isPending || (decision.action !== "dismiss" && decision.label !== "Approve" && !rule)}
-                  onClick={() => decide(decision.action)}
+                  onClick={() => decide(decision.action, decision.label)}
                 >
                   {decision.label}
                 </Button>
               ))}
             </HStack>
-            {act.isSuccess && <Text role="status">Done: entry {act.data.logSeq} of the public log.</Text>}
             <ErrorLines error={act.error} />
           </Stack>
         )}
