@@ -46,8 +46,8 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 /**
  * The app's largest pieces run each in a task of their own before the rest of its modules do in the next: Chakra UI's
  * styling code and the theme's recipes, then the theme built from them (createSystem, the largest single piece of
- * start-up work), then React, then the form libraries, then the API's schemas. Several shorter tasks rather than one
- * that held a painted page for over 400 ms on a phone. (Only modules whose exports the app uses whole: a library
+ * start-up work), then React, then the form libraries, then the API's schemas: several short tasks rather than one
+ * long one that holds a painted page (decision 006). (Only modules whose exports the app uses whole: a library
  * imported whole here would keep all it exports in the build, and the app's own modules share chunks whose order of
  * running this must not change.)
  */

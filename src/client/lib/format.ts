@@ -1,6 +1,5 @@
-// Dates are spelled here rather than by Intl: a page's first Intl formatter loads the browser's locale data, 15–30 ms
-// of a fast machine's main thread and four times that on a phone, which every app start paid, and Node's and the
-// browser's locale data need not agree (one says "Sept", the other may say "Sep") where the server renders a date.
+// Dates are spelled here rather than by Intl (decision 005): a page's first Intl formatter costs a phone dearly, and
+// Node's and the browser's locale data need not agree where the server renders a date.
 const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec"];
 const twoDigits = (value: number) => String(value).padStart(2, "0");
 const spellDate = (day: number, month: number, year: number) => `${day} ${MONTHS[month]} ${year}`;
