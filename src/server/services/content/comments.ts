@@ -1,4 +1,4 @@
-import { and, desc, eq, or, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import type { Comment } from "#shared/schemas/comments.ts";
 import { comments, posts, users } from "../../db/schema.ts";
 import { preparedFor, statement } from "../../db/statement.ts";
@@ -85,11 +85,13 @@ const publishedComment = preparedFor((db) =>
  * also sees it while the filter holds it, or after a moderator hid it.
  */
 export async function getComment(deps: Pick<Deps, "db">, id: string, viewerId?: string) {
-  const [row] = viewerId
-    ? await select(deps)
-        .innerJoin(posts, and(eq(posts.id, comments.postId), isPublished))
-        .where(and(eq(comments.id, id), or(isVisible, eq(comments.userId, viewerId))))
-    : await publishedComment(deps.db).execute({ id });
+  // Every new comment answers with itself: the visible one comes from the prepared statement.
+  let [row] = await publishedComment(deps.db).execute({ id });
+  if (!row && viewerId) {
+    [row] = await select(deps)
+      .innerJoin(posts, and(eq(posts.id, comments.postId), isPublished))
+      .where(and(eq(comments.id, id), eq(comments.userId, viewerId)));
+  }
   if (!row) throw new HttpError(404, COMMENT_NOT_FOUND);
   return toComment(row);
 }

@@ -71,27 +71,29 @@ function siteTerms(db: Db) {
   return site;
 }
 
-/** Checks new text, field by field: the strictest verdict wins (a refusing term, then any held one). */
+/**
+ * Checks new text, field by field: any refused term of the site's refuses it; else any held term, or any word of the
+ * maintained list, holds it. The verdict names the words that decided it and the first field they were in.
+ */
 export async function screen(deps: Pick<Deps, "db">, fields: Record<string, string>): Promise<Verdict> {
   const site = await siteTerms(deps.db);
-  let verdict: Verdict = { action: "allow", terms: [], field: null };
+  const found: { action: "hold" | "refuse"; term: string; field: string }[] = [];
   for (const [field, text] of Object.entries(fields)) {
     if (!text) continue;
     for (const match of site?.matcher.getAllMatches(text) ?? []) {
       const entry = site?.terms[match.termId];
-      if (!entry) continue;
-      const action = entry.action === "refuse" ? "refuse" : "hold";
-      if (action === "refuse" && verdict.action !== "refuse") verdict = { action, terms: [], field };
-      if (action === verdict.action || verdict.action === "allow") {
-        verdict = { action, terms: [...new Set([...verdict.terms, entry.term])], field: verdict.field ?? field };
-      }
+      if (entry) found.push({ action: entry.action === "refuse" ? "refuse" : "hold", term: entry.term, field });
     }
-    if (verdict.action === "refuse") continue;
-    const listed = maintained.getAllMatches(text).map(wordOf);
-    if (listed.length > 0)
-      verdict = { action: "hold", terms: [...new Set([...verdict.terms, ...listed])], field: verdict.field ?? field };
+    for (const match of maintained.getAllMatches(text)) found.push({ action: "hold", term: wordOf(match), field });
   }
-  return verdict;
+  const refused = found.filter((entry) => entry.action === "refuse");
+  const deciding = refused.length > 0 ? refused : found;
+  if (deciding.length === 0) return { action: "allow", terms: [], field: null };
+  return {
+    action: refused.length > 0 ? "refuse" : "hold",
+    terms: [...new Set(deciding.map((entry) => entry.term))],
+    field: deciding[0]?.field ?? null,
+  };
 }
 
 export const REFUSED = "This text has words the site does not allow. Please change them.";

@@ -1,9 +1,10 @@
-import { and, desc, eq, lt } from "drizzle-orm";
+import { and, desc, eq } from "drizzle-orm";
 import type { Report, ReportInput, ReportKind } from "#shared/schemas/moderation.ts";
 import { reportInputSchema } from "#shared/schemas/moderation.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
 import { reports } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
+import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
@@ -56,26 +57,20 @@ export async function fileReport(deps: Pick<Deps, "db" | "changed">, reporter: A
   }
 }
 
-/** A reader's own reports, newest first, with their outcome (never who decided). */
+/** A reader's own reports, newest first, with their outcome (never who decided); keyset-paged like every list. */
 export async function myReports(
   deps: Pick<Deps, "db">,
   user: AuthUser,
   query: { limit: number; cursor?: string | undefined },
 ) {
-  const before = query.cursor ? new Date(query.cursor) : undefined;
   const rows = await deps.db
-    .select()
+    .select({ report: reports, cursorAt: cursorKey(reports.createdAt) })
     .from(reports)
-    .where(
-      and(
-        eq(reports.reporterId, user.id),
-        before && !Number.isNaN(before.getTime()) ? lt(reports.createdAt, before) : undefined,
-      ),
-    )
-    .orderBy(desc(reports.createdAt))
+    .where(and(eq(reports.reporterId, user.id), afterCursor(reports.createdAt, reports.id, query.cursor)))
+    .orderBy(desc(reports.createdAt), desc(reports.id))
     .limit(query.limit + 1);
-  const items = rows.slice(0, query.limit).map(toReport);
-  return { items, nextCursor: rows.length > query.limit ? (items.at(-1)?.createdAt ?? null) : null };
+  const page = toPage(rows, query.limit, (row) => [row.cursorAt, row.report.id]);
+  return { items: page.items.map((row) => toReport(row.report)), nextCursor: page.nextCursor };
 }
 
 /** What its author is shown beside an item the filter holds. */
