@@ -69,6 +69,8 @@ describe.each(databaseTargets)("the filter of new text on $name", (target) => {
     expect(held.statusCode).toBe(201);
     expect(held.json().waitingForReview).toBe(true);
     expect(await publicComments(post.id)).not.toContain("Visit my casino tonight");
+    const count = async () => (await app.inject({ method: "GET", url: `/api/posts/${post.id}` })).json().commentsCount;
+    expect(await count()).toBe(0);
     const own = await app.inject({ method: "GET", url: `/api/comments/${held.json().id}`, headers: bearer(reader) });
     expect(own.json()).toMatchObject({ waitingForReview: true });
 
@@ -95,6 +97,7 @@ describe.each(databaseTargets)("the filter of new text on $name", (target) => {
     });
     expect(approved.statusCode).toBe(200);
     expect(await publicComments(post.id)).toContain("Visit my casino tonight");
+    expect(await count()).toBe(1);
   });
 
   it("holds a post with a listed word from lists and feeds, tells its author, and publishes it once approved", async () => {

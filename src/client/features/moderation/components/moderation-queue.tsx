@@ -74,7 +74,6 @@ export function ModerationQueue() {
         </Text>
       )}
       <WaitingAppeals />
-      {can(session, "manage-rules") && <FilterTerms />}
       <PagedList pages={queue} label="Loading the queue" empty="Nothing is waiting for a moderator.">
         {(items) => (
           <Stack as="ul" listStyleType="none" gap="4" aria-label="Reported items">
@@ -89,6 +88,7 @@ export function ModerationQueue() {
           </Stack>
         )}
       </PagedList>
+      {can(session, "manage-rules") && <FilterTerms />}
     </Stack>
   );
 }
