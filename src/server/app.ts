@@ -22,6 +22,7 @@ import { registerReadCache } from "./plugins/read-cache.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
 import { accountRoutes } from "./routes/auth/account.ts";
 import { authRoutes } from "./routes/auth/index.ts";
+import { blockRoutes } from "./routes/blocks/index.ts";
 import { categoryRoutes } from "./routes/categories/index.ts";
 import { commentRoutes } from "./routes/comments/index.ts";
 import { federationApiRoutes } from "./routes/federation/api.ts";
@@ -215,6 +216,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(oneClickUnsubscribeRoute);
   await app.register(federationApiRoutes, { prefix: "/api/federation" });
   await app.register(moderationRoutes, { prefix: "/api" });
+  await app.register(blockRoutes, { prefix: "/api" });
   if (jobs.federator) await registerFederationRoutes(app, jobs.federator);
 
   // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.

@@ -40,5 +40,7 @@ export function describeNotification(event: {
       return `Your featured payment for ${post || "your post"} left the chain: the post is no longer featured`;
     case "new_post":
       return `${who} published ${post}`;
+    case "moderation":
+      return `A moderator made a decision about ${post ? `your ${post}` : "your account or profile"}: see it, and appeal it if you think it is wrong`;
   }
 }

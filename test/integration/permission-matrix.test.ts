@@ -8,6 +8,7 @@ import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { users } from "../../src/server/db/schema.ts";
+import { appealToken } from "../../src/server/services/moderation/appeal-links.ts";
 import { unsubscribeToken } from "../../src/server/services/notifications/unsubscribe.ts";
 import { buildTestApp, TEST_JWT_SECRET } from "../support/app.ts";
 import { createCategory, createPost, postForm } from "../support/content.ts";
@@ -329,6 +330,53 @@ const MATRIX: Row[] = [
     () => ({ url: `/api/moderation/appeals/${id()}`, payload: { outcome: "upheld" } }),
     MODERATOR,
   ],
+  [
+    "GET",
+    "/api/appeals/by-link/{actionId}/{token}",
+    () => {
+      const actionId = id();
+      return { url: `/api/appeals/by-link/${actionId}/${appealToken({ jwtSecret: TEST_JWT_SECRET }, actionId)}` };
+    },
+    PUBLIC,
+  ],
+  [
+    "POST",
+    "/api/appeals/by-link",
+    () => {
+      const actionId = id();
+      const token = appealToken({ jwtSecret: TEST_JWT_SECRET }, actionId);
+      return { url: "/api/appeals/by-link", payload: { actionId, token, text: "This decision was a mistake." } };
+    },
+    PUBLIC,
+  ],
+  ...(["block", "mute"] as const).flatMap((relation) =>
+    (["POST", "DELETE"] as const).map(
+      (method): Row => [
+        method,
+        `/api/users/{id}/${relation}`,
+        (w) => ({ url: `/api/users/${w.owner.id}/${relation}` }),
+        SIGNED_IN,
+      ],
+    ),
+  ),
+  ["GET", "/api/me/relations", () => ({ url: "/api/me/relations" }), SIGNED_IN],
+  ["PUT", "/api/me/muted-words", () => ({ url: "/api/me/muted-words", payload: { words: ["casino"] } }), SIGNED_IN],
+  ["GET", "/api/comments/settings", () => ({ url: "/api/comments/settings" }), SIGNED_IN],
+  [
+    "PUT",
+    "/api/comments/settings",
+    () => ({ url: "/api/comments/settings", payload: { holdFirstComments: false } }),
+    SIGNED_IN,
+  ],
+  ["GET", "/api/comments/waiting/{postId}", (w) => ({ url: `/api/comments/waiting/${w.post.id}` }), SIGNED_IN],
+  ...(["approve", "decline"] as const).map(
+    (path): Row => [
+      "POST",
+      `/api/comments/{id}/${path}`,
+      (w) => ({ url: `/api/comments/${w.comment.id}/${path}` }),
+      SIGNED_IN,
+    ],
+  ),
   ["GET", "/api/moderation/log", () => ({ url: "/api/moderation/log" }), PUBLIC],
   ["GET", "/api/moderation/log/export", () => ({ url: "/api/moderation/log/export" }), PUBLIC],
 ];

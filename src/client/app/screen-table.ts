@@ -57,6 +57,8 @@ export const SCREENS: Screen[] = [
   // Not in the spec: notifications (docs/product.md, "Following, notifications and tips"), and the page of a mail's unsubscribe link.
   { path: "/notifications", access: "user", ...chunk(notifications, "NotificationsRoute") },
   { path: "/notifications/settings", access: "user", ...chunk(notifications, "NotificationSettingsRoute") },
+  // Not in the spec: blocks, mutes, muted words and first-time commenters (docs/product.md, "Moderation").
+  { path: "/settings/blocks", access: "user", ...chunk(account, "BlocksRoute") },
   { path: "/unsubscribe/:userId/:topic/:token", access: "public", ...chunk(notifications, "UnsubscribeRoute") },
   // Not in the spec: verified featured fees and tips, and a user's rewards.
   { path: "/payments", access: "admin", ...chunk(admin, "PaymentsRoute") },
@@ -65,6 +67,7 @@ export const SCREENS: Screen[] = [
   { path: "/moderation", access: "moderator", ...chunk(moderation, "ModerationRoute") },
   { path: "/moderation/log", access: "public", ...chunk(moderation, "ModerationLogRoute") },
   { path: "/decisions", access: "user", ...chunk(moderation, "DecisionsRoute") },
+  { path: "/appeal/:actionId/:token", access: "public", ...chunk(moderation, "AppealByLinkRoute") },
 ];
 
 /**

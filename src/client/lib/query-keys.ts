@@ -65,7 +65,15 @@ export const queryKeys = {
     mine: () => ["moderation", "mine"] as const,
     terms: () => ["moderation", "terms"] as const,
     decisions: () => ["moderation", "decisions"] as const,
+    byLink: (actionId: string) => ["moderation", "by-link", actionId] as const,
     appeals: () => ["moderation", "appeals"] as const,
+  },
+  /** Whom the signed-in user blocked and muted, their muted words, and their comment settings. */
+  blocks: {
+    all: () => ["blocks"] as const,
+    relations: () => ["blocks", "relations"] as const,
+    commentSettings: () => ["blocks", "comment-settings"] as const,
+    waiting: (postId: string) => ["blocks", "waiting", postId] as const,
   },
   /** The site's name and description. */
   settings: () => ["settings"] as const,

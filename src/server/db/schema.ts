@@ -48,6 +48,10 @@ export const users = pgTable(
     isModerator: boolean("is_moderator").notNull().default(false),
     /** When a moderator suspended the account: it cannot sign in, and it is erased 30 days later unless lifted. */
     suspendedAt: timestamp("suspended_at", { withTimezone: true }),
+    /** When a moderator limited the account: what it writes waits for approval, and its posts are listed nowhere. */
+    limitedAt: timestamp("limited_at", { withTimezone: true }),
+    /** The author holds comments from people who never commented on their posts until the author approves them. */
+    holdFirstComments: boolean("hold_first_comments").notNull().default(false),
     isAccountVerified: boolean("is_account_verified").notNull().default(false),
     /** EIP-55 checksummed. */
     walletAddress: text("wallet_address"),
@@ -82,6 +86,46 @@ export const follows = pgTable(
   ],
 );
 
+/** A user blocks another: no follows, comments on their posts, messages or tips from them; their comments hidden. */
+export const userBlocks = pgTable(
+  "user_blocks",
+  {
+    blockerId: userRef("blocker_id").notNull(),
+    blockedId: userRef("blocked_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.blockerId, t.blockedId] }),
+    index("user_blocks_blocked_idx").on(t.blockedId),
+    check("user_blocks_not_self", sql`${t.blockerId} <> ${t.blockedId}`),
+  ],
+);
+
+/** A user mutes another: gone from their feed and notifications, and the muted person is never told. */
+export const userMutes = pgTable(
+  "user_mutes",
+  {
+    muterId: userRef("muter_id").notNull(),
+    mutedId: userRef("muted_id").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.muterId, t.mutedId] }),
+    check("user_mutes_not_self", sql`${t.muterId} <> ${t.mutedId}`),
+  ],
+);
+
+/** Words a user never wants to see in their feed and notifications (matched in lower case, anywhere). */
+export const mutedWords = pgTable(
+  "muted_words",
+  {
+    userId: userRef("user_id").notNull(),
+    word: text("word").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.word] })],
+);
+
 export const profileViews = pgTable(
   "profile_views",
   {
@@ -114,9 +158,10 @@ export const categories = pgTable(
 export const postStatus = pgEnum("post_status", ["draft", "scheduled", "published"]);
 /**
  * Where an item stands with moderation: visible; held by the filter until a moderator approves it; hidden
- * (reversible) or removed by a moderator. Anything but visible has left every public place.
+ * (reversible) or removed by a moderator; limited (a limited author's post: reachable at its address, listed nowhere,
+ * not federated). Anything but visible has left every list, feed, search and the fediverse.
  */
-export const moderationState = pgEnum("moderation_state", ["visible", "held", "hidden", "removed"]);
+export const moderationState = pgEnum("moderation_state", ["visible", "held", "hidden", "removed", "limited"]);
 const moderated = () => ({
   moderation: moderationState("moderation").notNull().default("visible"),
   /** Why it is not visible: the rule, and the moderator's note, as its author is shown them. */

@@ -1,9 +1,11 @@
 import { and, asc, eq, gt, isNotNull, sql } from "drizzle-orm";
+import { CANNOT_MESSAGE } from "#shared/schemas/blocks.ts";
 import type { SendMailInput } from "#shared/schemas/users.ts";
 import { mailOutbox, users } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
 import { userMessageMail } from "../infra/mail-templates.ts";
 import type { AuthUser } from "./auth/auth-user.ts";
+import { refuseIfBlocked } from "./blocks/blocks.ts";
 import type { Deps } from "./deps.ts";
 import { NOTHING_PUBLIC } from "./reads/tags.ts";
 
@@ -53,6 +55,13 @@ export async function sendUserMessage(deps: MessageDeps, sender: AuthUser, input
     .where(input.toId ? eq(users.id, input.toId) : sql`lower(${users.email}) = lower(${input.to ?? ""})`);
   if (!recipient && input.toId) throw new HttpError(404, "User not found");
   if (!recipient) return SENT;
+  try {
+    await refuseIfBlocked(deps, { ownerId: recipient.id, actorId: sender.id, both: true }, CANNOT_MESSAGE);
+  } catch (error) {
+    // Written to an address, it is answered as one that is no one's: the form tells no one who blocked them.
+    if (input.toId) throw error;
+    return SENT;
+  }
   const name = `${sender.firstName} ${sender.lastName}`;
   const row = await deps.db.transaction(async (tx) => {
     await limitRecipient({ ...deps, db: tx }, recipient.email);

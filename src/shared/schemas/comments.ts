@@ -23,3 +23,9 @@ export const commentSchema = z.object({
   updatedAt: z.string(),
 });
 export type Comment = z.infer<typeof commentSchema>;
+
+/** An author's choice: comments from people who never had one shown on their posts wait for the author. */
+export const commentSettingsSchema = z.object({
+  holdFirstComments: z.boolean({ error: "Say whether to hold first-time commenters' comments" }),
+});
+export type CommentSettings = z.infer<typeof commentSettingsSchema>;

@@ -62,9 +62,10 @@ export type Report = z.infer<typeof reportSchema>;
 
 /**
  * What a moderator can do about an item: dismiss its reports; hide it (reversible) or remove it, so it leaves every
- * public place; restore what was hidden or removed (or lift a suspension); warn its author; suspend its author.
+ * public place; restore what was hidden or removed (or lift a suspension or a limit); warn its author; limit its
+ * author (what they write waits for approval, their posts are listed nowhere); suspend its author.
  */
-export const MODERATION_ACTIONS = ["dismiss", "hide", "remove", "restore", "warn", "suspend"] as const;
+export const MODERATION_ACTIONS = ["dismiss", "hide", "remove", "restore", "warn", "limit", "suspend"] as const;
 export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
 export const actionInputSchema = z.object({
@@ -88,7 +89,7 @@ export const actionResultSchema = z.object({
 /** One item in the queue: what it is, in context, and what its reports say. */
 export const queueItemSchema = z.object({
   target: z.object({ kind: z.enum(REPORT_KINDS), id: z.string() }),
-  state: z.enum(["visible", "held", "hidden", "removed"]),
+  state: z.enum(["visible", "held", "hidden", "removed", "limited"]),
   preview: z.object({ title: z.string(), text: z.string(), author: z.string(), path: z.string() }),
   reportsCount: z.number().int(),
   reasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
@@ -159,6 +160,13 @@ export const appealInputSchema = z.object({
     .min(10, "Say why the decision is wrong, in a sentence or more")
     .max(2000, "An appeal is at most 2000 characters"),
 });
+
+/** An appeal from the link in a suspension's mail, which works without signing in. */
+export const appealLinkSchema = z.object({
+  actionId: z.uuid("This appeal link is not valid"),
+  token: z.string().regex(/^[0-9a-f]{32}$/, "This appeal link is not valid"),
+});
+export const appealByLinkSchema = appealInputSchema.extend({ token: appealLinkSchema.shape.token });
 
 /** An appeal waiting for a moderator, with the decision it is about. */
 export const appealSchema = decisionSchema.extend({

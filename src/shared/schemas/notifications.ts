@@ -12,12 +12,24 @@ export const NOTIFICATION_KINDS = [
   "payment_confirmed",
   "payment_reorged",
   "new_post",
+  "moderation",
 ] as const;
 export type NotificationKind = (typeof NOTIFICATION_KINDS)[number];
 
 /** The switches a user sets, each for one or more kinds. */
-export const NOTIFICATION_TOPICS = ["new_post", "comment", "like", "follow", "reward", "published", "payment"] as const;
+export const NOTIFICATION_TOPICS = [
+  "new_post",
+  "comment",
+  "like",
+  "follow",
+  "reward",
+  "published",
+  "payment",
+  "moderation",
+] as const;
 export type NotificationTopic = (typeof NOTIFICATION_TOPICS)[number];
+/** The switches a user may move: a moderator's decision is always told in the app and by mail. */
+export const SETTABLE_TOPICS = ["new_post", "comment", "like", "follow", "reward", "published", "payment"] as const;
 
 export const topicOf = (kind: NotificationKind): NotificationTopic =>
   kind === "tip" ? "reward" : kind === "payment_confirmed" || kind === "payment_reorged" ? "payment" : kind;
@@ -35,6 +47,8 @@ export const TOPICS: Record<NotificationTopic, { label: string; delivery: Delive
   reward: { label: "Rewards and tips to you", delivery: "email" },
   published: { label: "Your scheduled posts going out", delivery: "app" },
   payment: { label: "Your featured payments confirmed or reversed", delivery: "email" },
+  // Always in the app: the moderation service mails every decision itself, with how to appeal.
+  moderation: { label: "Moderators' decisions about you", delivery: "app" },
 };
 
 export const DELIVERY_LABELS: Record<Delivery, string> = {
@@ -83,16 +97,16 @@ export const updateNotificationSettingsSchema = z.object({
   settings: z
     .array(
       z.object({
-        topic: z.enum(NOTIFICATION_TOPICS, { error: "Unknown notification kind" }),
+        topic: z.enum(SETTABLE_TOPICS, { error: "Unknown notification kind" }),
         delivery: z.enum(DELIVERIES, { error: "Choose app, email or digest" }),
       }),
     )
     .min(1, "Change at least one setting")
-    .max(NOTIFICATION_TOPICS.length),
+    .max(SETTABLE_TOPICS.length),
 });
 
 /** What an unsubscribe link turns off: one topic's e-mail, or (from a digest) the daily digest. */
-export const UNSUBSCRIBE_TOPICS = [...NOTIFICATION_TOPICS, "digest"] as const;
+export const UNSUBSCRIBE_TOPICS = [...SETTABLE_TOPICS, "digest"] as const;
 export type UnsubscribeTopic = (typeof UNSUBSCRIBE_TOPICS)[number];
 export const INVALID_UNSUBSCRIBE = "This unsubscribe link is not valid";
 

@@ -125,7 +125,7 @@ export const postSchema = z.object({
    * with the reason.
    */
   moderation: z
-    .object({ state: z.enum(["held", "hidden", "removed"]), reason: z.string() })
+    .object({ state: z.enum(["held", "hidden", "removed", "limited"]), reason: z.string() })
     .nullable()
     .default(null),
   /** When it was published, or (scheduled) will be; null for a draft. */

@@ -1,6 +1,9 @@
+import { Container } from "@chakra-ui/react";
 import { Navigate, useParams } from "react-router-dom";
 import { Panel } from "../../components/layout/panel.tsx";
 import { QueryState } from "../../components/query-state.tsx";
+import { BlocksSettings } from "../../features/blocks/components/blocks-settings.tsx";
+import { RelationButtons } from "../../features/blocks/public.tsx";
 import { ReportButton } from "../../features/moderation/public.tsx";
 import { DraftList } from "../../features/posts/components/draft-list.tsx";
 import { useProfile } from "../../features/users/api/profile.ts";
@@ -11,6 +14,7 @@ import {
 } from "../../features/users/components/account-forms.tsx";
 import { ProfileView } from "../../features/users/components/profile-view.tsx";
 import { useSession } from "../../lib/session.ts";
+import { usePageTitle } from "../../lib/site-settings.ts";
 
 /** Member routes are guarded, so a session is always there. */
 const useUserId = () => useSession()?.id ?? "";
@@ -22,8 +26,22 @@ export function ProfileRoute() {
       key={id}
       id={id}
       drafts={<DraftList />}
-      actions={<ReportButton target={{ kind: "user", id, label: "this profile" }} authorId={id} />}
+      actions={(name) => (
+        <>
+          <RelationButtons userId={id} name={name} />
+          <ReportButton target={{ kind: "user", id, label: "this profile" }} authorId={id} />
+        </>
+      )}
     />
+  );
+}
+
+export function BlocksRoute() {
+  usePageTitle("Blocks, mutes and comments");
+  return (
+    <Container maxW="3xl" py="8">
+      <BlocksSettings />
+    </Container>
   );
 }
 

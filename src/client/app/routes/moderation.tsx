@@ -1,5 +1,6 @@
 import { Container } from "@chakra-ui/react";
-import { MyDecisions } from "../../features/moderation/components/decisions.tsx";
+import { useParams } from "react-router-dom";
+import { AppealByLink, MyDecisions } from "../../features/moderation/components/decisions.tsx";
 import { ModerationLog } from "../../features/moderation/components/moderation-log.tsx";
 import { ModerationQueue } from "../../features/moderation/components/moderation-queue.tsx";
 import { RulesPage } from "../../features/moderation/components/rules-page.tsx";
@@ -37,6 +38,16 @@ export function ModerationLogRoute() {
   return (
     <Container maxW="5xl" py="8">
       <ModerationLog />
+    </Container>
+  );
+}
+
+export function AppealByLinkRoute() {
+  const { actionId = "", token = "" } = useParams();
+  usePageTitle("Appeal a decision");
+  return (
+    <Container maxW="3xl" py="8">
+      <AppealByLink actionId={actionId} token={token} />
     </Container>
   );
 }

@@ -1,6 +1,7 @@
 import { Box } from "@chakra-ui/react";
 import { lazy, Suspense } from "react";
 import { useParams } from "react-router-dom";
+import { WaitingComments } from "../../features/blocks/public.tsx";
 import { CommentList } from "../../features/comments/components/comment-list.tsx";
 import { PostFediverse } from "../../features/federation/components/post-fediverse.tsx";
 import { ReportButton } from "../../features/moderation/public.tsx";
@@ -39,6 +40,7 @@ export function PostRoute() {
                 <CommentForm postId={post.id} />
               </Suspense>
             )}
+            {session?.id === post.user.id && <WaitingComments postId={post.id} />}
             <CommentList
               postId={post.id}
               comments={post.comments}

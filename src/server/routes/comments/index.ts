@@ -1,10 +1,13 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
 import {
   commentIdParamsSchema,
   commentInputSchema,
   commentSchema,
+  commentSettingsSchema,
   commentUpdateSchema,
 } from "#shared/schemas/comments.ts";
+import { pageOf } from "#shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
@@ -60,4 +63,59 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: app.requireUser,
     handler: async (request) => comments.deleteComment(app.deps, currentUser(request), request.params.id),
   });
+
+  app.get("/settings", {
+    schema: {
+      tags,
+      security,
+      summary: "The caller's comment settings: whether first-time commenters wait for approval",
+      response: { 200: commentSettingsSchema },
+    },
+    preHandler: app.requireUser,
+    handler: async (request) => comments.commentSettings(app.deps, currentUser(request)),
+  });
+
+  app.put("/settings", {
+    schema: {
+      tags,
+      security,
+      summary: "Hold (or stop holding) comments from first-time commenters on the caller's posts",
+      body: commentSettingsSchema,
+      response: { 200: commentSettingsSchema },
+    },
+    preHandler: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
+    handler: async (request) => comments.setCommentSettings(app.deps, currentUser(request), request.body),
+  });
+
+  app.get("/waiting/:postId", {
+    schema: {
+      tags,
+      security,
+      summary: "First-time commenters' comments on the caller's post, waiting for the caller to approve them",
+      params: z.object({ postId: z.uuid("Invalid post id") }),
+      response: { 200: pageOf(commentSchema) },
+    },
+    preHandler: app.requireUser,
+    handler: async (request) => comments.listWaitingComments(app.deps, currentUser(request), request.params.postId),
+  });
+
+  for (const [path, approve] of [
+    ["approve", true],
+    ["decline", false],
+  ] as const) {
+    app.post(`/:id/${path}`, {
+      schema: {
+        tags,
+        security,
+        summary: approve
+          ? "Let a first-time commenter's comment on the caller's post through"
+          : "Decline (delete) a first-time commenter's comment on the caller's post",
+        params: commentIdParamsSchema,
+        response: { 200: z.object({ approved: z.boolean() }) },
+      },
+      preHandler: [app.requireUser, limitBy(app, "comments", byUser)],
+      handler: async (request) =>
+        comments.decideWaitingComment(app.deps, currentUser(request), request.params.id, approve),
+    });
+  }
 };

@@ -3,8 +3,10 @@ import { z } from "zod";
 import {
   actionInputSchema,
   actionResultSchema,
+  appealByLinkSchema,
   appealDecisionSchema,
   appealInputSchema,
+  appealLinkSchema,
   appealsSchema,
   blocklistResultSchema,
   decisionSchema,
@@ -26,7 +28,14 @@ import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { exportBlocklist, importBlocklist } from "../../services/federation/blocklists.ts";
 import { act } from "../../services/moderation/actions.ts";
-import { appeal, decideAppeal, myDecisions, waitingAppeals } from "../../services/moderation/appeals.ts";
+import {
+  appeal,
+  appealByLink,
+  decideAppeal,
+  decisionOfLink,
+  myDecisions,
+  waitingAppeals,
+} from "../../services/moderation/appeals.ts";
 import { listTerms, replaceTerms } from "../../services/moderation/filter.ts";
 import { exportLog, listLog } from "../../services/moderation/log.ts";
 import { listQueue } from "../../services/moderation/queue.ts";
@@ -187,6 +196,27 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "reports", byUser)],
     handler: async (request, reply) => reply.code(201).send(await appeal(app.deps, currentUser(request), request.body)),
+  });
+
+  app.get("/appeals/by-link/:actionId/:token", {
+    schema: {
+      tags,
+      summary: "A decision reached by the link in its mail, for an account that cannot sign in (a suspended one)",
+      params: appealLinkSchema,
+      response: { 200: decisionSchema },
+    },
+    handler: async (request) => decisionOfLink(app.deps, request.params.actionId, request.params.token),
+  });
+
+  app.post("/appeals/by-link", {
+    schema: {
+      tags,
+      summary: "Appeal a decision from the link in its mail, without signing in: once, within 20 days",
+      body: appealByLinkSchema,
+      response: { 201: decisionSchema },
+    },
+    preHandler: limitBy(app, "reports", byAddress),
+    handler: async (request, reply) => reply.code(201).send(await appealByLink(app.deps, request.body)),
   });
 
   app.get("/moderation/appeals", {

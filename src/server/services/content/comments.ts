@@ -1,18 +1,21 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { CANNOT_COMMENT } from "#shared/schemas/blocks.ts";
 import type { Comment } from "#shared/schemas/comments.ts";
 import { comments, posts, users } from "../../db/schema.ts";
 import { preparedFor, statement } from "../../db/statement.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
+import { refuseIfBlocked } from "../blocks/blocks.ts";
+import { blocks } from "../blocks/queries.ts";
 import type { Deps } from "../deps.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
-import { queueHeld } from "../moderation/reports.ts";
+import { heldFor, queueHeld } from "../moderation/reports.ts";
 import { refuseLinksFromNewAccounts } from "../moderation/spam.ts";
 import { notify } from "../notifications/notify.ts";
-import { cacheTags } from "../reads/tags.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
-import { isPublished, POST_NOT_FOUND } from "./post-queries.ts";
+import { isReachable, POST_NOT_FOUND } from "./post-queries.ts";
 
 const select = (deps: Pick<Deps, "db">) =>
   deps.db
@@ -42,8 +45,15 @@ const toComment = (row: Row): Comment => ({
 });
 
 const newestFirst = [desc(comments.createdAt), desc(comments.id)];
-/** A comment a moderator hid or removed has left every public place. */
-const isVisible = eq(comments.moderation, "visible");
+/**
+ * A comment a moderator hid or removed has left every public place; so has one whose author the post's author
+ * blocked.
+ */
+const isVisible = and(
+  eq(comments.moderation, "visible"),
+  sql`not exists (select 1 from ${posts} p join user_blocks b on b.blocker_id = p.user_id
+    where p.id = ${comments.postId} and b.blocked_id = ${comments.userId})`,
+) as SQL;
 
 /** A post's newest comments, the first page of any size: read again by a post's page after each new comment. */
 const firstPage = preparedFor((db) =>
@@ -75,7 +85,7 @@ const COMMENT_NOT_FOUND = "Comment not found";
 /** A comment by id, on a published post: every new comment answers with it, so it is built once. */
 const publishedComment = preparedFor((db) =>
   select({ db })
-    .innerJoin(posts, and(eq(posts.id, comments.postId), isPublished))
+    .innerJoin(posts, and(eq(posts.id, comments.postId), isReachable))
     .where(and(eq(comments.id, sql.placeholder("id")), isVisible))
     .prepare("published_comment"),
 );
@@ -89,24 +99,52 @@ export async function getComment(deps: Pick<Deps, "db">, id: string, viewerId?: 
   let [row] = await publishedComment(deps.db).execute({ id });
   if (!row && viewerId) {
     [row] = await select(deps)
-      .innerJoin(posts, and(eq(posts.id, comments.postId), isPublished))
+      .innerJoin(posts, and(eq(posts.id, comments.postId), isReachable))
       .where(and(eq(comments.id, id), eq(comments.userId, viewerId)));
   }
   if (!row) throw new HttpError(404, COMMENT_NOT_FOUND);
   return toComment(row);
 }
 
-/** A new comment, with its post's author to tell; nothing when the post is not published. */
+/**
+ * A new comment, with its post's author to tell; nothing when the post is not published or its author blocked the
+ * commenter. It waits for approval (held) when the filter or a moderator's limit says so, or when the author holds
+ * comments from people who never had one shown on their posts.
+ */
 const insertComment = statement<
   { postId: string; userId: string; description: string; moderation: "visible" | "held" },
-  { id: string; author_id: string }
->(
-  () => sql`
+  { id: string; author_id: string; moderation: "visible" | "held" }
+>(() => {
+  const commenter = sql`${sql.placeholder("userId")}::uuid`;
+  return sql`
+    with post as (
+      select ${posts.id} as id, ${posts.userId} as author_id, ${users.holdFirstComments} as holds from ${posts}
+      join ${users} on ${users.id} = ${posts.userId}
+      where ${posts.id} = ${sql.placeholder("postId")} and ${isReachable}
+        and not ${blocks(sql`${posts.userId}`, commenter)}
+    ),
+    first_time as (
+      select post.holds and post.author_id <> ${commenter} and not exists (
+        select 1 from ${comments} c join ${posts} p on p.id = c.post_id
+        where c.user_id = ${commenter} and p.user_id = post.author_id and c.moderation = 'visible') as holds
+      from post
+    )
     insert into ${comments} (post_id, user_id, description, moderation)
-    select ${posts.id}, ${sql.placeholder("userId")}, ${sql.placeholder("description")}, ${sql.placeholder("moderation")}::moderation_state from ${posts}
-    where ${posts.id} = ${sql.placeholder("postId")} and ${isPublished}
-    returning id, (select ${posts.userId} from ${posts} where ${posts.id} = ${sql.placeholder("postId")}) as author_id`,
-);
+    select post.id, ${commenter}, ${sql.placeholder("description")},
+      case when first_time.holds then 'held' else ${sql.placeholder("moderation")} end::moderation_state
+    from post, first_time
+    returning id, (select author_id from post) as author_id, moderation`;
+});
+
+/** Why no comment went in: the post is not there for the commenter, or its author blocked them. */
+async function refusal(deps: Pick<Deps, "db">, userId: string, postId: string) {
+  const [post] = await deps.db
+    .select({ authorId: posts.userId })
+    .from(posts)
+    .where(and(eq(posts.id, postId), isReachable));
+  if (post) await refuseIfBlocked(deps, { ownerId: post.authorId, actorId: userId }, CANNOT_COMMENT);
+  return new HttpError(404, POST_NOT_FOUND);
+}
 
 /** Comments go on published posts only (a draft is answered as a missing post), checked in the insert itself. */
 export async function createComment(
@@ -117,19 +155,74 @@ export async function createComment(
 ) {
   refuseLinksFromNewAccounts(user, { description });
   const verdict = await screenOrRefuse(deps, { description });
-  const held = verdict.action === "hold";
+  const held = verdict.action === "hold" || user.limitedAt !== null;
   const [row] = await insertComment(deps.db, {
     postId,
     userId: user.id,
     description,
     moderation: held ? "held" : "visible",
   });
-  if (!row) throw new HttpError(404, POST_NOT_FOUND);
+  if (!row) throw await refusal(deps, user.id, postId);
   deps.changed(commentChanged(postId));
-  // A held comment's post author hears of it once a moderator lets it through, if ever.
-  if (held) await queueHeld(deps, { kind: "comment", id: row.id, subjectId: user.id }, verdict.terms);
+  // What the filter or a limit held waits for a moderator, and its post's author hears of it once let through. A
+  // first-time commenter's waits for the author, who is told so they can approve it.
+  if (held) await queueHeld(deps, { kind: "comment", id: row.id, subjectId: user.id }, heldFor(user, verdict.terms));
   else await notify(deps, { kind: "comment", recipientId: row.author_id, actorId: user.id, postId });
   return getComment(deps, row.id, user.id);
+}
+
+/**
+ * Comments on the author's post that wait for them: a first-time commenter's, when the author holds those. What
+ * waits for a moderator (the filter's, a limited account's: an open report) is not theirs to let through.
+ */
+const waitingForAuthor = (authorId: string) =>
+  and(
+    eq(comments.moderation, "held"),
+    sql`exists (select 1 from ${posts} p where p.id = ${comments.postId} and p.user_id = ${authorId})`,
+    sql`not exists (select 1 from reports r where r.target_kind = 'comment' and r.target_id = ${comments.id} and r.status = 'open')`,
+  );
+
+export async function listWaitingComments(deps: Pick<Deps, "db">, author: AuthUser, postId: string) {
+  const rows = await select(deps)
+    .where(and(eq(comments.postId, postId), waitingForAuthor(author.id)))
+    .orderBy(comments.createdAt)
+    .limit(100);
+  return { items: rows.map(toComment), nextCursor: null };
+}
+
+/** The post's author lets a first-time commenter's comment through, or declines it (it is deleted). */
+export async function decideWaitingComment(
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,
+  author: AuthUser,
+  id: string,
+  approve: boolean,
+) {
+  const where = and(eq(comments.id, id), waitingForAuthor(author.id));
+  const [row] = approve
+    ? await deps.db.update(comments).set({ moderation: "visible" }).where(where).returning({ postId: comments.postId })
+    : await deps.db.delete(comments).where(where).returning({ postId: comments.postId });
+  if (!row) throw new HttpError(404, "No comment waits for you here");
+  deps.changed(commentChanged(row.postId));
+  return { approved: approve };
+}
+
+/** The author's choice: hold comments from first-time commenters until they approve them. */
+export async function commentSettings(deps: Pick<Deps, "db">, user: AuthUser) {
+  const [row] = await deps.db
+    .select({ holdFirstComments: users.holdFirstComments })
+    .from(users)
+    .where(eq(users.id, user.id));
+  return { holdFirstComments: row?.holdFirstComments ?? false };
+}
+
+export async function setCommentSettings(
+  deps: Pick<Deps, "db" | "changed">,
+  user: AuthUser,
+  input: { holdFirstComments: boolean },
+) {
+  await deps.db.update(users).set({ holdFirstComments: input.holdFirstComments }).where(eq(users.id, user.id));
+  deps.changed(NOTHING_PUBLIC);
+  return commentSettings(deps, user);
 }
 
 /** A comment changes its post's comments and its count. */
@@ -161,7 +254,7 @@ export async function updateComment(
     .returning({ moderation: comments.moderation });
   deps.changed(commentChanged(comment.postId));
   if (verdict.action === "hold" && edited?.moderation === "held" && !comment.waitingForReview)
-    await queueHeld(deps, { kind: "comment", id, subjectId: user.id }, verdict.terms);
+    await queueHeld(deps, { kind: "comment", id, subjectId: user.id }, heldFor(user, verdict.terms));
   return getComment(deps, id, user.id);
 }
 

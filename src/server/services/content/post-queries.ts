@@ -1,4 +1,4 @@
-import { and, desc, eq, getTableColumns, type Placeholder, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, getTableColumns, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Post } from "#shared/schemas/posts.ts";
 import { categories, payments, posts, reactions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
@@ -19,12 +19,18 @@ export const POST_NOT_FOUND = "Post not found";
  */
 export const isPublished = and(eq(posts.status, "published"), eq(posts.moderation, "visible")) as SQL;
 
+/**
+ * What anyone may open at its address: a public post, or a limited author's, which is listed nowhere and not
+ * federated but still read, liked and commented on by whoever has its link.
+ */
+export const isReachable = and(eq(posts.status, "published"), inArray(posts.moderation, ["visible", "limited"])) as SQL;
+
 /** Refuses anything but a published post, as a missing one: drafts take no comments or reactions. */
 export async function requirePublished(deps: Pick<Deps, "db">, id: string) {
   const [post] = await deps.db
     .select({ id: posts.id })
     .from(posts)
-    .where(and(eq(posts.id, id), isPublished));
+    .where(and(eq(posts.id, id), isReachable));
   if (!post) throw new HttpError(404, POST_NOT_FOUND);
 }
 

@@ -4,10 +4,11 @@ import { follows, posts, users } from "../../db/schema.ts";
 import { preparedFor } from "../../db/statement.ts";
 import { HttpError } from "../../http-error.ts";
 import { cursorShapes, decodeCursor, toPage } from "../../infra/cursor.ts";
+import { holdsMutedWord, mutes } from "../blocks/queries.ts";
 import type { Deps } from "../deps.ts";
 import { tipTotals } from "../payments/tips.ts";
 import { listComments } from "./comments.ts";
-import { isPublished, POST_NOT_FOUND, postFilters, selectPosts, toPost } from "./post-queries.ts";
+import { isPublished, isReachable, POST_NOT_FOUND, postFilters, selectPosts, toPost } from "./post-queries.ts";
 import { searchPosts } from "./search.ts";
 
 /** One post by id with a viewer's reaction (none for null): every like answers with it, so it is built once. */
@@ -32,7 +33,7 @@ export const firstComments = (deps: Pick<Deps, "db">, id: string) => listComment
  * names its author, who also sees it as a draft or scheduled. A draft is never told apart from a missing post.
  */
 export async function getPostBody(deps: Pick<Deps, "db">, id: string, authorId?: string) {
-  const visible = authorId ? or(isPublished, eq(posts.userId, authorId)) : isPublished;
+  const visible = authorId ? or(isReachable, eq(posts.userId, authorId)) : isReachable;
   const [row] = await selectPosts(deps, null, { where: and(eq(posts.id, id), visible), limit: 1 });
   if (!row) throw new HttpError(404, POST_NOT_FOUND);
   const [tips, [author]] = await Promise.all([
@@ -73,12 +74,14 @@ export async function listFollowedPosts(
         return sql`and (p.published_at, p.id) < (${at}::timestamptz, ${id}::uuid)`;
       })()
     : sql``;
+  const reader = sql`${readerId}::uuid`;
   const followed = sql`${posts.id} in (
     select candidate.id from ${follows} f cross join lateral (
       select p.id from ${posts} p
       where p.user_id = f.followee_id and p.status = 'published' and p.moderation = 'visible' ${after}
+        and not ${holdsMutedWord(reader, sql`p.title || ' ' || p.description`)}
       order by p.published_at desc, p.id desc limit ${query.limit + 1}) candidate
-    where f.follower_id = ${readerId})`;
+    where f.follower_id = ${readerId} and not ${mutes(reader, sql`f.followee_id`)})`;
   const rows = await selectPosts(deps, readerId, { where: followed, limit: query.limit + 1, order: "newest" });
   const page = toPage(rows, query.limit, (row) => [row.publishedKey, row.id]);
   return { items: page.items.map(toPost), nextCursor: page.nextCursor };

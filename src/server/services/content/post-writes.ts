@@ -9,7 +9,7 @@ import type { Deps } from "../deps.ts";
 import { queuePostActivity } from "../federation/queue-messages.ts";
 import { removeImage, storeImage } from "../images.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
-import { queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
+import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
 import { limitNewAccountPosts } from "../moderation/spam.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";
@@ -68,7 +68,7 @@ export async function createPost(
 ) {
   const description = cleanDescription(input.description);
   const verdict = await screenOrRefuse(deps, { title: input.title, description: plainText(description) });
-  const held = verdict.action === "hold";
+  const held = verdict.action === "hold" || author.limitedAt !== null;
   if ((input.status ?? "published") === "published") await limitNewAccountPosts(deps, author);
   const category = await categoryId(deps, input.category);
   const payment = input.transectionHash
@@ -109,7 +109,7 @@ export async function createPost(
       return { id: post.id, fannedOut };
     });
     deps.changed(postChanged(id));
-    if (held) await queueHeld(deps, { kind: "post", id, subjectId: author.id }, verdict.terms);
+    if (held) await queueHeld(deps, { kind: "post", id, subjectId: author.id }, heldFor(author, verdict.terms));
     announceNewPost(deps, id, fannedOut);
     return getPost(deps, id, author.id);
   } catch (error) {
@@ -173,7 +173,7 @@ export async function updatePost(
     return fanOutNewPost({ db: tx, config: deps.config }, id);
   });
   deps.changed(postChanged(id));
-  if (heldNow) await queueHeld(deps, { kind: "post", id, subjectId: user.id }, verdict.terms);
+  if (heldNow) await queueHeld(deps, { kind: "post", id, subjectId: user.id }, heldFor(user, verdict.terms));
   if (fannedOut) announceNewPost(deps, id, fannedOut);
   return getPost(deps, id, user.id);
 }

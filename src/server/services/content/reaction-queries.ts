@@ -2,7 +2,7 @@ import { and, eq, inArray, sql } from "drizzle-orm";
 import { posts, reactions } from "../../db/schema.ts";
 import { preparedFor, statement } from "../../db/statement.ts";
 import type { Deps } from "../deps.ts";
-import { isPublished } from "./post-queries.ts";
+import { isReachable } from "./post-queries.ts";
 
 const reactionColumns = { postId: reactions.postId, kind: reactions.kind };
 /** A reader's reaction to one post: what a post's page asks for a signed-in reader. */
@@ -30,7 +30,7 @@ export async function reactionsOf(deps: Pick<Deps, "db">, userId: string, postId
 /** The toggle of `react`, in one statement. */
 export const toggle = statement<{ postId: string; userId: string; kind: "like" | "dislike" }, { published: boolean }>(
   () => sql`
-    with post as (select ${posts.id} from ${posts} where ${posts.id} = ${sql.placeholder("postId")} and ${isPublished}),
+    with post as (select ${posts.id} from ${posts} where ${posts.id} = ${sql.placeholder("postId")} and ${isReachable}),
     taken_back as (
       delete from ${reactions}
       where ${reactions.postId} = ${sql.placeholder("postId")} and ${reactions.userId} = ${sql.placeholder("userId")}

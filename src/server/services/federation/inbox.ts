@@ -7,6 +7,7 @@ import {
   Article,
   Create,
   Delete,
+  Flag,
   Follow,
   isActor,
   Like,
@@ -16,7 +17,9 @@ import {
   Update,
 } from "@fedify/fedify/vocab";
 import type { FastifyBaseLogger } from "fastify";
+import { plainText } from "#shared/text.ts";
 import type { Db } from "../../db/client.ts";
+import { receiveRemoteReport } from "../moderation/reports.ts";
 import { isFollowerInbox } from "./delivery-guard.ts";
 import { isBlockedDomain } from "./domains.ts";
 import { addFollower, forgetFollower, removeFollower } from "./followers.ts";
@@ -41,10 +44,13 @@ async function avatarOf(ctx: Context<void>, actor: Actor): Promise<string | null
   return url && /^https?:$/.test(url.protocol) ? url.href : null;
 }
 
+const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
+
 /** The id of our post at `uri` (an article's address), or null. */
 function localPost(ctx: Context<void>, uri: URL | null): string | null {
   const parsed = uri && ctx.parseUri(uri);
-  return parsed?.type === "object" && parsed.class === Article ? (parsed.values.id ?? null) : null;
+  const id = parsed?.type === "object" && parsed.class === Article ? parsed.values.id : undefined;
+  return id && UUID.test(id) ? id : null;
 }
 
 /**
@@ -183,6 +189,24 @@ export function registerInbox(federation: Federation<void>, deps: InboxDeps) {
           kind: "announce",
           activityUri: announce.id?.href ?? null,
         });
+      }),
+    )
+    .on(
+      Flag,
+      fromAllowedActor(async (ctx, flag, actor) => {
+        // A report names our posts and users; anything else it names (another server's things) is not ours.
+        const targets = flag.objectIds.flatMap((uri): { kind: "post" | "user"; id: string }[] => {
+          const postId = localPost(ctx, uri);
+          if (postId) return [{ kind: "post" as const, id: postId }];
+          const parsed = ctx.parseUri(uri);
+          return parsed?.type === "actor" && UUID.test(parsed.identifier)
+            ? [{ kind: "user" as const, id: parsed.identifier }]
+            : [];
+        });
+        if (targets.length === 0) return;
+        const note = plainText(flag.content?.toString() ?? "");
+        const filed = await receiveRemoteReport({ db }, { server: actor.hostname, targets, note });
+        log.info({ from: actor.hostname, filed }, "federation: a report arrived from another server");
       }),
     )
     .onUnverifiedActivity((ctx, activity, reason) => {

@@ -1,9 +1,33 @@
 import type { Context } from "@fedify/fedify";
-import { Announce, Article, Delete, PUBLIC_COLLECTION, Tombstone, Update } from "@fedify/fedify/vocab";
+import { Announce, Article, Delete, Flag, isActor, PUBLIC_COLLECTION, Tombstone, Update } from "@fedify/fedify/vocab";
+import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
+import { remoteReplies } from "../../db/schema.ts";
 import { followersOf, SITE_ACTOR } from "./followers.ts";
 import { articleOf, createOf, instant, personOf, publishedArticle } from "./objects.ts";
-import { type ActorUpdate, type PostActivity, postOrderingKey } from "./queue-messages.ts";
+import { type ActorUpdate, type FlagForward, type PostActivity, postOrderingKey } from "./queue-messages.ts";
+
+/**
+ * Forwards a report of a reply to the server it came from, as Mastodon does: a `Flag` from the site's actor naming
+ * the account and the reply, with the rule and the reader's note, never the reader.
+ */
+export async function deliverFlag(ctx: Context<void>, db: Db, message: FlagForward) {
+  const [reply] = await db
+    .select({ uri: remoteReplies.uri, actorUri: remoteReplies.actorUri })
+    .from(remoteReplies)
+    .where(eq(remoteReplies.id, message.replyId));
+  if (!reply) return;
+  const account = await ctx.lookupObject(reply.actorUri);
+  if (!isActor(account) || account.id?.href !== reply.actorUri) return;
+  const site = ctx.getActorUri(SITE_ACTOR);
+  const flag = new Flag({
+    id: new URL(`#flag-${message.replyId}`, site),
+    actor: site,
+    objects: [new URL(reply.actorUri), new URL(reply.uri)],
+    content: message.content,
+  });
+  await ctx.sendActivity({ identifier: SITE_ACTOR }, account, flag);
+}
 
 /** Sends a user's actor as it is now to their followers' servers, which then show the new name, handle or photo. */
 export async function deliverActorUpdate(ctx: Context<void>, db: Db, base: string, message: ActorUpdate) {

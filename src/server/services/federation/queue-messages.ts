@@ -19,10 +19,19 @@ export interface ActorUpdate {
   userId: string;
 }
 
+/** A reader's report of a reply from the fediverse, forwarded to its server as the site's `Flag`. */
+export interface FlagForward {
+  type: "penchain:flag";
+  replyId: string;
+  /** The rule and the reader's note; never who reported. */
+  content: string;
+}
+
 const typeOf = (message: unknown) =>
   typeof message === "object" && message !== null ? (message as { type?: unknown }).type : undefined;
 export const isPostActivity = (message: unknown): message is PostActivity => typeOf(message) === "penchain:post";
 export const isActorUpdate = (message: unknown): message is ActorUpdate => typeOf(message) === "penchain:actor";
+export const isFlagForward = (message: unknown): message is FlagForward => typeOf(message) === "penchain:flag";
 
 /** One post's activities go out in the order they happened: its `Create`, then `Update`s, then `Delete`. */
 export const postOrderingKey = (postId: string) => `post:${postId}`;
@@ -34,16 +43,25 @@ export const postOrderingKey = (postId: string) => `post:${postId}`;
  */
 async function queueForFediverse(
   deps: { db: Pick<Db, "insert">; config: Pick<Deps["config"], "federation"> },
-  message: PostActivity | ActorUpdate,
+  message: PostActivity | ActorUpdate | FlagForward,
 ) {
   if (!deps.config.federation) return;
-  const orderingKey = message.type === "penchain:post" ? postOrderingKey(message.postId) : `actor:${message.userId}`;
+  const orderingKey =
+    message.type === "penchain:post"
+      ? postOrderingKey(message.postId)
+      : message.type === "penchain:actor"
+        ? `actor:${message.userId}`
+        : `flag:${message.replyId}`;
   await deps.db.insert(federationQueue).values({ message, orderingKey });
 }
 
 /** Queues an `Update` of a user's actor (a new name, handle, bio or photo). */
 export const queueActorUpdate = (deps: Parameters<typeof queueForFediverse>[0], userId: string) =>
   queueForFediverse(deps, { type: "penchain:actor", userId });
+
+/** Queues the forwarding of a report about a reply from the fediverse to the reply's server. */
+export const queueFlagForward = (deps: Parameters<typeof queueForFediverse>[0], flag: Omit<FlagForward, "type">) =>
+  queueForFediverse(deps, { type: "penchain:flag", ...flag });
 
 /** Queues a post's activity: callers queue only published posts' changes, so a draft never federates. */
 export const queuePostActivity = (

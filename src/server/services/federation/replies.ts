@@ -8,7 +8,7 @@ import type { AuthUser } from "../auth/auth-user.ts";
 import { isPublished, requirePublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { screen } from "../moderation/filter.ts";
-import { queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
+import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { sanitizeRemoteHtml } from "../sanitize.ts";
 import { domainSeverity, hostOf } from "./domains.ts";
@@ -87,7 +87,8 @@ export async function receiveReply(db: Db, postId: string, reply: IncomingReply)
     })
     .onConflictDoNothing()
     .returning();
-  if (row && held) await queueHeld({ db }, { kind: "remote-reply", id: row.id, subjectId: null }, verdict.terms);
+  if (row && held)
+    await queueHeld({ db }, { kind: "remote-reply", id: row.id, subjectId: null }, heldFor(null, verdict.terms));
   return row ? toReply(row) : null;
 }
 

@@ -8,11 +8,13 @@ import { announceSessionsEnded } from "../auth/sessions.ts";
 import type { Deps } from "../deps.ts";
 import { queuePostActivity } from "../federation/queue-messages.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
+import { notify } from "../notifications/notify.ts";
 import { cacheTags, EVERYTHING, NOTHING_PUBLIC } from "../reads/tags.ts";
+import { appealPath } from "./appeal-links.ts";
 import { appendLog } from "./log.ts";
 import { actionMail, outcomeMail } from "./mails.ts";
 import { reasonOf } from "./rules.ts";
-import { lift, suspend } from "./suspension.ts";
+import { LIMITED, lift, limit, suspend, unlimit } from "./suspension.ts";
 import { findTarget, type Target } from "./targets.ts";
 
 const STATE_AFTER = { hide: "hidden", remove: "removed", restore: "visible" } as const;
@@ -36,16 +38,18 @@ function shownIn(target: Target) {
   return NOTHING_PUBLIC;
 }
 
-/** "restore" on a profile lifts its owner's suspension. */
+/** "restore" on a profile lifts its owner's suspension or limit. */
 const lifts = (target: Target, action: ModerationAction) => target.kind === "user" && action === "restore";
+/** Limit and suspend are about a person, whatever item of theirs was reported. */
+const onAccount = (action: ModerationAction) => action === "suspend" || action === "limit";
 
 function refuseUnfit(target: Target, action: ModerationAction, moderator: AuthUser) {
   if (target.subjectId === moderator.id && action !== "dismiss")
     throw new HttpError(403, "Another moderator must decide about your own things");
   if (changesState(action) && !stateTable(target.kind) && !lifts(target, action))
     throw new HttpError(400, "A profile cannot be hidden or removed: warn or suspend its owner instead");
-  if (action === "suspend" && !target.subjectId)
-    throw new HttpError(400, "A reply from the fediverse has no account here to suspend: block its domain instead");
+  if (onAccount(action) && !target.subjectId)
+    throw new HttpError(400, `A reply from the fediverse has no account here to ${action}: block its domain instead`);
   if (action === "warn" && !target.subjectId)
     throw new HttpError(400, "A reply from the fediverse has no one to warn here");
   if (action === "restore" && target.state === "visible") throw new HttpError(400, "This is not hidden or removed");
@@ -69,41 +73,57 @@ export async function act(
   if (!target) throw new HttpError(404, "Nothing to act on here: it may have been deleted.");
   refuseUnfit(target, action, moderator);
   const reason = await reasonOf(deps, rule);
-  const { resolved, entry, fannedOut } = await deps.db.transaction(async (tx) => {
+  const { resolved, entry, fannedOut, actionId } = await deps.db.transaction(async (tx) => {
     let fannedOut: Awaited<ReturnType<typeof fanOutNewPost>> | null = null;
     const table = stateTable(target.kind);
-    if (action === "suspend" && target.subjectId) {
+    if (onAccount(action) && target.subjectId) {
       const [subject] = await tx
-        .select({ suspendedAt: users.suspendedAt, isAdmin: users.isAdmin })
+        .select({ suspendedAt: users.suspendedAt, limitedAt: users.limitedAt, isAdmin: users.isAdmin })
         .from(users)
         .where(eq(users.id, target.subjectId));
-      if (subject?.isAdmin) throw new HttpError(403, "An admin cannot be suspended");
+      if (subject?.isAdmin)
+        throw new HttpError(403, `An admin cannot be ${action === "limit" ? "limited" : "suspended"}`);
       if (subject?.suspendedAt) throw new HttpError(409, "This account is suspended already");
-      await suspend(tx, deps, target.subjectId);
+      if (action === "limit" && subject?.limitedAt) throw new HttpError(409, "This account is limited already");
+      if (action === "limit") await limit(tx, deps, target.subjectId);
+      else await suspend(tx, deps, target.subjectId);
     }
-    if (lifts(target, action)) await lift(tx, deps, target.id);
+    if (lifts(target, action)) {
+      if (target.state === "hidden") await lift(tx, deps, target.id);
+      else await unlimit(tx, deps, target.id);
+    }
     if (table && changesState(action)) {
-      const state = STATE_AFTER[action];
+      // A limited author's post, let through, stays limited: reachable at its address, listed nowhere.
+      const state = action === "restore" && (await authorLimited(tx, target)) ? "limited" : STATE_AFTER[action];
       await tx
         .update(table)
-        .set({ moderation: state, moderationReason: state === "visible" ? null : moderationReason(reason.title, note) })
+        .set({
+          moderation: state,
+          moderationReason:
+            state === "visible" ? null : state === "limited" ? LIMITED : moderationReason(reason.title, note),
+        })
         .where(eq(table.id, target.id));
-      if (target.kind === "post") await federatePost(tx, deps, target, action);
+      if (target.kind === "post" && state !== "limited") await federatePost(tx, deps, target, action);
       // A post the filter held reaches its author's followers once a moderator lets it through.
-      if (target.kind === "post" && target.state === "held" && action === "restore")
+      if (target.kind === "post" && target.state === "held" && state === "visible")
         fannedOut = await fanOutNewPost({ db: tx, config: deps.config }, target.id);
     }
+    let actionId: string | null = null;
     if (action !== "dismiss") {
-      await tx.insert(moderationActions).values({
-        moderatorId: moderator.id,
-        targetKind: target.kind,
-        targetId: target.id,
-        subjectId: target.subjectId,
-        action,
-        ruleId: reason.ruleId,
-        rule: reason.title,
-        note,
-      });
+      const [recorded] = await tx
+        .insert(moderationActions)
+        .values({
+          moderatorId: moderator.id,
+          targetKind: target.kind,
+          targetId: target.id,
+          subjectId: target.subjectId,
+          action,
+          ruleId: reason.ruleId,
+          rule: reason.title,
+          note,
+        })
+        .returning({ id: moderationActions.id });
+      actionId = recorded?.id ?? null;
     }
     const resolved = await tx
       .update(reports)
@@ -118,15 +138,21 @@ export async function act(
       )
       .returning({ reporterId: reports.reporterId });
     const entry = await appendLog(tx, { targetKind: target.kind, action, rule: reason.title });
-    return { resolved, entry, fannedOut };
+    return { resolved, entry, fannedOut, actionId };
   });
   // A suspension (or its lifting) changes whatever shows its author's posts and comments: it is rare.
-  if (action === "suspend" || lifts(target, action)) deps.changed(EVERYTHING);
+  if (onAccount(action) || lifts(target, action)) deps.changed(EVERYTHING);
   else deps.changed(changesState(action) ? shownIn(target) : NOTHING_PUBLIC);
   if (action === "suspend" && target.subjectId) announceSessionsEnded(deps.bus, target.subjectId);
   if (fannedOut) announceNewPost(deps, target.id, fannedOut);
-  await tell(deps, target, action, reason.title, note, resolved);
+  await tell(deps, { target, action, actionId, rule: reason.title, note }, resolved);
   return { action, reportsResolved: resolved.length, logSeq: entry.seq };
+}
+
+async function authorLimited(tx: Db, target: Target) {
+  if (target.kind !== "post" || !target.subjectId) return false;
+  const [author] = await tx.select({ limitedAt: users.limitedAt }).from(users).where(eq(users.id, target.subjectId));
+  return Boolean(author?.limitedAt);
 }
 
 /** What its author is shown beside a hidden or removed item. */
@@ -146,17 +172,20 @@ async function federatePost(tx: Db, deps: Pick<Deps, "config">, target: Target, 
   }
 }
 
+/**
+ * The person a decision was about is mailed it and told in the app (the notification opens their decisions, where
+ * they may appeal); a suspended account, which cannot sign in, gets a link that appeals without signing in. Each
+ * reporter is mailed the outcome.
+ */
 async function tell(
-  deps: Pick<Deps, "db" | "config" | "mailer">,
-  target: Target,
-  action: ModerationAction,
-  rule: string,
-  note: string,
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
+  decision: { target: Target; action: ModerationAction; actionId: string | null; rule: string; note: string },
   resolved: { reporterId: string | null }[],
 ) {
+  const { target, action, actionId, rule, note } = decision;
   const link = `${deps.config.publicUrl}${target.preview.path}`;
-  const item = action === "suspend" ? "Your account" : target.kind === "user" ? "Your profile" : target.preview.title;
-  if (action !== "dismiss" && target.subjectId) {
+  const item = onAccount(action) ? "Your account" : target.kind === "user" ? "Your profile" : target.preview.title;
+  if (actionId && action !== "dismiss" && target.subjectId) {
     const [subject] = await deps.db.select().from(users).where(eq(users.id, target.subjectId));
     if (subject)
       await deps.mailer.queue({
@@ -168,10 +197,21 @@ async function tell(
           rule,
           note,
           link,
-          // A suspended account cannot sign in to appeal: it writes to the site instead.
-          appealLink: action === "restore" || action === "suspend" ? undefined : `${deps.config.publicUrl}/decisions`,
+          appealLink:
+            action === "restore"
+              ? undefined
+              : action === "suspend"
+                ? `${deps.config.publicUrl}${appealPath(deps.config, actionId)}`
+                : `${deps.config.publicUrl}/decisions`,
         }),
       });
+    await notify(deps, {
+      kind: "moderation",
+      recipientId: target.subjectId,
+      actorId: null,
+      postId: target.kind === "post" ? target.id : (target.postId ?? null),
+      group: actionId,
+    });
   }
   const reporterIds = [...new Set(resolved.flatMap((report) => (report.reporterId ? [report.reporterId] : [])))];
   if (reporterIds.length === 0) return;

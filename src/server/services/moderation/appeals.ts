@@ -6,12 +6,13 @@ import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { act } from "./actions.ts";
+import { checkAppealToken } from "./appeal-links.ts";
 import { appealOutcomeMail } from "./mails.ts";
 import { findTarget } from "./targets.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** Decisions a person can appeal: the ones that took something from them. */
-const APPEALABLE: ModerationAction[] = ["hide", "remove", "warn", "suspend"];
+const APPEALABLE: ModerationAction[] = ["hide", "remove", "warn", "limit", "suspend"];
 type Row = typeof moderationActions.$inferSelect;
 
 function toDecision(row: Row, now = Date.now()): Decision {
@@ -53,11 +54,34 @@ export async function appeal(
 ) {
   const [row] = await deps.db.select().from(moderationActions).where(eq(moderationActions.id, input.actionId));
   if (!row || row.subjectId !== user.id) throw new HttpError(404, "There is no such decision about you");
+  return appealRow(deps, row, input.text);
+}
+
+/** A decision reached by the link in its mail (a suspended account's, which cannot sign in). */
+async function decisionByLink(deps: Pick<Deps, "db" | "config">, actionId: string, token: string) {
+  checkAppealToken(deps.config, actionId, token);
+  const [row] = await deps.db.select().from(moderationActions).where(eq(moderationActions.id, actionId));
+  if (!row?.subjectId) throw new HttpError(404, "There is no such decision");
+  return row;
+}
+
+export async function decisionOfLink(deps: Pick<Deps, "db" | "config">, actionId: string, token: string) {
+  return toDecision(await decisionByLink(deps, actionId, token));
+}
+
+export async function appealByLink(
+  deps: Pick<Deps, "db" | "config" | "changed">,
+  input: { actionId: string; token: string; text: string },
+) {
+  return appealRow(deps, await decisionByLink(deps, input.actionId, input.token), input.text);
+}
+
+async function appealRow(deps: Pick<Deps, "db" | "changed">, row: Row, text: string) {
   if (row.appealText) throw new HttpError(409, "You have appealed this decision already");
   if (!toDecision(row).appeal.open) throw new HttpError(400, `A decision can be appealed within ${APPEAL_DAYS} days`);
   const [saved] = await deps.db
     .update(moderationActions)
-    .set({ appealText: input.text, appealedAt: new Date() })
+    .set({ appealText: text, appealedAt: new Date() })
     .where(and(eq(moderationActions.id, row.id), isNull(moderationActions.appealText)))
     .returning();
   if (!saved) throw new HttpError(409, "You have appealed this decision already");
@@ -100,7 +124,7 @@ export async function decideAppeal(
   if (row.subjectId === moderator.id) throw new HttpError(403, "Another moderator must decide about your own things");
   if (outcome === "reversed" && row.action !== "warn") {
     const target =
-      row.action === "suspend" && row.subjectId
+      (row.action === "suspend" || row.action === "limit") && row.subjectId
         ? { kind: "user" as const, id: row.subjectId }
         : { kind: row.targetKind as ReportKind, id: row.targetId };
     const item = await findTarget(deps.db, target.kind, target.id);

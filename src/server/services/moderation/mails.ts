@@ -8,6 +8,8 @@ const WHAT_HAPPENED: Record<Exclude<ModerationAction, "dismiss">, string> = {
   remove: "was removed by a moderator",
   restore: "was restored by a moderator: everyone sees it again",
   warn: "earned you a warning from a moderator",
+  limit:
+    "was limited by a moderator: what you write now waits for a moderator's approval, and your posts are no longer listed, though their links still work",
   suspend:
     "was suspended by a moderator: you cannot sign in, and what you wrote is hidden. It is erased after 30 days unless the suspension is lifted",
 };

@@ -7,6 +7,7 @@ import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
+import { queueFlagForward } from "../federation/queue-messages.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { reasonOf } from "./rules.ts";
 import { findTarget } from "./targets.ts";
@@ -28,26 +29,39 @@ const toReport = (row: typeof reports.$inferSelect): Report => ({
  * A reader reports what they can see: a post, a comment, a profile or a reply from the fediverse, naming a rule (or
  * spam, or other). One open report per reporter and item; nobody reports themself.
  */
-export async function fileReport(deps: Pick<Deps, "db" | "changed">, reporter: AuthUser, input: ReportInput) {
+export async function fileReport(
+  deps: Pick<Deps, "db" | "config" | "changed">,
+  reporter: AuthUser,
+  input: ReportInput,
+) {
   const report = reportInputSchema.parse(input);
   const target = await findTarget(deps.db, report.kind, report.id);
   if (!target?.isPublic) throw new HttpError(404, NOTHING_TO_REPORT);
   if (target.subjectId === reporter.id) throw new HttpError(400, "You cannot report yourself");
   const reason = await reasonOf(deps, report.rule);
   try {
-    const [row] = await deps.db
-      .insert(reports)
-      .values({
-        reporterId: reporter.id,
-        targetKind: report.kind,
-        targetId: report.id,
-        subjectId: target.subjectId,
-        ruleId: reason.ruleId,
-        reason: reason.title,
-        note: report.note,
-        forward: report.kind === "remote-reply" && report.forward,
-      })
-      .returning();
+    const forward = report.kind === "remote-reply" && report.forward;
+    const row = await deps.db.transaction(async (tx) => {
+      const [row] = await tx
+        .insert(reports)
+        .values({
+          reporterId: reporter.id,
+          targetKind: report.kind,
+          targetId: report.id,
+          subjectId: target.subjectId,
+          ruleId: reason.ruleId,
+          reason: reason.title,
+          note: report.note,
+          forward,
+        })
+        .returning();
+      // The reply's own server hears of it too, from the site and without the reader's name.
+      if (forward) {
+        const content = report.note ? `${reason.title}: ${report.note}` : reason.title;
+        await queueFlagForward({ db: tx, config: deps.config }, { replyId: report.id, content });
+      }
+      return row;
+    });
     // Reports are read by moderators, uncached.
     deps.changed(NOTHING_PUBLIC);
     return toReport(row as typeof reports.$inferSelect);
@@ -73,6 +87,45 @@ export async function myReports(
   return { items: page.items.map((row) => toReport(row.report)), nextCursor: page.nextCursor };
 }
 
+/**
+ * A report from another server (a `Flag`), about our posts or users: it joins the queue without the remote
+ * reporter's name (only their server is kept, never shown), once per server and item while it is open.
+ */
+export async function receiveRemoteReport(
+  deps: Pick<Deps, "db">,
+  report: { server: string; targets: { kind: "post" | "user"; id: string }[]; note: string },
+) {
+  let filed = 0;
+  for (const wanted of report.targets.slice(0, 10)) {
+    const target = await findTarget(deps.db, wanted.kind, wanted.id);
+    if (!target?.isPublic) continue;
+    const [open] = await deps.db
+      .select({ id: reports.id })
+      .from(reports)
+      .where(
+        and(
+          eq(reports.remoteReporter, report.server),
+          eq(reports.targetKind, target.kind),
+          eq(reports.targetId, target.id),
+          eq(reports.status, "open"),
+        ),
+      )
+      .limit(1);
+    if (open) continue;
+    await deps.db.insert(reports).values({
+      reporterId: null,
+      remoteReporter: report.server,
+      targetKind: target.kind,
+      targetId: target.id,
+      subjectId: target.subjectId,
+      reason: "A report from another server",
+      note: report.note.slice(0, 1000),
+    });
+    filed++;
+  }
+  return filed;
+}
+
 /** What its author is shown beside an item the filter holds. */
 export const WAITING_FOR_REVIEW = "Waiting for review";
 
@@ -83,14 +136,21 @@ export const WAITING_FOR_REVIEW = "Waiting for review";
 export async function queueHeld(
   deps: Pick<Deps, "db">,
   target: { kind: ReportKind; id: string; subjectId: string | null },
-  terms: string[],
+  why: HeldFor,
 ) {
   await deps.db.insert(reports).values({
     reporterId: null,
     targetKind: target.kind,
     targetId: target.id,
     subjectId: target.subjectId,
-    reason: "Held by the filter",
-    note: `Matched: ${terms.join(", ")}`.slice(0, 1000),
+    reason: why.reason,
+    note: why.note.slice(0, 1000),
   });
 }
+
+/** Why something waits in the queue: what the filter matched, or its author's limit. */
+export type HeldFor = { reason: string; note: string };
+export const heldFor = (author: { limitedAt: Date | null } | null, terms: string[]): HeldFor =>
+  terms.length > 0 || !author?.limitedAt
+    ? { reason: "Held by the filter", note: `Matched: ${terms.join(", ")}` }
+    : { reason: "Written by a limited account", note: "A moderator limited its author: what they write waits" };

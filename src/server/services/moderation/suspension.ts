@@ -58,6 +58,36 @@ export async function lift(tx: Db, deps: Pick<Deps, "config">, userId: string) {
     await queuePostActivity({ db: tx, config: deps.config }, { action: "create", postId: post.id, authorId: userId });
 }
 
+/** Marks what a limit took out of lists, so lifting it brings back that and nothing else. */
+export const LIMITED = "Account limited";
+
+/**
+ * Limits an account in the caller's transaction: what it writes from now on waits for a moderator, and its public
+ * posts stay at their addresses but leave every list, feed, search, the sitemap and the fediverse.
+ */
+export async function limit(tx: Db, deps: Pick<Deps, "config">, userId: string) {
+  await tx.update(users).set({ limitedAt: new Date(), updatedAt: new Date() }).where(eq(users.id, userId));
+  const limited = await tx
+    .update(posts)
+    .set({ moderation: "limited", moderationReason: LIMITED })
+    .where(and(eq(posts.userId, userId), eq(posts.moderation, "visible")))
+    .returning({ id: posts.id, status: posts.status });
+  for (const post of limited.filter((row) => row.status === "published"))
+    await queuePostActivity({ db: tx, config: deps.config }, { action: "delete", postId: post.id, authorId: userId });
+}
+
+/** Lifts a limit: the account's posts are listed and federated again, and what it writes is published at once. */
+export async function unlimit(tx: Db, deps: Pick<Deps, "config">, userId: string) {
+  await tx.update(users).set({ limitedAt: null, updatedAt: new Date() }).where(eq(users.id, userId));
+  const listed = await tx
+    .update(posts)
+    .set({ moderation: "visible", moderationReason: null })
+    .where(and(eq(posts.userId, userId), eq(posts.moderation, "limited")))
+    .returning({ id: posts.id, status: posts.status });
+  for (const post of listed.filter((row) => row.status === "published"))
+    await queuePostActivity({ db: tx, config: deps.config }, { action: "create", postId: post.id, authorId: userId });
+}
+
 /** Erases the accounts suspended 30 days ago or more (their posts, comments and reactions go with them). */
 export async function eraseSuspended(deps: Pick<Deps, "db" | "log">, now = new Date()) {
   const before = new Date(now.getTime() - ERASE_AFTER_DAYS * 24 * 60 * 60 * 1000);

@@ -12,7 +12,7 @@ export interface Target {
   subjectId: string | null;
   /** The post it is or sits on. */
   postId: string | null;
-  state: "visible" | "held" | "hidden" | "removed";
+  state: "visible" | "held" | "hidden" | "removed" | "limited";
   /** Whether anyone may see it now: published and visible. */
   isPublic: boolean;
   preview: { title: string; text: string; author: string; path: string };
@@ -81,8 +81,8 @@ export async function findTarget(db: Db, kind: ReportKind, id: string): Promise<
       id,
       subjectId: user.id,
       postId: null,
-      // A suspended account is hidden, and "restore" lifts the suspension.
-      state: user.suspendedAt ? "hidden" : "visible",
+      // A suspended account is hidden, a limited one limited; "restore" lifts either.
+      state: user.suspendedAt ? "hidden" : user.limitedAt ? "limited" : "visible",
       isPublic: !user.isBlocked,
       preview: {
         title: fullName(user),

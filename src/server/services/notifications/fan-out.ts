@@ -1,6 +1,7 @@
 import { eq, sql } from "drizzle-orm";
 import { TOPICS } from "#shared/schemas/notifications.ts";
 import { posts, users } from "../../db/schema.ts";
+import { holdsMutedWord, mutes } from "../blocks/queries.ts";
 import type { Deps } from "../deps.ts";
 import { newPostMail, UNSUBSCRIBE_PLACEHOLDER } from "./mails.ts";
 import { mailtoOf, NOTIFICATIONS_CHANNEL, type NotificationsChanged } from "./notify.ts";
@@ -38,6 +39,8 @@ export async function fanOutNewPost(deps: Pick<Deps, "db" | "config">, postId: s
       select f.follower_id, 'new_post', ${postId}::uuid, ${postId}, ${post.authorId}::uuid
       from follows f join users u on u.id = f.follower_id
       where f.followee_id = ${post.authorId} and not u.is_blocked
+        and not ${mutes(sql`f.follower_id`, sql`f.followee_id`)}
+        and not ${holdsMutedWord(sql`f.follower_id`, sql`${post.title} || ' ' || ${post.description}`)}
       on conflict (user_id, kind, group_key) do nothing
       returning id, user_id
     ),

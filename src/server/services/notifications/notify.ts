@@ -82,7 +82,8 @@ async function tell(deps: Pick<Deps, "db" | "config" | "mailer" | "bus">, event:
   if (!told) return null;
   deps.bus.publish(NOTIFICATIONS_CHANNEL, { users: [event.recipientId] } satisfies NotificationsChanged);
   const news = told.added > 0 || actor === null;
-  if (news && told.delivery === "email" && told.is_account_verified) {
+  // A moderator's decision is mailed by the moderation service itself, with how to appeal it.
+  if (news && told.delivery === "email" && told.is_account_verified && topic !== "moderation") {
     const publicUrl = deps.config.publicUrl;
     const unsubscribeUrl = `${publicUrl}${unsubscribePath(event.recipientId, topic, unsubscribeToken(deps.config.jwtSecret ?? "", event.recipientId, topic))}`;
     const what = describeNotification({

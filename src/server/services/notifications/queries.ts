@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Delivery, NotificationKind, NotificationTopic } from "#shared/schemas/notifications.ts";
 import { statement } from "../../db/statement.ts";
+import { holdsMutedWord, silences } from "../blocks/queries.ts";
 
 /** The statements of notifications: telling one, taking one back, and which entries a reader is shown. */
 
@@ -48,6 +49,9 @@ export const telling = statement<Telling, Told>(() => {
       select u.id from users u, in_turn
       where u.id = ${sql.placeholder("recipientId")} and not u.is_blocked and u.id is distinct from ${actor}
         and (${actor} is null or exists (select 1 from users a where a.id = ${actor} and not a.is_blocked))
+        and (${actor} is null or not ${silences(sql`u.id`, actor)})
+        and not exists (select 1 from posts p where p.id = ${sql.placeholder("postId")}::uuid
+          and ${holdsMutedWord(sql`u.id`, sql`p.title`)})
     ),
     note as (
       insert into notifications (user_id, kind, post_id, payment_id, group_key, last_actor_id)
@@ -112,8 +116,13 @@ export const takingBack = statement<TakingBack, { withdrawn: number }>(
 
 /**
  * A notification its recipient may see, for the row `n`: its post is public (or the recipient's own), so a post
- * taken back to a draft shows no title it has now, and its last actor is not blocked.
+ * taken back to a draft shows no title it has now, its last actor is not blocked by an admin, nor blocked or muted
+ * by the recipient, and its post's title holds none of the recipient's muted words.
  */
 export const shownSql = (n: string) =>
   sql.raw(`not exists (select 1 from posts p where p.id = ${n}.post_id and (p.status <> 'published' or p.moderation <> 'visible') and p.user_id <> ${n}.user_id)
-    and not exists (select 1 from users a where a.id = ${n}.last_actor_id and a.is_blocked)`);
+    and not exists (select 1 from users a where a.id = ${n}.last_actor_id and a.is_blocked)
+    and not exists (select 1 from user_blocks b where b.blocker_id = ${n}.user_id and b.blocked_id = ${n}.last_actor_id)
+    and not exists (select 1 from user_mutes m where m.muter_id = ${n}.user_id and m.muted_id = ${n}.last_actor_id)
+    and not exists (select 1 from muted_words w join posts p on p.id = ${n}.post_id
+      where w.user_id = ${n}.user_id and strpos(lower(p.title), w.word) > 0)`);

@@ -1,9 +1,9 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
 import {
-  NOTIFICATION_TOPICS,
   type Notification,
   type NotificationSettings,
   type NotificationTopic,
+  SETTABLE_TOPICS,
   TOPICS,
   UNREAD_COUNT_LIMIT,
 } from "#shared/schemas/notifications.ts";
@@ -123,7 +123,7 @@ export async function getSettings(deps: Pick<Deps, "db">, user: AuthUser): Promi
     .where(eq(notificationSettings.userId, user.id));
   const chosen = new Map(rows.map((row) => [row.topic, row.delivery]));
   return {
-    settings: NOTIFICATION_TOPICS.map((topic) => ({ topic, delivery: chosen.get(topic) ?? TOPICS[topic].delivery })),
+    settings: SETTABLE_TOPICS.map((topic) => ({ topic, delivery: chosen.get(topic) ?? TOPICS[topic].delivery })),
     emailVerified: user.isAccountVerified,
   };
 }

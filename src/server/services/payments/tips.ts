@@ -1,11 +1,13 @@
 import { and, desc, eq, ne, sql } from "drizzle-orm";
+import { CANNOT_TIP } from "#shared/schemas/blocks.ts";
 import type { Tip } from "#shared/schemas/payments.ts";
 import type { TipTotals } from "#shared/schemas/tips.ts";
 import { payments, posts, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
-import { isPublished, POST_NOT_FOUND } from "../content/post-queries.ts";
+import { refuseIfBlocked } from "../blocks/blocks.ts";
+import { isReachable, POST_NOT_FOUND } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { notify } from "../notifications/notify.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
@@ -52,6 +54,7 @@ export async function tipAuthor(
   const postId = "postId" in target ? target.postId : undefined;
   const authorId = postId ? await publishedPostAuthor(deps, postId) : (target as { userId: string }).userId;
   if (authorId === reader.id) throw new HttpError(400, "You cannot tip yourself");
+  await refuseIfBlocked(deps, { ownerId: authorId, actorId: reader.id }, CANNOT_TIP);
   const author = await findUser(deps, authorId);
   if (!author.walletAddress || !author.walletVerifiedAt) throw new HttpError(400, NO_TIP_WALLET);
   const payment = await verifyPayment(deps, {
@@ -74,7 +77,7 @@ async function publishedPostAuthor(deps: Pick<Deps, "db">, postId: string) {
   const [post] = await deps.db
     .select({ userId: posts.userId })
     .from(posts)
-    .where(and(eq(posts.id, postId), isPublished));
+    .where(and(eq(posts.id, postId), isReachable));
   if (!post) throw new HttpError(404, POST_NOT_FOUND);
   return post.userId;
 }

@@ -1,4 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
+import { CANNOT_FOLLOW } from "#shared/schemas/blocks.ts";
 import type { Profile, UpdateProfileInput } from "#shared/schemas/users.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
 import { categories, follows, posts, profileViews, remoteFollowers, users } from "../../db/schema.ts";
@@ -7,6 +8,7 @@ import { emailChangedMail } from "../../infra/mail-templates.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import { checkCurrentPassword } from "../auth/passwords.ts";
 import { EMAIL_TAKEN } from "../auth/registration.ts";
+import { refuseIfBlocked } from "../blocks/blocks.ts";
 import { isPublished } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 import { queueActorUpdate } from "../federation/queue-messages.ts";
@@ -167,6 +169,7 @@ export async function setFollowing(
   if (follower.id === targetId) throw new HttpError(400, "You cannot follow yourself");
   await findUser(deps, targetId);
   if (following) {
+    await refuseIfBlocked(deps, { ownerId: targetId, actorId: follower.id, both: true }, CANNOT_FOLLOW);
     const added = await deps.db
       .insert(follows)
       .values({ followerId: follower.id, followeeId: targetId })

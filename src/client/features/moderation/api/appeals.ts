@@ -15,6 +15,23 @@ export function useAppeal() {
   });
 }
 
+/** A decision reached by the link in its mail (a suspended account cannot sign in to see its decisions). */
+export const useDecisionByLink = (actionId: string, token: string) =>
+  useQuery({
+    queryKey: queryKeys.moderation.byLink(actionId),
+    queryFn: () => api(`/api/appeals/by-link/${actionId}/${token}`, decisionSchema),
+    retry: false,
+  });
+
+export function useAppealByLink(actionId: string, token: string) {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: (input: { actionId: string; text: string }) =>
+      api("/api/appeals/by-link", decisionSchema, { method: "POST", body: { ...input, token } }),
+    onSuccess: (decision) => queryClient.setQueryData(queryKeys.moderation.byLink(actionId), decision),
+  });
+}
+
 export const useWaitingAppeals = () =>
   useQuery({ queryKey: queryKeys.moderation.appeals(), queryFn: () => api("/api/moderation/appeals", appealsSchema) });
 

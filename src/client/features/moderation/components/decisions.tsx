@@ -4,7 +4,14 @@ import { APPEAL_DAYS, type Decision } from "#shared/schemas/moderation.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { QueryState } from "../../../components/query-state.tsx";
 import { formatDate } from "../../../lib/format.ts";
-import { useAppeal, useDecideAppeal, useMyDecisions, useWaitingAppeals } from "../api/appeals.ts";
+import {
+  useAppeal,
+  useAppealByLink,
+  useDecideAppeal,
+  useDecisionByLink,
+  useMyDecisions,
+  useWaitingAppeals,
+} from "../api/appeals.ts";
 
 const DONE: Record<string, string> = {
   dismiss: "dismissed reports about",
@@ -12,6 +19,7 @@ const DONE: Record<string, string> = {
   remove: "removed",
   restore: "restored",
   warn: "warned you about",
+  limit: "limited your account over",
   suspend: "suspended your account over",
 };
 const KIND: Record<string, string> = {
@@ -46,7 +54,7 @@ export function MyDecisions() {
           ) : (
             <Stack as="ul" listStyleType="none" gap="3">
               {list.map((decision) => (
-                <DecisionEntry key={decision.id} decision={decision} />
+                <MyDecisionEntry key={decision.id} decision={decision} />
               ))}
             </Stack>
           )
@@ -56,8 +64,35 @@ export function MyDecisions() {
   );
 }
 
-function DecisionEntry({ decision }: { decision: Decision }) {
-  const appeal = useAppeal();
+/** `/appeal/:actionId/:token`: the decision of a suspension's mail, appealed without signing in. */
+export function AppealByLink({ actionId, token }: { actionId: string; token: string }) {
+  const decision = useDecisionByLink(actionId, token);
+  const appeal = useAppealByLink(actionId, token);
+  return (
+    <Stack gap="4">
+      <Heading as="h1" size="2xl">
+        Appeal a decision
+      </Heading>
+      <Text color="fg.muted">
+        You may appeal once, within {APPEAL_DAYS} days; another moderator looks at it, and you hear of the outcome by
+        e-mail.
+      </Text>
+      <QueryState query={decision} label="Loading the decision">
+        {(found) => (
+          <Stack as="ul" listStyleType="none">
+            <DecisionEntry decision={found} appeal={appeal} />
+          </Stack>
+        )}
+      </QueryState>
+    </Stack>
+  );
+}
+
+function MyDecisionEntry({ decision }: { decision: Decision }) {
+  return <DecisionEntry decision={decision} appeal={useAppeal()} />;
+}
+
+function DecisionEntry({ decision, appeal }: { decision: Decision; appeal: ReturnType<typeof useAppeal> }) {
   const [text, setText] = useState("");
   return (
     <Box as="li" borderWidth="1px" borderRadius="md" p="4">

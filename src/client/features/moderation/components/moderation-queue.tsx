@@ -100,15 +100,26 @@ const DECISIONS: { action: ModerationAction; label: string; fits: (item: QueueIt
   {
     action: "restore",
     label: "Restore",
-    fits: (item) => item.state !== "visible" && item.state !== "held" && item.target.kind !== "user",
+    fits: (item) =>
+      item.state !== "visible" && item.state !== "held" && item.state !== "limited" && item.target.kind !== "user",
   },
   {
     action: "restore",
     label: "Lift the suspension",
     fits: (item) => item.target.kind === "user" && item.state === "hidden",
   },
+  {
+    action: "restore",
+    label: "Lift the limit",
+    fits: (item) => item.target.kind === "user" && item.state === "limited",
+  },
   { action: "restore", label: "Approve", fits: (item) => item.state === "held" },
   { action: "warn", label: "Warn the author", fits: (item) => item.target.kind !== "remote-reply" },
+  {
+    action: "limit",
+    label: "Limit the author",
+    fits: (item) => item.target.kind !== "remote-reply" && item.state !== "hidden" && item.state !== "limited",
+  },
   {
     action: "suspend",
     label: "Suspend the author",

@@ -11,6 +11,8 @@ import { useMarkRead, useNotifications } from "../api/notifications.ts";
 
 /** Where a notification takes its reader: the post it is about, else the person, else nowhere new. */
 function linkOf(item: Notification) {
+  // A moderator's decision opens the list of decisions, where it can be appealed.
+  if (item.kind === "moderation") return "/decisions";
   if (item.post) return `/posts/${item.post.id}`;
   if (item.kind === "follow" && item.actor) return `/profile/${item.actor.id}`;
   return null;

@@ -17,6 +17,13 @@ import { UnpublishedNotice } from "./unpublished-notice.tsx";
 /** The post itself; the route page adds the comments below it. */
 type Shown = NonNullable<ReturnType<typeof usePost>["data"]>;
 
+const MODERATED = {
+  held: "Waiting for review: a moderator will look at it before anyone else sees it.",
+  hidden: "A moderator hid this post: only you see it.",
+  removed: "A moderator removed this post: only you see it.",
+  limited: "A moderator limited your account: this post is read at its address only, and listed nowhere.",
+} as const;
+
 export function PostDetail({
   id,
   children,
@@ -55,15 +62,12 @@ export function PostDetail({
                 {data.title}
               </Heading>
               {data.status !== "published" && <UnpublishedNotice post={data} />}
-              {data.moderation && (
+              {/* A limited author's post is read by others too: what moderation did is said to its author alone. */}
+              {data.moderation && isAuthor && (
                 <Alert.Root status={data.moderation.state === "held" ? "warning" : "error"}>
                   <Alert.Indicator />
                   <Alert.Content>
-                    <Alert.Title>
-                      {data.moderation.state === "held"
-                        ? "Waiting for review: a moderator will look at it before anyone else sees it."
-                        : `A moderator ${data.moderation.state === "hidden" ? "hid" : "removed"} this post: only you see it.`}
-                    </Alert.Title>
+                    <Alert.Title>{MODERATED[data.moderation.state]}</Alert.Title>
                     {data.moderation.state !== "held" && (
                       <Alert.Description>Why: {data.moderation.reason}</Alert.Description>
                     )}

@@ -38,7 +38,8 @@ export function ProfileView({
   id: string;
   drafts: ReactNode;
   /** What a visitor can do about someone else's profile: report it. */
-  actions?: ReactNode;
+  /** What another reader may do about this profile, given its owner's name. */
+  actions?: (name: string) => ReactNode;
 }) {
   const session = useSession();
   const profile = useProfile(id);
@@ -153,7 +154,7 @@ export function ProfileView({
                     onPaid={reloadProfile}
                   />
                 )}
-                {!isOwn && actions}
+                {!isOwn && actions?.(fullName(user))}
               </HStack>
             </Flex>
             <ErrorLines error={follow.error} />

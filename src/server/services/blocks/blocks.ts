@@ -1,0 +1,128 @@
+import { and, asc, eq, or, sql } from "drizzle-orm";
+import type { MutedWordsInput, RelationResult, Relations } from "#shared/schemas/blocks.ts";
+import { comments, follows, mutedWords, posts, userBlocks, userMutes, users } from "../../db/schema.ts";
+import { HttpError } from "../../http-error.ts";
+import type { AuthUser } from "../auth/auth-user.ts";
+import type { Deps } from "../deps.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
+import { findUser } from "../users/find-user.ts";
+import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
+
+async function relationOf(deps: Pick<Deps, "db">, ownerId: string, otherId: string): Promise<RelationResult> {
+  const [row] = await deps.db
+    .execute<{ blocking: boolean; muting: boolean }>(sql`select
+      exists (select 1 from ${userBlocks} where blocker_id = ${ownerId} and blocked_id = ${otherId}) as blocking,
+      exists (select 1 from ${userMutes} where muter_id = ${ownerId} and muted_id = ${otherId}) as muting`)
+    .then((result) => (result as unknown as { rows: RelationResult[] }).rows);
+  return row ?? { blocking: false, muting: false };
+}
+
+async function refuseSelf(deps: Pick<Deps, "db">, user: AuthUser, otherId: string, what: string) {
+  if (user.id === otherId) throw new HttpError(400, `You cannot ${what} yourself`);
+  await findUser(deps, otherId);
+}
+
+/**
+ * Blocks (or unblocks) someone. A block ends follows both ways and hides the blocked person's comments on the
+ * blocker's posts from everyone, so those posts' cached comments are dropped; they are never told.
+ */
+export async function setBlocked(
+  deps: Pick<Deps, "db" | "changed">,
+  user: AuthUser,
+  otherId: string,
+  blocking: boolean,
+) {
+  await refuseSelf(deps, user, otherId, "block");
+  const commentedOn = await deps.db.transaction(async (tx) => {
+    if (!blocking) {
+      await tx.delete(userBlocks).where(and(eq(userBlocks.blockerId, user.id), eq(userBlocks.blockedId, otherId)));
+    } else {
+      await tx.insert(userBlocks).values({ blockerId: user.id, blockedId: otherId }).onConflictDoNothing();
+      await tx
+        .delete(follows)
+        .where(
+          or(
+            and(eq(follows.followerId, otherId), eq(follows.followeeId, user.id)),
+            and(eq(follows.followerId, user.id), eq(follows.followeeId, otherId)),
+          ),
+        );
+    }
+    return tx
+      .selectDistinct({ postId: comments.postId })
+      .from(comments)
+      .innerJoin(posts, eq(posts.id, comments.postId))
+      .where(and(eq(comments.userId, otherId), eq(posts.userId, user.id)));
+  });
+  deps.changed(
+    commentedOn.length > 0 ? commentedOn.flatMap(({ postId }) => [cacheTags.comments(postId)]) : NOTHING_PUBLIC,
+  );
+  return relationOf(deps, user.id, otherId);
+}
+
+/** Mutes (or unmutes) someone: gone from the muter's feed and notifications; nobody else sees a difference. */
+export async function setMuted(deps: Pick<Deps, "db" | "changed">, user: AuthUser, otherId: string, muting: boolean) {
+  await refuseSelf(deps, user, otherId, "mute");
+  if (muting) await deps.db.insert(userMutes).values({ muterId: user.id, mutedId: otherId }).onConflictDoNothing();
+  else await deps.db.delete(userMutes).where(and(eq(userMutes.muterId, user.id), eq(userMutes.mutedId, otherId)));
+  deps.changed(NOTHING_PUBLIC);
+  return relationOf(deps, user.id, otherId);
+}
+
+/** Whom the user blocked and muted (most recent first) and the words they muted. */
+export async function listRelations(deps: Pick<Deps, "db">, user: AuthUser): Promise<Relations> {
+  const [blocked, muted, words] = await Promise.all([
+    deps.db
+      .select(userSummaryColumns)
+      .from(userBlocks)
+      .innerJoin(users, eq(users.id, userBlocks.blockedId))
+      .where(eq(userBlocks.blockerId, user.id))
+      .orderBy(sql`${userBlocks.createdAt} desc`),
+    deps.db
+      .select(userSummaryColumns)
+      .from(userMutes)
+      .innerJoin(users, eq(users.id, userMutes.mutedId))
+      .where(eq(userMutes.muterId, user.id))
+      .orderBy(sql`${userMutes.createdAt} desc`),
+    deps.db
+      .select({ word: mutedWords.word })
+      .from(mutedWords)
+      .where(eq(mutedWords.userId, user.id))
+      .orderBy(asc(mutedWords.word)),
+  ]);
+  return {
+    blocked: blocked.map(toUserSummary),
+    muted: muted.map(toUserSummary),
+    words: words.map((row) => row.word),
+  };
+}
+
+/** Replaces the user's muted words with `words` (lower case, each once). */
+export async function replaceMutedWords(
+  deps: Pick<Deps, "db" | "changed">,
+  user: AuthUser,
+  input: MutedWordsInput,
+): Promise<Relations> {
+  const words = [...new Set(input.words)];
+  await deps.db.transaction(async (tx) => {
+    await tx.delete(mutedWords).where(eq(mutedWords.userId, user.id));
+    if (words.length > 0) await tx.insert(mutedWords).values(words.map((word) => ({ userId: user.id, word })));
+  });
+  deps.changed(NOTHING_PUBLIC);
+  return listRelations(deps, user);
+}
+
+/** Refuses what `actorId` would do to `ownerId` when `ownerId` blocked them (and, for `both`, the other way too). */
+export async function refuseIfBlocked(
+  deps: Pick<Deps, "db">,
+  owner: { ownerId: string; actorId: string; both?: boolean },
+  message: string,
+) {
+  const pairs = [and(eq(userBlocks.blockerId, owner.ownerId), eq(userBlocks.blockedId, owner.actorId))];
+  if (owner.both) pairs.push(and(eq(userBlocks.blockerId, owner.actorId), eq(userBlocks.blockedId, owner.ownerId)));
+  const [row] = await deps.db
+    .select({ one: sql`1` })
+    .from(userBlocks)
+    .where(or(...pairs))
+    .limit(1);
+  if (row) throw new HttpError(403, message);
+}
