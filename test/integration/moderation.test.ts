@@ -12,6 +12,7 @@ import { eraseSuspended } from "../../src/server/services/moderation/suspension.
 import { buildTestApp, eventually, twoInstances } from "../support/app.ts";
 import { createCategory, createPost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
+import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
 import { bearer, makeAdmin, signUp } from "../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
@@ -26,8 +27,10 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
   let reader: Session;
   let other: Session;
   let category: string;
+  let smtp: SmtpServer;
   beforeAll(async () => {
-    app = await buildTestApp(await target.open());
+    smtp = await startSmtpServer();
+    app = await buildTestApp(await target.open(), { env: { SMTP_URL: smtp.url } });
     admin = await signUp(app);
     await makeAdmin(app, admin.id);
     [moderator, author, reader, other] = [await signUp(app), await signUp(app), await signUp(app), await signUp(app)];
@@ -36,7 +39,10 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
     expect(role.json().isModerator).toBe(true);
     category = (await createCategory(app, admin)).title;
   }, 60_000);
-  afterAll(() => app.close());
+  afterAll(async () => {
+    await app.close();
+    await smtp.close();
+  });
 
   function call(method: "GET" | "PUT" | "POST" | "DELETE", url: string, who: Session | null, payload?: object) {
     return app.inject({ method, url, payload, headers: who ? bearer(who) : {} });
@@ -243,6 +249,123 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
     expect(await listedTitles()).toContain("Suspended writing one");
     expect(await listedTitles()).not.toContain("Suspended writing two");
     expect((await call("GET", `/api/posts/${elsewhere.id}/comments`, null)).json().items).toHaveLength(1);
+    const back = await app.inject({
+      method: "POST",
+      url: "/api/users/login",
+      payload: { email: writer.email, password: writer.password },
+    });
+    expect(back.statusCode).toBe(200);
+  });
+
+  it("limits an author: their posts keep their addresses but leave lists, search, feeds and the sitemap; what they write waits", async () => {
+    const writer = await signUp(app);
+    const follower = await signUp(app);
+    await call("PUT", "/api/users/follow", follower, { followId: writer.id });
+    const old = await createPost(app, writer, category, { title: "Limitedzebra writing" });
+    const places = async (id: string) => {
+      const [list, page, feed, sitemap, search, following] = await Promise.all([
+        call("GET", `/api/posts?category=${encodeURIComponent(category)}`, null),
+        call("GET", `/api/posts/${id}`, null),
+        call("GET", "/rss.xml", null),
+        call("GET", "/sitemap.xml", null),
+        call("GET", "/api/posts?q=limitedzebra", null),
+        call("GET", "/api/posts?following=true", follower),
+      ]);
+      return {
+        list: list.json().items.some((item: { id: string }) => item.id === id),
+        page: page.statusCode,
+        feed: feed.body.includes(id),
+        sitemap: sitemap.body.includes(id),
+        search: search.json().items.some((item: { id: string }) => item.id === id),
+        following: following.json().items.some((item: { id: string }) => item.id === id),
+      };
+    };
+    const everywhere = { list: true, page: 200, feed: true, sitemap: true, search: true, following: true };
+    expect(await places(old.id)).toEqual(everywhere);
+    expect((await act(moderator, "user", writer.id, "limit", "spam", "Too many links")).statusCode).toBe(200);
+    expect((await act(moderator, "user", writer.id, "limit", "spam")).statusCode).toBe(409);
+    expect((await act(moderator, "user", admin.id, "limit", "spam")).statusCode).toBe(403);
+    const limited = { list: false, page: 200, feed: false, sitemap: false, search: false, following: false };
+    expect(await places(old.id)).toEqual(limited);
+    // Whoever has the link still reads and answers it; its page tells readers nothing, its author why.
+    expect((await call("GET", `/api/posts/${old.id}`, writer)).json().moderation).toEqual({
+      state: "limited",
+      reason: "Account limited",
+    });
+    expect((await commentOn(old.id, reader, "still readable")).id).toBeTruthy();
+
+    // What they write now waits for a moderator, in the queue with why.
+    const fresh = await createPost(app, writer, category, { title: "Limitedzebra again" });
+    expect((await call("GET", `/api/posts/${fresh.id}`, null)).statusCode).toBe(404);
+    const remark = await call("POST", "/api/comments", writer, { postId: old.id, description: "my own remark" });
+    expect(remark.json().waitingForReview).toBe(true);
+    const queue = (await call("GET", "/api/moderation/reports?status=open", moderator)).json();
+    const waiting = queue.items.find((item: { target: { id: string } }) => item.target.id === fresh.id);
+    expect(waiting.reasons.map((reason: { reason: string }) => reason.reason)).toContain(
+      "Written by a limited account",
+    );
+    // Let through, it stays limited: reachable, listed nowhere.
+    expect((await act(moderator, "post", fresh.id, "restore", "other")).statusCode).toBe(200);
+    expect(await places(fresh.id)).toEqual(limited);
+
+    expect((await act(moderator, "user", writer.id, "restore", "other", "Lifted")).statusCode).toBe(200);
+    expect(await places(old.id)).toEqual(everywhere);
+    expect(await places(fresh.id)).toEqual(everywhere);
+    const later = await call("POST", "/api/comments", writer, { postId: old.id, description: "free again" });
+    expect(later.json().waitingForReview).toBe(false);
+  });
+
+  it("tells the person a decision is about in the app, once, leading to their decisions; mail is the decision's own", async () => {
+    const writer = await signUp(app);
+    const post = await createPost(app, writer, category, { title: "Told in the app" });
+    await app.mailer.idle();
+    const mailsBefore = (await mailsTo(writer.email)).length;
+    expect((await act(moderator, "post", post.id, "hide", "spam", "An ad")).statusCode).toBe(200);
+    expect((await act(moderator, "user", writer.id, "warn", "other", "Mind the rules")).statusCode).toBe(200);
+    const told = (await call("GET", "/api/notifications", writer)).json().items;
+    expect(
+      told.map((item: { kind: string; post: { title: string } | null }) => [item.kind, item.post?.title ?? null]),
+    ).toEqual([
+      ["moderation", null],
+      ["moderation", "Told in the app"],
+    ]);
+    await app.mailer.idle();
+    expect((await mailsTo(writer.email)).length - mailsBefore).toBe(2);
+    // Nobody switches these off: the settings list leaves them out and refuses them.
+    const settings = (await call("GET", "/api/notifications/settings", writer)).json().settings;
+    expect(settings.map((entry: { topic: string }) => entry.topic)).not.toContain("moderation");
+    const off = await call("PUT", "/api/notifications/settings", writer, {
+      settings: [{ topic: "moderation", delivery: "email" }],
+    });
+    expect(off.statusCode).toBe(400);
+  });
+
+  it("mails a suspended account a link that appeals without signing in, for that one decision only", async () => {
+    const writer = await signUp(app);
+    await createPost(app, writer, category, { title: "Suspended and appealing" });
+    expect((await act(moderator, "user", writer.id, "suspend", "spam", "Spam account")).statusCode).toBe(200);
+    await app.mailer.idle();
+    const mail = smtp.received.find((received) => received.to.includes(writer.email.toLowerCase()));
+    const link = /\/appeal\/([0-9a-f-]{36})\/([0-9a-f]{32})/.exec(mail?.decoded ?? "");
+    expect(link).not.toBeNull();
+    const [, actionId, token] = link as RegExpExecArray;
+    const seen = await call("GET", `/api/appeals/by-link/${actionId}/${token}`, null);
+    expect(seen.statusCode).toBe(200);
+    expect(seen.json()).toMatchObject({ action: "suspend", rule: "Spam", appeal: { status: "none", open: true } });
+    const forged = `${token?.slice(0, -1)}${token?.endsWith("0") ? "1" : "0"}`;
+    expect((await call("GET", `/api/appeals/by-link/${actionId}/${forged}`, null)).statusCode).toBe(403);
+    const appeal = (withToken: string) =>
+      call("POST", "/api/appeals/by-link", null, { actionId, token: withToken, text: "My posts are my own reviews." });
+    expect((await appeal(forged)).statusCode).toBe(403);
+    expect((await appeal(token as string)).statusCode).toBe(201);
+    expect((await appeal(token as string)).statusCode).toBe(409);
+    const waiting = (await call("GET", "/api/moderation/appeals", admin)).json().appeals;
+    expect(waiting.find((entry: { id: string }) => entry.id === actionId)).toMatchObject({
+      appeal: { status: "waiting", text: "My posts are my own reviews." },
+    });
+    expect((await call("POST", `/api/moderation/appeals/${actionId}`, admin, { outcome: "reversed" })).statusCode).toBe(
+      200,
+    );
     const back = await app.inject({
       method: "POST",
       url: "/api/users/login",
