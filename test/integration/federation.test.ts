@@ -5,6 +5,7 @@ import {
   Announce,
   Create,
   Delete,
+  Flag,
   Follow,
   Group,
   Like,
@@ -17,11 +18,11 @@ import {
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../src/server/app.ts";
-import { federationQueue, remoteFollowers } from "../../src/server/db/schema.ts";
+import { federationQueue, remoteFollowers, reports } from "../../src/server/db/schema.ts";
 import { createCategory, createPost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { type Peer, startFederatingApp, startPeer, type startTlsFront } from "../support/fediverse.ts";
-import { bearer, signUp } from "../support/users.ts";
+import { bearer, makeAdmin, signUp } from "../support/users.ts";
 
 const AP = "application/activity+json";
 /** Deliveries cross the queue (polled every second) and two servers: each wait is given this long. */
@@ -289,6 +290,81 @@ describe.each(databaseTargets)("federation with a real peer on $name", (target) 
     });
     expect(removed.statusCode).toBe(200);
     expect((await fediverse()).replies).toEqual([]);
+  });
+
+  it("takes a peer's Flag into the queue without its reporter, and forwards a reader's report of a reply as the site's Flag", async () => {
+    const moderator = await signUp(app);
+    await makeAdmin(app, moderator.id);
+    const reader = await signUp(app);
+    const post = await createPost(app, author, category, { title: "Flagged from afar" });
+    const postUri = new URL(`${front.origin}/posts/${post.id}`);
+    await peer.send(
+      authorActor,
+      new Flag({
+        id: new URL(`${peer.origin}/flags/1`),
+        actor: new URL(peer.actorUri()),
+        // Our post, our author, and things of other servers' and nonsense, which are not ours to judge.
+        objects: [
+          postUri,
+          new URL(`${front.origin}/ap/actors/${author.id}`),
+          new URL("https://elsewhere.example/notes/1"),
+          new URL(`${front.origin}/ap/actors/not-a-uuid`),
+        ],
+        content: "<p>Spam <script>alert(1)</script>links</p>",
+      }),
+    );
+    const queued = async () => {
+      const queue = await app.inject({ url: "/api/moderation/reports?status=open", headers: bearer(moderator) });
+      return queue.json().items as { target: { kind: string; id: string } }[];
+    };
+    const items = await vi.waitUntil(async () => {
+      const open = (await queued()).filter((item) => [post.id, author.id].includes(item.target.id));
+      return open.length === 2 ? open : null;
+    }, WAIT);
+    const shown = JSON.stringify(items);
+    expect(shown).toContain("A report from another server");
+    expect(shown).not.toContain(peer.actorUri());
+    expect(shown).not.toContain("<script>");
+    // The same server's second Flag of the same post while it is open adds nothing.
+    await peer.send(
+      authorActor,
+      new Flag({ id: new URL(`${peer.origin}/flags/2`), actor: new URL(peer.actorUri()), object: postUri }),
+    );
+    await vi.waitUntil(async () => queueIsEmpty(), WAIT);
+    const [again] = await app.db
+      .select({ n: sql<number>`count(*)::int` })
+      .from(reports)
+      .where(eq(reports.targetId, post.id));
+    expect(again?.n).toBe(1);
+
+    // A reader reports a reply from the peer and asks for its server to be told: the peer gets the site's Flag.
+    peer.received.length = 0;
+    await peer.send(
+      authorActor,
+      new Create({
+        id: new URL(`${peer.origin}/creates/flagged`),
+        actor: new URL(peer.actorUri()),
+        object: peer.note(postUri, "<p>Buy followers now</p>", "flagged"),
+      }),
+    );
+    const reply = await vi.waitUntil(async () => {
+      const replies = (await app.inject({ url: `/api/federation/posts/${post.id}` })).json().replies;
+      return replies.find((entry: { content: string }) => entry.content.includes("Buy followers"));
+    }, WAIT);
+    const reported = await app.inject({
+      method: "POST",
+      url: "/api/reports",
+      headers: bearer(reader),
+      payload: { kind: "remote-reply", id: reply.id, rule: "spam", note: "Selling followers", forward: true },
+    });
+    expect(reported.statusCode).toBe(201);
+    const flag = await vi.waitUntil(() => receivedOf("Flag")[0], WAIT);
+    expect(flag.actor).toBe(`${front.origin}/ap/actors/site`);
+    const sent = JSON.stringify(flag.json);
+    expect(sent).toContain(peer.actorUri());
+    expect(sent).toContain(`${peer.origin}/notes/flagged`);
+    expect(sent).toContain("Selling followers");
+    expect(sent).not.toContain(reader.id);
   });
 
   it("ignores a reply posted in another account's name", async () => {

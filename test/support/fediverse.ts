@@ -15,6 +15,7 @@ import {
   CryptographicKey,
   Delete,
   Endpoints,
+  Flag,
   Follow,
   Note,
   Person,
@@ -135,7 +136,8 @@ export async function startPeer(
     .on(Create, keep)
     .on(Update, keep)
     .on(Delete, keep)
-    .on(Announce, keep);
+    .on(Announce, keep)
+    .on(Flag, keep);
 
   const server = http.createServer(async (request, response) => {
     const chunks: Buffer[] = [];
