@@ -41,6 +41,6 @@ export function describeNotification(event: {
     case "new_post":
       return `${who} published ${post}`;
     case "moderation":
-      return `A moderator made a decision about ${post ? `your ${post}` : "your account or profile"}: see it, and appeal it if you think it is wrong`;
+      return `A moderator made a decision about ${post ? `what you wrote on ${post}` : "your account or profile"}: see it, and appeal it if you think it is wrong`;
   }
 }

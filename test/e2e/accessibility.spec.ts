@@ -43,6 +43,8 @@ test("every screen passes axe-core with no serious or critical violations", asyn
     `/unsubscribe/${admin.id}/like/${"0".repeat(32)}`,
     "/rules",
     "/moderation/log",
+    // An appeal link's page (a made-up token: the page then says the link is not valid).
+    `/appeal/${crypto.randomUUID()}/${"0".repeat(32)}`,
   ];
   const memberScreens = [
     "/posts",
@@ -66,6 +68,9 @@ test("every screen passes axe-core with no serious or critical violations", asyn
     "/rules",
     "/moderation",
     "/decisions",
+    "/settings/blocks",
+    // Someone else's profile, with Block, Mute and Report.
+    `/profile/${reporter.id}`,
   ];
   const session = await (await request.post("/api/users/login", { data: ADMIN })).json();
   const found: string[] = [];

@@ -86,10 +86,17 @@ test("a reader reports a comment, a moderator hides it from the queue, and a vis
   await expect(log).not.toContainText("Troll");
   await shot(visitor, "moderation-log");
 
-  // The comment's author appeals from "Decisions about you", the page their mail links to.
+  // The comment's author is told in the app; the notification opens "Decisions about you", where they appeal.
   const trollPage = await (await browser.newContext()).newPage();
   await logIn(trollPage, troll.email);
-  await trollPage.goto("/decisions");
+  await trollPage.goto("/notifications");
+  await trollPage
+    .getByRole("link", {
+      name: `A moderator made a decision about what you wrote on “Keep it kind ${tag}”`,
+      exact: false,
+    })
+    .click();
+  await expect(trollPage).toHaveURL(/\/decisions$/);
   const decision = trollPage.getByRole("listitem").filter({ hasText: "hid your comment" });
   await expect(decision).toContainText("Rule: No unhealthy words");
   await expect(decision).toContainText("Note: No insults, please.");

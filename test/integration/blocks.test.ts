@@ -59,8 +59,9 @@ describe.each(databaseTargets)("blocks, mutes and first-time commenters on $name
     expect(blocked.json()).toEqual({ blocking: true, muting: false });
     expect((await call("POST", `/api/users/${writer.id}/block`, writer)).statusCode).toBe(400);
 
-    // Gone from the blocker's post for everyone (the cached list too), still on the other author's post.
+    // Gone from the blocker's post for everyone (the cached list and count too), still on the other author's post.
     expect(await commentTexts(post.id)).not.toContain("first rude remark");
+    expect((await call("GET", `/api/posts/${post.id}`, null)).json().commentsCount).toBe(0);
     expect(await commentTexts(elsewhere.id)).toContain("a remark elsewhere");
     expect(await followers(writer.id)).toBe(before - 1);
 
@@ -92,6 +93,7 @@ describe.each(databaseTargets)("blocks, mutes and first-time commenters on $name
       muting: false,
     });
     expect(await commentTexts(post.id)).toContain("first rude remark");
+    expect((await call("GET", `/api/posts/${post.id}`, null)).json().commentsCount).toBe(1);
     expect((await comment(pest, post.id, "sorry")).statusCode).toBe(201);
   });
 

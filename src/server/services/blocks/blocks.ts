@@ -1,4 +1,4 @@
-import { and, asc, eq, or, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { MutedWordsInput, RelationResult, Relations } from "#shared/schemas/blocks.ts";
 import { comments, follows, mutedWords, posts, userBlocks, userMutes, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
@@ -22,9 +22,12 @@ async function refuseSelf(deps: Pick<Deps, "db">, user: AuthUser, otherId: strin
   await findUser(deps, otherId);
 }
 
+/** Marks the comments a block hid, so unblocking brings back those and nothing a moderator hid. */
+export const HIDDEN_BY_BLOCK = "Its post's author blocked its author";
+
 /**
  * Blocks (or unblocks) someone. A block ends follows both ways and hides the blocked person's comments on the
- * blocker's posts from everyone, so those posts' cached comments are dropped; they are never told.
+ * blocker's posts from everyone (their counts too); unblocking brings those back. Nobody is told.
  */
 export async function setBlocked(
   deps: Pick<Deps, "db" | "changed">,
@@ -33,28 +36,43 @@ export async function setBlocked(
   blocking: boolean,
 ) {
   await refuseSelf(deps, user, otherId, "block");
-  const commentedOn = await deps.db.transaction(async (tx) => {
+  const ownPosts = deps.db.select({ id: posts.id }).from(posts).where(eq(posts.userId, user.id));
+  const changed = await deps.db.transaction(async (tx) => {
     if (!blocking) {
       await tx.delete(userBlocks).where(and(eq(userBlocks.blockerId, user.id), eq(userBlocks.blockedId, otherId)));
-    } else {
-      await tx.insert(userBlocks).values({ blockerId: user.id, blockedId: otherId }).onConflictDoNothing();
-      await tx
-        .delete(follows)
+      return tx
+        .update(comments)
+        .set({ moderation: "visible", moderationReason: null })
         .where(
-          or(
-            and(eq(follows.followerId, otherId), eq(follows.followeeId, user.id)),
-            and(eq(follows.followerId, user.id), eq(follows.followeeId, otherId)),
+          and(
+            eq(comments.userId, otherId),
+            eq(comments.moderation, "hidden"),
+            eq(comments.moderationReason, HIDDEN_BY_BLOCK),
+            inArray(comments.postId, ownPosts),
           ),
-        );
+        )
+        .returning({ postId: comments.postId });
     }
+    await tx.insert(userBlocks).values({ blockerId: user.id, blockedId: otherId }).onConflictDoNothing();
+    await tx
+      .delete(follows)
+      .where(
+        or(
+          and(eq(follows.followerId, otherId), eq(follows.followeeId, user.id)),
+          and(eq(follows.followerId, user.id), eq(follows.followeeId, otherId)),
+        ),
+      );
     return tx
-      .selectDistinct({ postId: comments.postId })
-      .from(comments)
-      .innerJoin(posts, eq(posts.id, comments.postId))
-      .where(and(eq(comments.userId, otherId), eq(posts.userId, user.id)));
+      .update(comments)
+      .set({ moderation: "hidden", moderationReason: HIDDEN_BY_BLOCK })
+      .where(and(eq(comments.userId, otherId), eq(comments.moderation, "visible"), inArray(comments.postId, ownPosts)))
+      .returning({ postId: comments.postId });
   });
+  const postIds = [...new Set(changed.map((row) => row.postId))];
   deps.changed(
-    commentedOn.length > 0 ? commentedOn.flatMap(({ postId }) => [cacheTags.comments(postId)]) : NOTHING_PUBLIC,
+    postIds.length > 0
+      ? postIds.flatMap((postId) => [cacheTags.comments(postId), cacheTags.counts(postId)])
+      : NOTHING_PUBLIC,
   );
   return relationOf(deps, user.id, otherId);
 }

@@ -1,4 +1,4 @@
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { CANNOT_COMMENT } from "#shared/schemas/blocks.ts";
 import type { Comment } from "#shared/schemas/comments.ts";
 import { comments, posts, users } from "../../db/schema.ts";
@@ -45,15 +45,8 @@ const toComment = (row: Row): Comment => ({
 });
 
 const newestFirst = [desc(comments.createdAt), desc(comments.id)];
-/**
- * A comment a moderator hid or removed has left every public place; so has one whose author the post's author
- * blocked.
- */
-const isVisible = and(
-  eq(comments.moderation, "visible"),
-  sql`not exists (select 1 from ${posts} p join user_blocks b on b.blocker_id = p.user_id
-    where p.id = ${comments.postId} and b.blocked_id = ${comments.userId})`,
-) as SQL;
+/** A comment a moderator hid or removed (or its post's author's block hid) has left every public place. */
+const isVisible = eq(comments.moderation, "visible");
 
 /** A post's newest comments, the first page of any size: read again by a post's page after each new comment. */
 const firstPage = preparedFor((db) =>

@@ -117,9 +117,11 @@ function MutedWords({ words }: { words: string[] }) {
         <Button type="submit" size="sm" colorPalette="teal" disabled={replace.isPending}>
           {replace.isPending ? "Saving..." : "Save muted words"}
         </Button>
-        <Text role="status" fontSize="sm">
-          {saved ? "Muted words saved." : ""}
-        </Text>
+        {saved && (
+          <Text role="status" fontSize="sm">
+            Muted words saved.
+          </Text>
+        )}
       </HStack>
     </Stack>
   );
