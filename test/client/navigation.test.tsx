@@ -26,6 +26,7 @@ describe("navigation bars", () => {
       "Your Profile",
       "Change your password",
       "Notification settings",
+      "Blocks and mutes",
     ]);
   });
 
@@ -38,6 +39,7 @@ describe("navigation bars", () => {
       "Your Profile",
       "Change your password",
       "Notification settings",
+      "Blocks and mutes",
       "Settings",
       "Payments",
       "Moderation",
