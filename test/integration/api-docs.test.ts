@@ -84,6 +84,10 @@ it("describes the body of every call that takes one, multipart forms included", 
     "DELETE /api/comments/{id}",
     "DELETE /api/category/{id}",
     "PUT /api/federation/replies/{id}/approve",
+    "POST /api/comments/{id}/approve",
+    "POST /api/comments/{id}/decline",
+    "POST /api/users/{id}/block",
+    "POST /api/users/{id}/mute",
   ]);
   const missing = Object.entries(paths).flatMap(([path, methods]) =>
     Object.entries(methods)
