@@ -105,3 +105,42 @@ test("a reader reports a comment, a moderator hides it from the queue, and a vis
   await expect(decision).toContainText("Appeal waiting for another moderator");
   await shot(trollPage, "moderation-appeal");
 });
+
+test("a moderator filters the queue by rule and hides two reported posts at once", async ({ page, request }) => {
+  const tag = crypto.randomBytes(3).toString("hex");
+  const admin = await adminSession(request);
+  const category = `Bulk ${tag}`;
+  await request.post("/api/category", { data: { title: category }, headers: auth(admin) });
+  const spammer = await registerUser(request, { firstName: "Spammer" });
+  const reader = await registerUser(request, { firstName: "Reader" });
+  const titles = [`Cheap pills ${tag}`, `Cheaper pills ${tag}`];
+  for (const title of titles) {
+    const post = await (
+      await request.post("/api/posts", {
+        data: { title, description: "<p>Buy now.</p>", category, isFeatured: "false" },
+        headers: auth(spammer),
+      })
+    ).json();
+    const reported = await request.post("/api/reports", {
+      data: { kind: "post", id: post.id, rule: "spam", note: "" },
+      headers: auth(reader),
+    });
+    expect(reported.status()).toBe(201);
+  }
+  const moderator = await registerUser(request, { firstName: "Mo" });
+  await request.put(`/api/users/${moderator.id}/role`, { data: { moderator: true }, headers: auth(admin) });
+
+  await logIn(page, moderator.email);
+  await page.goto("/moderation");
+  await page.getByLabel("Rule", { exact: true }).first().selectOption({ label: "Spam" });
+  for (const title of titles) await page.getByRole("checkbox", { name: `Select “${title}”` }).check();
+  const bulk = page.getByRole("region", { name: "Decide for the selected items" });
+  await expect(bulk).toContainText("2 selected");
+  await bulk.getByLabel("Rule for the selected").selectOption({ label: "3. No spam" });
+  await shot(page, "moderation-bulk");
+  await bulk.getByRole("button", { name: "Hide selected" }).click();
+  await expect(page.getByRole("status")).toContainText("Hide selected: 2 of 2 selected items.");
+  for (const title of titles) await expect(page.getByRole("heading", { name: title })).toHaveCount(0);
+  const listed = await (await request.get(`/api/posts?category=${encodeURIComponent(category)}`)).json();
+  expect(listed.items).toEqual([]);
+});

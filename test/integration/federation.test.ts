@@ -321,6 +321,13 @@ describe.each(databaseTargets)("federation with a real peer on $name", (target) 
       const open = (await queued()).filter((item) => [post.id, author.id].includes(item.target.id));
       return open.length === 2 ? open : null;
     }, WAIT);
+    const fromAfar = await app.inject({
+      url: "/api/moderation/reports?status=open&origin=remote&limit=50",
+      headers: bearer(moderator),
+    });
+    expect(fromAfar.json().items.map((item: { target: { id: string } }) => item.target.id)).toEqual(
+      expect.arrayContaining([post.id, author.id]),
+    );
     const shown = JSON.stringify(items);
     expect(shown).toContain("A report from another server");
     expect(shown).not.toContain(peer.actorUri());

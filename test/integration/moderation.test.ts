@@ -167,6 +167,28 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
     expect((await listed()).items.map((comment: { id: string }) => comment.id)).toContain(hostile.id);
   });
 
+  it("filters the queue by rule and by where reports came from, open and closed", async () => {
+    const [racism] = await rules();
+    const [one, two] = [
+      await createPost(app, author, category, { title: "Filtered one" }),
+      await createPost(app, author, category, { title: "Filtered two" }),
+    ];
+    expect((await report(reader, "post", one.id, racism?.id as string)).statusCode).toBe(201);
+    expect((await report(reader, "post", two.id, "spam")).statusCode).toBe(201);
+    const ids = async (query: string) =>
+      (await call("GET", `/api/moderation/reports?${query}`, moderator))
+        .json()
+        .items.map((item: { target: { id: string } }) => item.target.id)
+        .filter((id: string) => id === one.id || id === two.id);
+    expect(await ids(`status=open&kind=post&rule=${racism?.id}`)).toEqual([one.id]);
+    expect(await ids("status=open&kind=post&rule=spam")).toEqual([two.id]);
+    expect(await ids("status=open&kind=post&origin=local&limit=50")).toEqual([one.id, two.id]);
+    expect(await ids("status=open&kind=post&origin=remote")).toEqual([]);
+    expect((await call("GET", "/api/moderation/reports?rule=nonsense", moderator)).statusCode).toBe(400);
+    expect((await act(moderator, "post", two.id, "dismiss", "other")).statusCode).toBe(200);
+    expect(await ids("status=dismissed&rule=spam&limit=50")).toEqual([two.id]);
+  });
+
   it("hides a post from lists, its page, feeds, the sitemap and search, while its author still sees it with the reason", async () => {
     const post = await createPost(app, author, category, { title: "Quokkaspam everywhere" });
     const [, , spamRule] = await rules();

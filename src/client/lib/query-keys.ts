@@ -60,7 +60,8 @@ export const queryKeys = {
   moderation: {
     all: () => ["moderation"] as const,
     rules: () => ["moderation", "rules"] as const,
-    queue: (status: string, kind: string | undefined) => ["moderation", "queue", status, kind ?? "all"] as const,
+    queue: (status: string, kind?: string, rule?: string, origin?: string) =>
+      ["moderation", "queue", status, kind ?? "all", rule ?? "any", origin ?? "anywhere"] as const,
     log: () => ["moderation", "log"] as const,
     mine: () => ["moderation", "mine"] as const,
     terms: () => ["moderation", "terms"] as const,

@@ -102,9 +102,16 @@ export const queueItemSchema = z.object({
 });
 export type QueueItem = z.infer<typeof queueItemSchema>;
 
+/** Where a report came from: a reader here (or the filter), or another server's `Flag`. */
+export const REPORT_ORIGINS = ["local", "remote"] as const;
+export type ReportOrigin = (typeof REPORT_ORIGINS)[number];
+
 export const queueQuerySchema = z.object({
   status: z.enum(REPORT_STATUSES).default("open"),
   kind: z.enum(REPORT_KINDS).optional(),
+  /** Only items reported under this rule (or spam, or other). */
+  rule: reasonSchema.optional(),
+  origin: z.enum(REPORT_ORIGINS, { error: "Choose local or remote" }).optional(),
   limit: z.coerce.number().int().min(1).max(50).default(20),
   cursor: z.string().max(200).optional(),
 });

@@ -1,6 +1,6 @@
-import { and, asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, isNotNull, isNull, sql } from "drizzle-orm";
 import { z } from "zod";
-import type { QueueItem, ReportKind } from "#shared/schemas/moderation.ts";
+import type { QueueItem, ReportKind, ReportOrigin } from "#shared/schemas/moderation.ts";
 import { REPORT_KINDS } from "#shared/schemas/moderation.ts";
 import { moderationActions, moderationItems, reports } from "../../db/schema.ts";
 import { cursorKey, cursorTime, decodeCursor, encodeCursor } from "../../infra/cursor.ts";
@@ -17,15 +17,7 @@ const queueCursor = z.tuple([cursorTime, z.enum(REPORT_KINDS), z.uuid()]);
  * The moderation queue: reports grouped per item, the longest waiting first, each with the item in context, how
  * many reported it and why, their notes (not their names), and what was done about its author before.
  */
-export async function listQueue(
-  deps: Pick<Deps, "db">,
-  query: {
-    status: "open" | "dismissed" | "actioned";
-    kind?: ReportKind | undefined;
-    limit: number;
-    cursor?: string | undefined;
-  },
-) {
+export async function listQueue(deps: Pick<Deps, "db">, query: QueueQuery) {
   const after = query.cursor ? decodeCursor(query.cursor, queueCursor) : null;
   const groups = query.status === "open" ? await openItems(deps, query, after) : await closedItems(deps, query, after);
   const page = groups.slice(0, query.limit);
@@ -36,13 +28,35 @@ export async function listQueue(
 }
 
 type Cursor = [string, string, string] | null;
+type QueueQuery = {
+  status: "open" | "dismissed" | "actioned";
+  kind?: ReportKind | undefined;
+  rule?: string | undefined;
+  origin?: ReportOrigin | undefined;
+  limit: number;
+  cursor?: string | undefined;
+};
+
+/** The reports a filter of the queue keeps, as a condition on `reports`: their rule, and where they came from. */
+function reportFilter(query: Pick<QueueQuery, "rule" | "origin">) {
+  const rule =
+    query.rule === "spam" || query.rule === "other"
+      ? and(isNull(reports.ruleId), eq(reports.reason, query.rule === "spam" ? "Spam" : "Other"))
+      : query.rule
+        ? eq(reports.ruleId, query.rule)
+        : undefined;
+  const origin =
+    query.origin === "remote"
+      ? isNotNull(reports.remoteReporter)
+      : query.origin === "local"
+        ? isNull(reports.remoteReporter)
+        : undefined;
+  return rule || origin ? and(rule, origin) : undefined;
+}
 
 /** Open items from the queue's own index (moderation_items), however many reports there are. */
-async function openItems(
-  deps: Pick<Deps, "db">,
-  query: { kind?: ReportKind | undefined; limit: number },
-  after: Cursor,
-) {
+async function openItems(deps: Pick<Deps, "db">, query: QueueQuery, after: Cursor) {
+  const filter = reportFilter(query);
   const items = await deps.db
     .select({
       kind: moderationItems.targetKind,
@@ -55,6 +69,10 @@ async function openItems(
       and(
         sql`${moderationItems.openReports} > 0`,
         query.kind ? eq(moderationItems.targetKind, query.kind) : undefined,
+        filter
+          ? sql`exists (select 1 from ${reports} where ${reports.targetKind} = ${moderationItems.targetKind}
+              and ${reports.targetId} = ${moderationItems.targetId} and ${reports.status} = 'open' and ${filter})`
+          : undefined,
         after
           ? sql`(${moderationItems.firstOpenAt}, ${moderationItems.targetKind}, ${moderationItems.targetId}) > (${after[0]}::timestamptz, ${after[1]}, ${after[2]}::uuid)`
           : undefined,
@@ -66,11 +84,7 @@ async function openItems(
 }
 
 /** Dismissed or acted-on reports, grouped per item. */
-function closedItems(
-  deps: Pick<Deps, "db">,
-  query: { status: "open" | "dismissed" | "actioned"; kind?: ReportKind | undefined; limit: number },
-  after: Cursor,
-) {
+function closedItems(deps: Pick<Deps, "db">, query: QueueQuery, after: Cursor) {
   const first = sql<string>`min(${reports.createdAt})`;
   return deps.db
     .select({
@@ -80,7 +94,13 @@ function closedItems(
       count: sql<number>`count(*)::int`,
     })
     .from(reports)
-    .where(and(eq(reports.status, query.status), query.kind ? eq(reports.targetKind, query.kind) : undefined))
+    .where(
+      and(
+        eq(reports.status, query.status),
+        query.kind ? eq(reports.targetKind, query.kind) : undefined,
+        reportFilter(query),
+      ),
+    )
     .groupBy(reports.targetKind, reports.targetId)
     .having(
       after

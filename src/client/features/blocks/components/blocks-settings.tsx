@@ -140,7 +140,8 @@ function FirstComments() {
           <label>
             <input
               type="checkbox"
-              checked={settings.data.holdFirstComments}
+              // The box shows the choice at once; it falls back to what is saved if saving fails.
+              checked={set.isPending ? set.variables : settings.data.holdFirstComments}
               disabled={set.isPending}
               onChange={(event) => set.mutate(event.target.checked)}
               style={{

@@ -4,6 +4,7 @@ import {
   actionResultSchema,
   queueItemSchema,
   type ReportKind,
+  type ReportOrigin,
   type ReportStatus,
 } from "#shared/schemas/moderation.ts";
 import { pageOf } from "#shared/schemas/pagination.ts";
@@ -12,13 +13,22 @@ import { queryKeys } from "../../../lib/query-keys.ts";
 
 const queuePage = pageOf(queueItemSchema);
 
-export function useQueue(status: ReportStatus, kind: ReportKind | undefined) {
+export interface QueueFilter {
+  status: ReportStatus;
+  kind?: ReportKind | undefined;
+  rule?: string | undefined;
+  origin?: ReportOrigin | undefined;
+}
+
+export function useQueue({ status, kind, rule, origin }: QueueFilter) {
   return useInfiniteQuery({
-    queryKey: queryKeys.moderation.queue(status, kind),
+    queryKey: queryKeys.moderation.queue(status, kind, rule, origin),
     initialPageParam: undefined as string | undefined,
     queryFn: ({ pageParam }) => {
       const query = new URLSearchParams({ status });
       if (kind) query.set("kind", kind);
+      if (rule) query.set("rule", rule);
+      if (origin) query.set("origin", origin);
       if (pageParam) query.set("cursor", pageParam);
       return api(`/api/moderation/reports?${query}`, queuePage);
     },

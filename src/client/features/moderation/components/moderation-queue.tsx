@@ -7,6 +7,7 @@ import {
   type QueueItem,
   REPORT_KINDS,
   type ReportKind,
+  type ReportOrigin,
   type ReportStatus,
 } from "#shared/schemas/moderation.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
@@ -30,7 +31,13 @@ const STATUS_LABELS: Record<ReportStatus, string> = { open: "Open", dismissed: "
 export function ModerationQueue() {
   const [status, setStatus] = useState<ReportStatus>("open");
   const [kind, setKind] = useState<ReportKind | "">("");
-  const queue = useQueue(status, kind || undefined);
+  const [rule, setRule] = useState("");
+  const [origin, setOrigin] = useState<ReportOrigin | "">("");
+  const queue = useQueue({ status, kind: kind || undefined, rule: rule || undefined, origin: origin || undefined });
+  const rules = useRules();
+  const [selected, setSelected] = useState<QueueItem[]>([]);
+  const toggle = (item: QueueItem, on: boolean) =>
+    setSelected((now) => (on ? [...now, item] : now.filter((other) => other !== item)));
   const session = useSession();
   // Said here, not in the entry: an item acted on leaves the open queue as it reloads.
   const [done, setDone] = useState<string | null>(null);
@@ -67,7 +74,43 @@ export function ModerationQueue() {
             <NativeSelect.Indicator />
           </NativeSelect.Root>
         </Field.Root>
+        <Field.Root width="auto">
+          <Field.Label>Rule</Field.Label>
+          <NativeSelect.Root size="sm" width="56">
+            <NativeSelect.Field value={rule} onChange={(event) => setRule(event.target.value)}>
+              <option value="">Any rule</option>
+              {(rules.data?.rules ?? []).map((entry) => (
+                <option key={entry.id} value={entry.id}>
+                  {entry.number}. {entry.title}
+                </option>
+              ))}
+              <option value="spam">Spam</option>
+              <option value="other">Other</option>
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+        </Field.Root>
+        <Field.Root width="auto">
+          <Field.Label>Reported by</Field.Label>
+          <NativeSelect.Root size="sm" width="48">
+            <NativeSelect.Field value={origin} onChange={(event) => setOrigin(event.target.value as ReportOrigin | "")}>
+              <option value="">Anyone</option>
+              <option value="local">Readers here</option>
+              <option value="remote">Other servers</option>
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+        </Field.Root>
       </HStack>
+      {status === "open" && selected.length > 0 && (
+        <BulkDecision
+          items={selected}
+          onDone={(said) => {
+            setSelected([]);
+            setDone(said);
+          }}
+        />
+      )}
       {done && (
         <Text role="status" color="green.fg">
           {done}
@@ -83,6 +126,8 @@ export function ModerationQueue() {
                 item={item}
                 open={status === "open"}
                 onDone={setDone}
+                selected={selected.some((other) => other.target.id === item.target.id)}
+                onSelect={(on) => toggle(item, on)}
               />
             ))}
           </Stack>
@@ -127,7 +172,97 @@ const DECISIONS: { action: ModerationAction; label: string; fits: (item: QueueIt
   },
 ];
 
-function QueueEntry({ item, open, onDone }: { item: QueueItem; open: boolean; onDone: (said: string) => void }) {
+const BULK: { action: ModerationAction; label: string }[] = [
+  { action: "dismiss", label: "Dismiss" },
+  { action: "hide", label: "Hide" },
+  { action: "remove", label: "Remove" },
+];
+
+/** One decision for several selected items, one after the other, its progress said as it goes. */
+function BulkDecision({ items, onDone }: { items: QueueItem[]; onDone: (said: string) => void }) {
+  const rules = useRules();
+  const act = useModerationAction();
+  const [rule, setRule] = useState("");
+  const [progress, setProgress] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
+  const decide = async (action: ModerationAction, label: string) => {
+    setError(null);
+    let done = 0;
+    for (const item of items) {
+      setProgress(`${label}: ${done + 1} of ${items.length}…`);
+      try {
+        await act.mutateAsync({
+          target: item.target,
+          action,
+          rule: rule || "other",
+          note: "",
+          reportIds: item.reportIds,
+        });
+        done++;
+      } catch (failure) {
+        setError(failure);
+      }
+    }
+    setProgress(null);
+    onDone(`${label}: ${done} of ${items.length} selected items.`);
+  };
+  return (
+    <Stack as="section" aria-label="Decide for the selected items" gap="2" borderWidth="1px" borderRadius="md" p="3">
+      <Text fontSize="sm" fontWeight="medium">
+        {items.length} selected
+      </Text>
+      <HStack gap="3" align="flex-end" flexWrap="wrap">
+        <Field.Root width="auto">
+          <Field.Label>Rule for the selected</Field.Label>
+          <NativeSelect.Root size="sm" width="64">
+            <NativeSelect.Field value={rule} onChange={(event) => setRule(event.target.value)}>
+              <option value="">Choose the rule they break</option>
+              {(rules.data?.rules ?? []).map((entry) => (
+                <option key={entry.id} value={entry.id}>
+                  {entry.number}. {entry.title}
+                </option>
+              ))}
+              <option value="other">Other</option>
+            </NativeSelect.Field>
+            <NativeSelect.Indicator />
+          </NativeSelect.Root>
+        </Field.Root>
+        {BULK.map(({ action, label }) => (
+          <Button
+            key={action}
+            size="sm"
+            variant={action === "dismiss" ? "outline" : "solid"}
+            colorPalette={action === "remove" ? "red" : undefined}
+            disabled={progress !== null || (action !== "dismiss" && !rule)}
+            onClick={() => void decide(action, `${label} selected`)}
+          >
+            {label} selected
+          </Button>
+        ))}
+      </HStack>
+      {progress && (
+        <Text role="status" fontSize="sm">
+          {progress}
+        </Text>
+      )}
+      <ErrorLines error={error} />
+    </Stack>
+  );
+}
+
+function QueueEntry({
+  item,
+  open,
+  onDone,
+  selected,
+  onSelect,
+}: {
+  item: QueueItem;
+  open: boolean;
+  onDone: (said: string) => void;
+  selected: boolean;
+  onSelect: (on: boolean) => void;
+}) {
   const rules = useRules();
   const act = useModerationAction();
   const [rule, setRule] = useState("");
@@ -142,6 +277,21 @@ function QueueEntry({ item, open, onDone }: { item: QueueItem; open: boolean; on
     <Box as="li" borderWidth="1px" borderRadius="md" p="4" aria-labelledby={titleId}>
       <Stack gap="3">
         <HStack gap="2" flexWrap="wrap">
+          {open && (
+            <HStack asChild gap="1" cursor="pointer">
+              <label>
+                <input
+                  type="checkbox"
+                  checked={selected}
+                  onChange={(event) => onSelect(event.target.checked)}
+                  style={{ width: "1rem", height: "1rem", accentColor: "var(--chakra-colors-teal-700)" }}
+                />
+                <Text as="span" srOnly>
+                  Select “{item.preview.title}”
+                </Text>
+              </label>
+            </HStack>
+          )}
           <Badge>{KIND_LABELS[item.target.kind]}</Badge>
           {item.state !== "visible" && <Badge colorPalette="orange">{item.state}</Badge>}
           <Text fontSize="sm" color="fg.muted">
