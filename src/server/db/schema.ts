@@ -271,7 +271,11 @@ export const comments = pgTable(
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
-  (t) => [index("comments_post_list_idx").on(t.postId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst())],
+  (t) => [
+    index("comments_post_list_idx").on(t.postId, t.createdAt.desc().nullsFirst(), t.id.desc().nullsFirst()),
+    // A person's comments: whether they commented on an author's posts before, a block's or a suspension's.
+    index("comments_user_idx").on(t.userId, t.postId),
+  ],
 );
 
 export const tokenPurpose = pgEnum("token_purpose", ["verify-email", "reset-password"]);

@@ -117,9 +117,10 @@ const insertComment = statement<
         and not ${blocks(sql`${posts.userId}`, commenter)}
     ),
     first_time as (
-      select post.holds and post.author_id <> ${commenter} and not exists (
+      -- A case, so the look at earlier comments runs only for an author who holds first-time commenters.
+      select case when post.holds and post.author_id <> ${commenter} then not exists (
         select 1 from ${comments} c join ${posts} p on p.id = c.post_id
-        where c.user_id = ${commenter} and p.user_id = post.author_id and c.moderation = 'visible') as holds
+        where c.user_id = ${commenter} and p.user_id = post.author_id and c.moderation = 'visible') else false end as holds
       from post
     )
     insert into ${comments} (post_id, user_id, description, moderation)

@@ -1,0 +1,1 @@
+CREATE INDEX "comments_user_idx" ON "comments" USING btree ("user_id","post_id");
