@@ -37,6 +37,8 @@ async function serve() {
     LOG_LEVEL: process.env.LOG_LEVEL ?? "info",
     // Every simulated user shares one address here; the per-user limits still apply as scaled.
     RATE_LIMIT_FACTOR: "1000",
+    // The writers are accounts made a moment ago, who would otherwise publish only a few posts a day.
+    NEW_ACCOUNT_POSTS_PER_DAY: "10000",
   });
   const call = async <T>(method: string, route: string, body: unknown, token?: string) => {
     const response = await fetch(`${url}${route}`, {
