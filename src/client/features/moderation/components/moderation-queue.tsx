@@ -34,7 +34,6 @@ export function ModerationQueue() {
   const [rule, setRule] = useState("");
   const [origin, setOrigin] = useState<ReportOrigin | "">("");
   const queue = useQueue({ status, kind: kind || undefined, rule: rule || undefined, origin: origin || undefined });
-  const rules = useRules();
   const [selected, setSelected] = useState<QueueItem[]>([]);
   const toggle = (item: QueueItem, on: boolean) =>
     setSelected((now) => (on ? [...now, item] : now.filter((other) => other !== item)));
@@ -74,22 +73,7 @@ export function ModerationQueue() {
             <NativeSelect.Indicator />
           </NativeSelect.Root>
         </Field.Root>
-        <Field.Root width="auto">
-          <Field.Label>Rule</Field.Label>
-          <NativeSelect.Root size="sm" width="56">
-            <NativeSelect.Field value={rule} onChange={(event) => setRule(event.target.value)}>
-              <option value="">Any rule</option>
-              {(rules.data?.rules ?? []).map((entry) => (
-                <option key={entry.id} value={entry.id}>
-                  {entry.number}. {entry.title}
-                </option>
-              ))}
-              <option value="spam">Spam</option>
-              <option value="other">Other</option>
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </Field.Root>
+        <RuleSelect label="Rule" choose="Any rule" value={rule} onChange={setRule} spam />
         <Field.Root width="auto">
           <Field.Label>Reported by</Field.Label>
           <NativeSelect.Root size="sm" width="48">
@@ -172,6 +156,35 @@ const DECISIONS: { action: ModerationAction; label: string; fits: (item: QueueIt
   },
 ];
 
+/** The site's rules to choose from, then Other (and Spam, where reports name it). */
+function RuleSelect(props: {
+  label: string;
+  choose: string;
+  value: string;
+  onChange: (rule: string) => void;
+  spam?: boolean;
+}) {
+  const rules = useRules();
+  return (
+    <Field.Root width="auto">
+      <Field.Label>{props.label}</Field.Label>
+      <NativeSelect.Root size="sm" width="64">
+        <NativeSelect.Field value={props.value} onChange={(event) => props.onChange(event.target.value)}>
+          <option value="">{props.choose}</option>
+          {(rules.data?.rules ?? []).map((entry) => (
+            <option key={entry.id} value={entry.id}>
+              {entry.number}. {entry.title}
+            </option>
+          ))}
+          {props.spam && <option value="spam">Spam</option>}
+          <option value="other">Other</option>
+        </NativeSelect.Field>
+        <NativeSelect.Indicator />
+      </NativeSelect.Root>
+    </Field.Root>
+  );
+}
+
 const BULK: { action: ModerationAction; label: string }[] = [
   { action: "dismiss", label: "Dismiss" },
   { action: "hide", label: "Hide" },
@@ -180,7 +193,6 @@ const BULK: { action: ModerationAction; label: string }[] = [
 
 /** One decision for several selected items, one after the other, its progress said as it goes. */
 function BulkDecision({ items, onDone }: { items: QueueItem[]; onDone: (said: string) => void }) {
-  const rules = useRules();
   const act = useModerationAction();
   const [rule, setRule] = useState("");
   const [progress, setProgress] = useState<string | null>(null);
@@ -212,21 +224,7 @@ function BulkDecision({ items, onDone }: { items: QueueItem[]; onDone: (said: st
         {items.length} selected
       </Text>
       <HStack gap="3" align="flex-end" flexWrap="wrap">
-        <Field.Root width="auto">
-          <Field.Label>Rule for the selected</Field.Label>
-          <NativeSelect.Root size="sm" width="64">
-            <NativeSelect.Field value={rule} onChange={(event) => setRule(event.target.value)}>
-              <option value="">Choose the rule they break</option>
-              {(rules.data?.rules ?? []).map((entry) => (
-                <option key={entry.id} value={entry.id}>
-                  {entry.number}. {entry.title}
-                </option>
-              ))}
-              <option value="other">Other</option>
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </Field.Root>
+        <RuleSelect label="Rule for the selected" choose="Choose the rule they break" value={rule} onChange={setRule} />
         {BULK.map(({ action, label }) => (
           <Button
             key={action}
@@ -263,7 +261,6 @@ function QueueEntry({
   selected: boolean;
   onSelect: (on: boolean) => void;
 }) {
-  const rules = useRules();
   const act = useModerationAction();
   const [rule, setRule] = useState("");
   const [note, setNote] = useState("");
@@ -329,21 +326,7 @@ function QueueEntry({
         {open && (
           <Stack gap="2">
             <HStack gap="3" align="flex-end" flexWrap="wrap">
-              <Field.Root width="auto">
-                <Field.Label>Rule</Field.Label>
-                <NativeSelect.Root size="sm" width="64">
-                  <NativeSelect.Field value={rule} onChange={(event) => setRule(event.target.value)}>
-                    <option value="">Choose the rule it breaks</option>
-                    {(rules.data?.rules ?? []).map((entry) => (
-                      <option key={entry.id} value={entry.id}>
-                        {entry.number}. {entry.title}
-                      </option>
-                    ))}
-                    <option value="other">Other</option>
-                  </NativeSelect.Field>
-                  <NativeSelect.Indicator />
-                </NativeSelect.Root>
-              </Field.Root>
+              <RuleSelect label="Rule" choose="Choose the rule it breaks" value={rule} onChange={setRule} />
             </HStack>
             <Field.Root width="auto">
               <Field.Label>Note to the author (sent with the decision)</Field.Label>
