@@ -46,9 +46,13 @@ test("a writer blocks a pest from their profile, holds first-time comments, and 
   await expect(visitor.getByText(rude)).toHaveCount(0);
 
   // Settings list the block; the writer turns on holding first-time commenters.
-  await page.getByRole("button", { name: "Account menu" }).click();
-  await page.getByRole("menuitem", { name: "Blocks and mutes" }).click();
-  await expect(page).toHaveURL(/\/settings\/blocks$/);
+  // The menu is loaded when first opened, and the profile reloads after the block: tried again until it takes.
+  await expect(async () => {
+    if ((await page.getByRole("button", { name: "Account menu" }).getAttribute("aria-expanded")) !== "true")
+      await page.getByRole("button", { name: "Account menu" }).click();
+    await page.getByRole("menuitem", { name: "Blocks and mutes" }).click({ timeout: 2_000 });
+    await expect(page).toHaveURL(/\/settings\/blocks$/, { timeout: 2_000 });
+  }).toPass({ timeout: 15_000 });
   const blocked = page.getByRole("region", { name: "Blocked" });
   await expect(blocked.getByRole("listitem")).toContainText("Pest");
   await page.getByLabel("Hold comments from first-time commenters").check();
