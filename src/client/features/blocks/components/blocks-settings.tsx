@@ -130,6 +130,9 @@ function MutedWords({ words }: { words: string[] }) {
 function FirstComments() {
   const settings = useCommentSettings();
   const set = useSetCommentSettings();
+  // The box shows the choice at once (set in the same event, so the browser's toggle stands); once saved, or if
+  // saving fails, it shows what is saved.
+  const [choice, setChoice] = useState<boolean | null>(null);
   return (
     <Stack as="section" aria-labelledby="first-comments" gap="2">
       <Heading as="h2" size="lg" id="first-comments">
@@ -140,10 +143,13 @@ function FirstComments() {
           <label>
             <input
               type="checkbox"
-              // The box shows the choice at once; it falls back to what is saved if saving fails.
-              checked={set.isPending ? set.variables : settings.data.holdFirstComments}
+              checked={choice ?? settings.data.holdFirstComments}
               disabled={set.isPending}
-              onChange={(event) => set.mutate(event.target.checked)}
+              onChange={(event) => {
+                const hold = event.target.checked;
+                setChoice(hold);
+                set.mutate(hold, { onSettled: () => setChoice(null) });
+              }}
               style={{
                 marginTop: "0.15em",
                 width: "1rem",
