@@ -1,15 +1,11 @@
 import crypto from "node:crypto";
-import path from "node:path";
-import type { APIRequestContext, Page } from "@playwright/test";
+import type { APIRequestContext } from "@playwright/test";
 import { parseEther } from "viem";
 import { logIn, registerUser, type TestUser, verifyWalletByApi } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
 import { linkFromMail } from "./fixtures/outbox.ts";
+import { auth, shot } from "./fixtures/screens.ts";
 import { chain, expect, fundedAccount, test } from "./fixtures/wallet.ts";
-
-const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
-const auth = (user: { token: string }) => ({ authorization: `Bearer ${user.token}` });
 
 async function publish(request: APIRequestContext, author: TestUser, title: string) {
   const admin = await adminSession(request);

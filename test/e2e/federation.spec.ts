@@ -1,16 +1,12 @@
 import crypto from "node:crypto";
-import path from "node:path";
 import { Create, type Person } from "@fedify/fedify/vocab";
-import { expect, type Page, test } from "@playwright/test";
+import { expect, test } from "@playwright/test";
 import { startPeer } from "../support/fediverse.ts";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
 import { seriousViolations } from "./fixtures/axe.ts";
+import { auth, shot } from "./fixtures/screens.ts";
 import { baseURL } from "./playwright.config.ts";
-
-const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
-const auth = (user: { token: string }) => ({ authorization: `Bearer ${user.token}` });
 
 // axe-core is added to the page as a script, which the site's Content-Security-Policy would refuse.
 test.use({ bypassCSP: true });

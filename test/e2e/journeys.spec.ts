@@ -1,12 +1,8 @@
 import crypto from "node:crypto";
-import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { adminSession } from "./fixtures/admin.ts";
 import { coverPng } from "./fixtures/cover.ts";
-
-const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
-const shot = (page: import("@playwright/test").Page, name: string) =>
-  page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
+import { shot } from "./fixtures/screens.ts";
 
 test.describe.configure({ mode: "serial" });
 

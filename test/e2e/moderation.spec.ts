@@ -1,13 +1,8 @@
 import crypto from "node:crypto";
-import path from "node:path";
-import type { Page } from "@playwright/test";
 import { expect, test } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
-
-const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
-const auth = (user: { token: string }) => ({ authorization: `Bearer ${user.token}` });
+import { auth, shot } from "./fixtures/screens.ts";
 
 test("a reader reports a comment, a moderator hides it from the queue, and a visitor no longer sees it", async ({
   page,

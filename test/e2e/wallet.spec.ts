@@ -1,14 +1,12 @@
 import crypto from "node:crypto";
-import path from "node:path";
 import type { APIRequestContext, Page } from "@playwright/test";
 import { formatEther, parseEther, parseEventLogs } from "viem";
 import { featuredFeeAbi } from "#shared/contracts/featured-fee.ts";
 import { logIn, PASSWORD, registerUser, verifyWalletByApi } from "./fixtures/accounts.ts";
 import { ADMIN, adminSession } from "./fixtures/admin.ts";
+import { shot } from "./fixtures/screens.ts";
 import { chain, expect, fundedAccount, type TestWallet, test } from "./fixtures/wallet.ts";
 
-const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
-const shot = (page: Page, name: string) => page.screenshot({ path: path.join(SCREENS, `${name}.png`), fullPage: true });
 const FEE = parseEther("0.01");
 
 test.describe.configure({ mode: "serial" });
