@@ -5,7 +5,7 @@ import { mailOutbox, users } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
 import { userMessageMail } from "../infra/mail-templates.ts";
 import type { AuthUser } from "./auth/auth-user.ts";
-import { refuseIfBlocked } from "./blocks/blocks.ts";
+import { isBlocked } from "./blocks/blocks.ts";
 import type { Deps } from "./deps.ts";
 import { NOTHING_PUBLIC } from "./reads/tags.ts";
 
@@ -55,11 +55,9 @@ export async function sendUserMessage(deps: MessageDeps, sender: AuthUser, input
     .where(input.toId ? eq(users.id, input.toId) : sql`lower(${users.email}) = lower(${input.to ?? ""})`);
   if (!recipient && input.toId) throw new HttpError(404, "User not found");
   if (!recipient) return SENT;
-  try {
-    await refuseIfBlocked(deps, { ownerId: recipient.id, actorId: sender.id, both: true }, CANNOT_MESSAGE);
-  } catch (error) {
+  if (await isBlocked(deps, { ownerId: recipient.id, actorId: sender.id, both: true })) {
     // Written to an address, it is answered as one that is no one's: the form tells no one who blocked them.
-    if (input.toId) throw error;
+    if (input.toId) throw new HttpError(403, CANNOT_MESSAGE);
     return SENT;
   }
   const name = `${sender.firstName} ${sender.lastName}`;

@@ -1,27 +1,36 @@
 import { Field, HStack, Text } from "@chakra-ui/react";
+import type { InputHTMLAttributes } from "react";
 import type { UseFormRegisterReturn } from "react-hook-form";
 
-/** A native checkbox inside its label, so a click on the words, the keyboard and screen readers all work. */
+/**
+ * A native checkbox inside its label, so a click on the words, the keyboard and screen readers all work. A form
+ * passes its `registration`; elsewhere the input's own props (`checked`, `onChange`, `disabled`). `hideLabel` keeps
+ * the words for screen readers only (and the box inline, in a row of others).
+ */
 export function CheckboxField({
   label,
   hint,
+  hideLabel,
   registration,
+  ...input
 }: {
   label: string;
   hint?: string;
-  registration: UseFormRegisterReturn;
-}) {
+  hideLabel?: boolean;
+  registration?: UseFormRegisterReturn;
+} & Omit<InputHTMLAttributes<HTMLInputElement>, "type">) {
   return (
-    <Field.Root>
+    <Field.Root width={hideLabel ? "auto" : undefined}>
       <HStack asChild gap="2" align="flex-start" cursor="pointer">
         <label>
           <input
             type="checkbox"
             {...registration}
+            {...input}
             style={{ marginTop: "0.15em", width: "1rem", height: "1rem", accentColor: "var(--chakra-colors-teal-700)" }}
           />
           <span>
-            <Text as="span" fontSize="sm" fontWeight="medium">
+            <Text as="span" fontSize="sm" fontWeight={hint ? "medium" : undefined} srOnly={hideLabel}>
               {label}
             </Text>
             {hint && (

@@ -129,12 +129,15 @@ export async function replaceMutedWords(
   return listRelations(deps, user);
 }
 
+type Between = { ownerId: string; actorId: string; both?: boolean };
+
 /** Refuses what `actorId` would do to `ownerId` when `ownerId` blocked them (and, for `both`, the other way too). */
-export async function refuseIfBlocked(
-  deps: Pick<Deps, "db">,
-  owner: { ownerId: string; actorId: string; both?: boolean },
-  message: string,
-) {
+export async function refuseIfBlocked(deps: Pick<Deps, "db">, between: Between, message: string) {
+  if (await isBlocked(deps, between)) throw new HttpError(403, message);
+}
+
+/** Whether `ownerId` blocked `actorId` (or, for `both`, either blocked the other). */
+export async function isBlocked(deps: Pick<Deps, "db">, owner: Between) {
   const pairs = [and(eq(userBlocks.blockerId, owner.ownerId), eq(userBlocks.blockedId, owner.actorId))];
   if (owner.both) pairs.push(and(eq(userBlocks.blockerId, owner.actorId), eq(userBlocks.blockedId, owner.ownerId)));
   const [row] = await deps.db
@@ -142,5 +145,5 @@ export async function refuseIfBlocked(
     .from(userBlocks)
     .where(or(...pairs))
     .limit(1);
-  if (row) throw new HttpError(403, message);
+  return Boolean(row);
 }

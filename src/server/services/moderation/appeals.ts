@@ -58,7 +58,7 @@ export async function appeal(
 }
 
 /** A decision reached by the link in its mail (a suspended account's, which cannot sign in). */
-async function decisionByLink(deps: Pick<Deps, "db" | "config">, actionId: string, token: string) {
+async function linkedDecision(deps: Pick<Deps, "db" | "config">, actionId: string, token: string) {
   checkAppealToken(deps.config, actionId, token);
   const [row] = await deps.db.select().from(moderationActions).where(eq(moderationActions.id, actionId));
   if (!row?.subjectId) throw new HttpError(404, "There is no such decision");
@@ -66,14 +66,14 @@ async function decisionByLink(deps: Pick<Deps, "db" | "config">, actionId: strin
 }
 
 export async function decisionOfLink(deps: Pick<Deps, "db" | "config">, actionId: string, token: string) {
-  return toDecision(await decisionByLink(deps, actionId, token));
+  return toDecision(await linkedDecision(deps, actionId, token));
 }
 
 export async function appealByLink(
   deps: Pick<Deps, "db" | "config" | "changed">,
   input: { actionId: string; token: string; text: string },
 ) {
-  return appealRow(deps, await decisionByLink(deps, input.actionId, input.token), input.text);
+  return appealRow(deps, await linkedDecision(deps, input.actionId, input.token), input.text);
 }
 
 async function appealRow(deps: Pick<Deps, "db" | "changed">, row: Row, text: string) {

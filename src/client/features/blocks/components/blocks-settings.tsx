@@ -1,6 +1,7 @@
 import { Button, Field, Heading, HStack, Stack, Text, Textarea } from "@chakra-ui/react";
 import { useState } from "react";
 import type { UserSummary } from "#shared/schemas/users.ts";
+import { CheckboxField } from "../../../components/form/checkbox-field.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { QueryState } from "../../../components/query-state.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
@@ -139,35 +140,17 @@ function FirstComments() {
         Comments on your posts
       </Heading>
       {settings.data && (
-        <HStack asChild gap="2" align="flex-start" cursor="pointer">
-          <label>
-            <input
-              type="checkbox"
-              checked={choice ?? settings.data.holdFirstComments}
-              disabled={set.isPending}
-              onChange={(event) => {
-                const hold = event.target.checked;
-                setChoice(hold);
-                set.mutate(hold, { onSettled: () => setChoice(null) });
-              }}
-              style={{
-                marginTop: "0.15em",
-                width: "1rem",
-                height: "1rem",
-                accentColor: "var(--chakra-colors-teal-700)",
-              }}
-            />
-            <span>
-              <Text as="span" fontSize="sm" fontWeight="medium">
-                Hold comments from first-time commenters
-              </Text>
-              <Text as="span" display="block" fontSize="sm" color="fg.muted">
-                A comment from someone who never had one shown on your posts waits until you approve it on the post's
-                page.
-              </Text>
-            </span>
-          </label>
-        </HStack>
+        <CheckboxField
+          label="Hold comments from first-time commenters"
+          hint="A comment from someone who never had one shown on your posts waits until you approve it on the post's page."
+          checked={choice ?? settings.data.holdFirstComments}
+          disabled={set.isPending}
+          onChange={(event) => {
+            const hold = event.target.checked;
+            setChoice(hold);
+            set.mutate(hold, { onSettled: () => setChoice(null) });
+          }}
+        />
       )}
       <ErrorLines error={settings.error ?? set.error} />
     </Stack>

@@ -10,6 +10,7 @@ import {
   type ReportOrigin,
   type ReportStatus,
 } from "#shared/schemas/moderation.ts";
+import { CheckboxField } from "../../../components/form/checkbox-field.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { PagedList } from "../../../components/query-state.tsx";
 import { formatDate } from "../../../lib/format.ts";
@@ -275,19 +276,12 @@ function QueueEntry({
       <Stack gap="3">
         <HStack gap="2" flexWrap="wrap">
           {open && (
-            <HStack asChild gap="1" cursor="pointer">
-              <label>
-                <input
-                  type="checkbox"
-                  checked={selected}
-                  onChange={(event) => onSelect(event.target.checked)}
-                  style={{ width: "1rem", height: "1rem", accentColor: "var(--chakra-colors-teal-700)" }}
-                />
-                <Text as="span" srOnly>
-                  Select “{item.preview.title}”
-                </Text>
-              </label>
-            </HStack>
+            <CheckboxField
+              label={`Select “${item.preview.title}”`}
+              hideLabel
+              checked={selected}
+              onChange={(event) => onSelect(event.target.checked)}
+            />
           )}
           <Badge>{KIND_LABELS[item.target.kind]}</Badge>
           {item.state !== "visible" && <Badge colorPalette="orange">{item.state}</Badge>}

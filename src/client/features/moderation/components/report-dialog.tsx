@@ -1,17 +1,7 @@
-import {
-  Button,
-  CloseButton,
-  Dialog,
-  Field,
-  HStack,
-  Portal,
-  RadioGroup,
-  Stack,
-  Text,
-  Textarea,
-} from "@chakra-ui/react";
+import { Button, CloseButton, Dialog, Field, Portal, RadioGroup, Stack, Text, Textarea } from "@chakra-ui/react";
 import { useState } from "react";
 import type { ReportKind } from "#shared/schemas/moderation.ts";
+import { CheckboxField } from "../../../components/form/checkbox-field.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { useFileReport } from "../api/reports.ts";
 import { useRules } from "../api/rules.ts";
@@ -83,19 +73,11 @@ export default function ReportDialog({ target, onClose }: { target: ReportTarget
                     />
                   </Field.Root>
                   {target.kind === "remote-reply" && (
-                    <HStack asChild gap="2" cursor="pointer">
-                      <label>
-                        <input
-                          type="checkbox"
-                          checked={forward}
-                          onChange={(event) => setForward(event.target.checked)}
-                          style={{ width: "1rem", height: "1rem", accentColor: "var(--chakra-colors-teal-700)" }}
-                        />
-                        <Text as="span" fontSize="sm">
-                          Also tell its own server (without your name)
-                        </Text>
-                      </label>
-                    </HStack>
+                    <CheckboxField
+                      label="Also tell its own server (without your name)"
+                      checked={forward}
+                      onChange={(event) => setForward(event.target.checked)}
+                    />
                   )}
                   <ErrorLines error={report.error ?? rules.error} />
                 </Stack>
