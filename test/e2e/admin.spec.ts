@@ -3,6 +3,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { ADMIN } from "./fixtures/admin.ts";
 import { linkFromMail } from "./fixtures/outbox.ts";
+import { chooseInAccountMenu } from "./fixtures/screens.ts";
 
 const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
 
@@ -89,8 +90,7 @@ test("an admin blocks and unblocks a user, rewards one and messages one", async 
 
 test("an admin renames the site in Settings and sees the chain and mail status", async ({ page }) => {
   await logInAsAdmin(page);
-  await page.getByRole("button", { name: "Account menu" }).click();
-  await page.getByRole("menuitem", { name: "Settings", exact: true }).click();
+  await chooseInAccountMenu(page, "Settings", /\/Settings$/);
   await expect(page.getByRole("heading", { level: 1, name: "Settings" })).toBeVisible();
   await expect(page.getByText("Hardhat (chain id 31337)")).toBeVisible();
   await expect(page.getByText(/Files in the data folder/)).toBeVisible();

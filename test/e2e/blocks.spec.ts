@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
-import { auth, shot } from "./fixtures/screens.ts";
+import { auth, chooseInAccountMenu, shot } from "./fixtures/screens.ts";
 
 test("a writer blocks a pest from their profile, holds first-time comments, and approves one on the post", async ({
   page,
@@ -41,13 +41,7 @@ test("a writer blocks a pest from their profile, holds first-time comments, and 
   await expect(visitor.getByText(rude)).toHaveCount(0);
 
   // Settings list the block; the writer turns on holding first-time commenters.
-  // The menu is loaded when first opened, and the profile reloads after the block: tried again until it takes.
-  await expect(async () => {
-    if ((await page.getByRole("button", { name: "Account menu" }).getAttribute("aria-expanded")) !== "true")
-      await page.getByRole("button", { name: "Account menu" }).click();
-    await page.getByRole("menuitem", { name: "Blocks and mutes" }).click({ timeout: 2_000 });
-    await expect(page).toHaveURL(/\/settings\/blocks$/, { timeout: 2_000 });
-  }).toPass({ timeout: 15_000 });
+  await chooseInAccountMenu(page, "Blocks and mutes", /\/settings\/blocks$/);
   const blocked = page.getByRole("region", { name: "Blocked" });
   await expect(blocked.getByRole("listitem")).toContainText("Pest");
   await page.getByLabel("Hold comments from first-time commenters").check();

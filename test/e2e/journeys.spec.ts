@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { adminSession } from "./fixtures/admin.ts";
 import { coverPng } from "./fixtures/cover.ts";
-import { shot } from "./fixtures/screens.ts";
+import { chooseInAccountMenu, shot } from "./fixtures/screens.ts";
 
 test.describe.configure({ mode: "serial" });
 
@@ -126,8 +126,7 @@ test("a writer registers, logs in, writes a formatted post with a cover, reads i
   await expect(page.getByRole("link", { name: `Blocks, bytes and more ${tag}` })).toBeVisible();
   await shot(page, "profile");
 
-  await page.getByRole("button", { name: "Account menu" }).click();
-  await page.getByRole("menuitem", { name: "Change your password" }).click();
+  await chooseInAccountMenu(page, "Change your password", /\/update-password$/);
   await page.getByLabel("Current Password").fill(password);
   await page.getByLabel("Password", { exact: true }).fill("another strong password");
   await page.getByRole("button", { name: "Update Password" }).click();

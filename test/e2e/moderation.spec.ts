@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
-import { auth, shot } from "./fixtures/screens.ts";
+import { auth, chooseInAccountMenu, shot } from "./fixtures/screens.ts";
 
 test("a reader reports a comment, a moderator hides it from the queue, and a visitor no longer sees it", async ({
   page,
@@ -56,9 +56,7 @@ test("a reader reports a comment, a moderator hides it from the queue, and a vis
   // The moderator finds it in the queue from the account menu and hides it under the rule.
   const moderatorPage = await (await browser.newContext()).newPage();
   await logIn(moderatorPage, moderator.email);
-  await moderatorPage.getByRole("button", { name: "Account menu" }).click();
-  await moderatorPage.getByRole("menuitem", { name: "Moderation" }).click();
-  await expect(moderatorPage).toHaveURL(/\/moderation$/);
+  await chooseInAccountMenu(moderatorPage, "Moderation", /\/moderation$/);
   const entry = moderatorPage.getByRole("listitem").filter({ hasText: abuse });
   await expect(entry).toContainText("No unhealthy words (1)");
   await expect(entry).toContainText("Insults every reader");

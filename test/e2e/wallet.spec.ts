@@ -4,7 +4,7 @@ import { formatEther, parseEther, parseEventLogs } from "viem";
 import { featuredFeeAbi } from "#shared/contracts/featured-fee.ts";
 import { logIn, PASSWORD, registerUser, verifyWalletByApi } from "./fixtures/accounts.ts";
 import { ADMIN, adminSession } from "./fixtures/admin.ts";
-import { shot } from "./fixtures/screens.ts";
+import { chooseInAccountMenu, shot } from "./fixtures/screens.ts";
 import { chain, expect, fundedAccount, type TestWallet, test } from "./fixtures/wallet.ts";
 
 const FEE = parseEther("0.01");
@@ -281,8 +281,7 @@ test("an admin verifies a wallet on the profile, tips a user, and sees payments 
   await dialog.getByRole("button", { name: "Close" }).click();
   await expect(row.getByRole("link", { name: /^Rewards \d+$/ })).toBeVisible();
 
-  await page.getByRole("button", { name: "Account menu" }).click();
-  await page.getByRole("menuitem", { name: "Payments" }).click();
+  await chooseInAccountMenu(page, "Payments", /\/payments$/);
   await expect(page.getByRole("heading", { level: 1, name: "Payments" })).toBeVisible();
   await page.getByRole("tab", { name: "Tips" }).click();
   const tipRow = page.getByRole("tabpanel").getByRole("row").nth(1);
