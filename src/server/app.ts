@@ -35,6 +35,7 @@ import { registerPages } from "./routes/pages/index.ts";
 import { paymentRoutes } from "./routes/payments/index.ts";
 import { postRoutes } from "./routes/posts/index.ts";
 import { settingsRoutes } from "./routes/settings/index.ts";
+import { statsRoutes } from "./routes/stats/index.ts";
 import { systemRoutes } from "./routes/system/index.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
@@ -57,6 +58,8 @@ declare module "fastify" {
     paymentWatcher: Jobs["paymentWatcher"];
     publisher: Jobs["publisher"];
     views: Jobs["views"];
+    /** Reads for the stats, added up off the request path (services/stats/recorder.ts). */
+    stats: Jobs["stats"];
     /** Public reads through the read cache: the API routes and the reader pages ask here, with the same keys. */
     reads: PublicReads;
     feeds: Feeds;
@@ -162,7 +165,15 @@ export async function buildApp(options: AppOptions) {
   registerReadCache(app, { maxAgeMs: config.readCacheMaxAgeMs, refuseUnsaid: config.env !== "production" });
   const changed = app.changeLog.changed;
   const jobs = await startJobs({ database, config, chain: app.chain, mailer, bus, log: app.log, changed });
-  for (const name of ["views", "paymentWatcher", "publisher", "notificationHub", "digests", "federator"] as const) {
+  for (const name of [
+    "views",
+    "stats",
+    "paymentWatcher",
+    "publisher",
+    "notificationHub",
+    "digests",
+    "federator",
+  ] as const) {
     app.decorate(name, jobs[name]);
   }
   app.addHook("preClose", () => jobs.endStreams());
@@ -217,6 +228,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(federationApiRoutes, { prefix: "/api/federation" });
   await app.register(moderationRoutes, { prefix: "/api" });
   await app.register(blockRoutes, { prefix: "/api" });
+  await app.register(statsRoutes, { prefix: "/api/stats" });
   if (jobs.federator) await registerFederationRoutes(app, jobs.federator);
 
   // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.

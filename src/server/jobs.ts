@@ -12,6 +12,7 @@ import { createDigestJob } from "./services/notifications/digest.ts";
 import { createNotificationHub } from "./services/notifications/live.ts";
 import { createPaymentWatcher } from "./services/payments/finality.ts";
 import type { Changed } from "./services/reads/changes.ts";
+import { createStatsRecorder } from "./services/stats/recorder.ts";
 
 export interface JobDeps {
   database: Database;
@@ -25,7 +26,7 @@ export interface JobDeps {
 
 /**
  * The server's background work, each on its own timer (infra/periodic.ts) on every instance: the mail outbox,
- * batched view counts, payment re-checks, scheduled posts, live unread counts, daily digests and, when the site
+ * batched view counts and reading stats, payment re-checks, scheduled posts, live unread counts, daily digests and, when the site
  * federates, the fediverse's deliveries. What a job changes in public reads it tells `changed`, as requests do.
  */
 export async function startJobs(deps: JobDeps) {
@@ -37,6 +38,8 @@ export async function startJobs(deps: JobDeps) {
   // Views are counted in batches off the request path and show when a cached answer next expires (a view changes
   // no page at once, or pages would never stay cached).
   const views = createViewBuffer({ db, log });
+  // Reads for the authors' stats likewise: added up in memory, written as hourly rollups once a second.
+  const stats = createStatsRecorder({ db, log });
   const paymentWatcher = createPaymentWatcher({
     db,
     chain: deps.chain,
@@ -55,10 +58,12 @@ export async function startJobs(deps: JobDeps) {
   const federator: Federator | null = config.federation
     ? (await import("./services/federation/federation.ts")).createFederator({ db, config, log, changed })
     : null;
-  for (const job of [views, paymentWatcher, publisher, notificationHub, digests, erasure, federator]) job?.start();
+  for (const job of [views, stats, paymentWatcher, publisher, notificationHub, digests, erasure, federator])
+    job?.start();
 
   return {
     views,
+    stats,
     paymentWatcher,
     publisher,
     notificationHub,
@@ -73,6 +78,7 @@ export async function startJobs(deps: JobDeps) {
       await erasure.close();
       await publisher.close();
       await paymentWatcher.close();
+      await stats.close();
       await views.close();
       await mailer.close();
     },

@@ -316,6 +316,18 @@ const MATRIX: Row[] = [
     }),
     ADMIN,
   ],
+  [
+    "POST",
+    "/api/stats/beacon",
+    (w) => ({ url: "/api/stats/beacon", payload: { kind: "post", id: w.post.id, url: `/posts/${w.post.id}` } }),
+    PUBLIC,
+  ],
+  ["GET", "/api/stats/author", () => ({ url: "/api/stats/author" }), SIGNED_IN],
+  ["GET", "/api/stats/author.csv", () => ({ url: "/api/stats/author.csv" }), SIGNED_IN],
+  ["GET", "/api/stats/site", () => ({ url: "/api/stats/site" }), ADMIN],
+  ["GET", "/api/stats/site.csv", () => ({ url: "/api/stats/site.csv" }), ADMIN],
+  ["GET", "/api/stats/posts/{id}", (w) => ({ url: `/api/stats/posts/${w.post.id}` }), OWNER_OR_ADMIN],
+  ["GET", "/api/stats/posts/{id}.csv", (w) => ({ url: `/api/stats/posts/${w.post.id}.csv` }), OWNER_OR_ADMIN],
   ["GET", "/api/moderation/mine", () => ({ url: "/api/moderation/mine" }), SIGNED_IN],
   [
     "POST",

@@ -739,3 +739,71 @@ export const filterTerms = pgTable("filter_terms", {
   action: text("action").notNull(),
   createdAt: createdAt(),
 });
+
+/**
+ * Reads of published posts and profiles, added up per hour and per source, campaign and device (services/stats/).
+ * Raw reads are never kept. `visitors` counts people new to the post (or profile) that day, `authorVisitors` new to
+ * its author that day, `siteVisitors` new to the site that day: each person is one visitor a day in each scope.
+ * Absent values are '' so the key needs no nulls.
+ */
+export const statsRollups = pgTable(
+  "stats_rollups",
+  {
+    hour: timestamp("hour", { withTimezone: true }).notNull(),
+    /** `post` or `profile`. */
+    kind: text("kind").notNull(),
+    /** The post, or for a profile the user. */
+    targetId: uuid("target_id").notNull(),
+    authorId: uuid("author_id").notNull(),
+    /** The referrer's domain; '' for none or the site itself. */
+    source: text("source").notNull(),
+    utmSource: text("utm_source").notNull(),
+    utmMedium: text("utm_medium").notNull(),
+    utmCampaign: text("utm_campaign").notNull(),
+    /** `desktop`, `phone` or `tablet`. */
+    device: text("device").notNull(),
+    views: integer("views").notNull().default(0),
+    visitors: integer("visitors").notNull().default(0),
+    authorVisitors: integer("author_visitors").notNull().default(0),
+    siteVisitors: integer("site_visitors").notNull().default(0),
+  },
+  (t) => [
+    primaryKey({
+      columns: [t.hour, t.kind, t.targetId, t.source, t.utmSource, t.utmMedium, t.utmCampaign, t.device],
+    }),
+    index("stats_rollups_author_idx").on(t.authorId, t.hour),
+    index("stats_rollups_target_idx").on(t.targetId, t.hour),
+  ],
+);
+
+/**
+ * Who was counted today, to count each person once a day per scope (`site`, an author's id, or `post:`/`profile:`
+ * and an id): a hash under a salt of the day that is never stored. Rows go once their day is over, so nothing links
+ * a visitor across days. `lastSeen` gives the "reading now" count.
+ */
+export const statsVisitors = pgTable(
+  "stats_visitors",
+  {
+    day: date("day").notNull(),
+    scope: text("scope").notNull(),
+    visitor: text("visitor").notNull(),
+    lastSeen: timestamp("last_seen", { withTimezone: true }).notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.day, t.scope, t.visitor] }),
+    index("stats_visitors_recent_idx").on(t.scope, t.lastSeen),
+  ],
+);
+
+/** Events whose rows do not stay to be counted later (an unfollow, an unsubscribe), counted per day as they happen. */
+export const statsCounts = pgTable(
+  "stats_counts",
+  {
+    day: date("day").notNull(),
+    /** An author's id, or `site`. */
+    scope: text("scope").notNull(),
+    metric: text("metric").notNull(),
+    n: integer("n").notNull().default(0),
+  },
+  (t) => [primaryKey({ columns: [t.scope, t.metric, t.day] })],
+);

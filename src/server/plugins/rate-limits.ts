@@ -44,6 +44,8 @@ export const DEFAULT_RATE_LIMITS = {
   reports: { max: 10, timeWindow: 15 * MINUTE }, // reports filed, per user
   moderation: { max: 120, timeWindow: MINUTE }, // moderators' actions, per moderator
   publicLog: { max: 60, timeWindow: MINUTE }, // the moderation log's pages and export, per address
+  beacons: { max: 120, timeWindow: MINUTE }, // reads the app reports for the stats, per address
+  stats: { max: 120, timeWindow: MINUTE }, // stats pages and their CSV, per user
 } satisfies Record<string, Limit>;
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 export type LimitName = keyof RateLimits;

@@ -12,6 +12,8 @@ import type { CachedResponse, Format } from "../../infra/read-cache.ts";
 import { sendCompressed, varyOn } from "../../plugins/compression.ts";
 import { addressKey } from "../../plugins/rate-limits.ts";
 import { sendCached } from "../../plugins/read-cache.ts";
+import { readRequestOf } from "../../plugins/read-request.ts";
+import { recordRead } from "../../services/stats/record.ts";
 import { renderHead } from "./head.ts";
 
 type Render = (url: string, load: ReaderLoaders) => Promise<RenderedPage>;
@@ -126,7 +128,19 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
     const { value, entry } = kept ? { value: kept.value, entry: kept } : await renderPage(request, key);
     const answer = value as PageAnswer;
     // Counted like `GET /api/posts/{id}`: a page load carries no session, so the reader is their address.
-    if (answer.postId) app.views.record({ postId: answer.postId, address: addressKey(request), userId: null });
+    if (answer.postId) {
+      app.views.record({ postId: answer.postId, address: addressKey(request), userId: null });
+      recordRead(
+        app.deps,
+        app.stats,
+        readRequestOf(request, {
+          kind: "post",
+          targetId: answer.postId,
+          referrer: request.headers.referer,
+          url: request.url,
+        }),
+      );
+    }
     if (answer.noindex) reply.header("x-robots-tag", "noindex");
     reply.code(answer.status).header("cache-control", "no-cache");
     // A post's address answers ActivityStreams JSON to the fediverse: caches must not mix the two.

@@ -3,6 +3,7 @@ import { oneLine } from "#shared/notification-text.ts";
 import { domainSchema } from "#shared/schemas/federation.ts";
 import { blockedDomains } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
+import { csvField } from "../../infra/csv.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { blockDomain, normalHost } from "./domains.ts";
@@ -29,12 +30,6 @@ function fields(line: string): string[] {
   }
   out.push(field);
   return out.map((value) => value.trim());
-}
-
-/** A field as CSV: quoted when it must be, and never read by a spreadsheet as a formula. */
-function csvField(value: string) {
-  const safe = /^[=+\-@\t\r]/.test(value) ? `'${value}` : value;
-  return /[",\r\n]/.test(safe) ? `"${safe.replace(/"/g, '""')}"` : safe;
 }
 
 /** The site's domain blocks in Mastodon's CSV. */

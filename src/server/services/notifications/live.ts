@@ -6,6 +6,7 @@ import { notifications, revokedSessions, users } from "../../db/schema.ts";
 import type { Bus } from "../../infra/bus.ts";
 import { periodic } from "../../infra/periodic.ts";
 import { SESSIONS_CHANNEL, type SessionsEnded } from "../auth/sessions.ts";
+import { readingNow } from "../stats/stats.ts";
 import { NOTIFICATIONS_CHANNEL, type NotificationsChanged } from "./notify.ts";
 import { unreadCount, unreadCounts } from "./reads.ts";
 
@@ -18,6 +19,8 @@ export interface StreamSession {
 
 /** A comment line now and then keeps proxies from closing a quiet stream. */
 const HEARTBEAT_MS = 20_000;
+/** How often authors with a page open hear how many people are reading them now. */
+const READING_EVERY_MS = 10_000;
 /** Open tabs per user kept live; past it, the oldest stream is closed (its page refreshes on navigation). */
 const STREAMS_PER_USER = 5;
 
@@ -34,6 +37,23 @@ export function createNotificationHub(deps: { db: Db; bus: Bus; log: FastifyBase
 
   const send = (response: ServerResponse, count: number) =>
     response.write(`event: unread\ndata: ${JSON.stringify({ count })}\n\n`);
+  /** The last "reading now" count each page was sent: only a change is sent again. */
+  const readingSent = new WeakMap<ServerResponse, number>();
+  const sendReading = (response: ServerResponse, count: number) => {
+    if (readingSent.get(response) === count) return;
+    readingSent.set(response, count);
+    response.write(`event: reading\ndata: ${JSON.stringify({ count })}\n\n`);
+  };
+
+  /** Each connected author's readers of the last minutes (services/stats/), one statement for all of them. */
+  async function refreshReading() {
+    const connected = [...streams.keys()];
+    if (connected.length === 0) return;
+    const counts = await readingNow(deps, connected);
+    for (const userId of connected) {
+      for (const response of streams.get(userId) ?? []) sendReading(response, counts.get(userId) ?? 0);
+    }
+  }
 
   async function usersConcerned(message: NotificationsChanged) {
     if ("users" in message) return message.users.filter((id) => streams.has(id));
@@ -96,6 +116,10 @@ export function createNotificationHub(deps: { db: Db; bus: Bus; log: FastifyBase
       deps.log.warn({ err: error }, "live streams of an ended session could not be closed"),
     );
   });
+  const reading = periodic(refreshReading, {
+    everyMs: READING_EVERY_MS,
+    onError: (error) => deps.log.warn({ err: error }, "reading-now counts could not be read"),
+  });
   const heartbeat = periodic(
     async () => {
       for (const list of streams.values()) for (const response of list) response.write(": keep-alive\n\n");
@@ -127,15 +151,22 @@ export function createNotificationHub(deps: { db: Db; bus: Bus; log: FastifyBase
       send(response, (await unreadCount(deps, userId)).count);
     },
 
+    /** Sends the "reading now" counts that changed (on its timer; tests call it at once). */
+    refreshReading,
+
     /** How many pages are kept live here (tests, the benchmark). */
     size: () => [...streams.values()].reduce((total, list) => total + list.length, 0),
 
-    start: () => heartbeat.start(),
+    start: () => {
+      heartbeat.start();
+      reading.start();
+    },
 
     async close() {
       stopListening();
       stopWatchingSessions();
       await heartbeat.close();
+      await reading.close();
       for (const list of streams.values()) for (const response of list) response.end();
       streams.clear();
     },

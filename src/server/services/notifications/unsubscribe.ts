@@ -12,6 +12,7 @@ import { notificationSettings } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { Deps } from "../deps.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import { countEvent } from "../stats/counts.ts";
 
 /**
  * One-click unsubscribe links (RFC 8058): `/unsubscribe/<user>/<topic>/<token>`, where the token is an HMAC-SHA256 of
@@ -95,6 +96,7 @@ export async function unsubscribe(
   checkToken(deps.config.jwtSecret ?? "", input);
   const topics = input.topic === "digest" ? await digestTopics(deps, input.userId) : [input.topic];
   await setDelivery(deps, input.userId, topics, "app");
+  await countEvent(deps, "site", "unsubscribed");
   if (input.topic !== "digest") return { label: TOPICS[input.topic].label, topics, delivery: "app" };
   const undo = undoToken(deps.config.jwtSecret ?? "", input.userId, topics);
   return { label: DIGEST_LABEL, topics, delivery: "app", undo };

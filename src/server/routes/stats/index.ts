@@ -1,0 +1,100 @@
+import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { z } from "zod";
+import { postIdParamsSchema } from "#shared/schemas/posts.ts";
+import { beaconSchema, statsQuerySchema, statsSchema } from "#shared/schemas/stats.ts";
+import { currentUser } from "../../plugins/auth.ts";
+import { security } from "../../plugins/docs.ts";
+import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
+import { readRequestOf } from "../../plugins/read-request.ts";
+import { recordRead } from "../../services/stats/record.ts";
+import { authorStats, postStats, siteStats, statsCsv } from "../../services/stats/stats.ts";
+
+const tags = ["stats"];
+
+const csv = (reply: FastifyReply, name: string, body: string) =>
+  reply
+    .type("text/csv; charset=utf-8")
+    .header("content-disposition", `attachment; filename="${name}.csv"`)
+    .header("cache-control", "private, no-store")
+    .send(body);
+
+/** Reads recorded without cookies (`/api/stats/beacon`), and the author's, a post's and the site's numbers. */
+export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post("/beacon", {
+    schema: {
+      tags,
+      summary:
+        "Record a read of a post or a profile shown by the app (no session; not counted with DNT or Global Privacy Control, or for bots)",
+      body: beaconSchema,
+      response: { 204: z.null().describe("Recorded, or left out") },
+    },
+    preHandler: limitBy(app, "beacons", byAddress),
+    handler: async (request, reply) => {
+      const { kind, id, referrer, url } = request.body;
+      recordRead(app.deps, app.stats, readRequestOf(request, { kind, targetId: id, referrer, url }));
+      return reply.code(204).send();
+    },
+  });
+
+  const period = { querystring: statsQuerySchema };
+  const views = [
+    {
+      url: "/author",
+      summary: "The signed-in author's stats: reads over time, sources, campaigns, devices, audience and tips",
+      guard: app.requireUser,
+      get: (request: FastifyRequest) => authorStats(app.deps, currentUser(request), request.query as never),
+      name: () => "stats",
+    },
+    {
+      url: "/site",
+      summary:
+        "The site's stats (admins): readers, registrations, fees and tips, rewards, posts, mail, the fediverse's queue",
+      guard: app.requireAdmin,
+      get: (request: FastifyRequest) => siteStats(app.deps, request.query as never),
+      name: () => "site-stats",
+    },
+  ];
+  for (const view of views) {
+    app.get(view.url, {
+      schema: { tags, security, summary: view.summary, ...period, response: { 200: statsSchema } },
+      preHandler: [view.guard, limitBy(app, "stats", byUser)],
+      handler: async (request) => view.get(request),
+    });
+    app.get(`${view.url}.csv`, {
+      schema: { tags, security, summary: `${view.summary}, as CSV`, ...period, produces: ["text/csv"] },
+      preHandler: [view.guard, limitBy(app, "stats", byUser)],
+      handler: async (request, reply) => csv(reply, view.name(), statsCsv(await view.get(request))),
+    });
+  }
+
+  app.get("/posts/:id", {
+    schema: {
+      tags,
+      security,
+      summary: "A post's stats (its author or an admin)",
+      params: postIdParamsSchema,
+      ...period,
+      response: { 200: statsSchema },
+    },
+    preHandler: [app.requireUser, limitBy(app, "stats", byUser)],
+    handler: async (request) => postStats(app.deps, currentUser(request), request.params.id, request.query),
+  });
+  app.get("/posts/:id.csv", {
+    schema: {
+      tags,
+      security,
+      summary: "A post's stats (its author or an admin), as CSV",
+      params: postIdParamsSchema,
+      ...period,
+      produces: ["text/csv"],
+    },
+    preHandler: [app.requireUser, limitBy(app, "stats", byUser)],
+    handler: async (request, reply) =>
+      csv(
+        reply,
+        "post-stats",
+        statsCsv(await postStats(app.deps, currentUser(request), request.params.id, request.query)),
+      ),
+  });
+};

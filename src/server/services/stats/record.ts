@@ -1,0 +1,14 @@
+import type { Deps } from "../deps.ts";
+import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import { type ReadRequest, readOf } from "./reads.ts";
+import type { StatsRecorder } from "./recorder.ts";
+
+/**
+ * Records a read for the stats, or nothing when the reader opted out or is a bot. It writes nothing now (the recorder
+ * adds reads up off the request path) and changes no public read: the stats are their owners' only.
+ */
+export function recordRead(deps: Pick<Deps, "config" | "changed">, recorder: StatsRecorder, request: ReadRequest) {
+  const read = readOf(deps.config.jwtSecret ?? "", request);
+  if (read) recorder.record(read);
+  deps.changed(NOTHING_PUBLIC);
+}
