@@ -24,24 +24,27 @@ describe("navigation bars", () => {
     const items = await screen.findAllByRole("menuitem");
     expect(items.map((item) => item.textContent)).toEqual([
       "Your Profile",
+      "Stats",
       "Change your password",
       "Notification settings",
       "Blocks and mutes",
     ]);
   });
 
-  it("shows an admin Authors, Add Category, Category List, Settings, Payments and Moderation after the spec's items", async () => {
+  it("shows an admin Authors, Add Category, Category List, Settings, Payments, Site stats and Moderation after the spec's items", async () => {
     await renderApp("/", buildSession({ isAdmin: true }));
     expect(mainNavLinks()).toEqual(["Home", "Create", "Blogs", "Authors", "Add Category", "Category List"]);
     await userEvent.click(screen.getByRole("button", { name: "Account menu" }));
     const items = await screen.findAllByRole("menuitem");
     expect(items.map((item) => item.textContent)).toEqual([
       "Your Profile",
+      "Stats",
       "Change your password",
       "Notification settings",
       "Blocks and mutes",
       "Settings",
       "Payments",
+      "Site stats",
       "Moderation",
     ]);
   });

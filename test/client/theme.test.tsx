@@ -43,6 +43,8 @@ describe("the sliced theme", () => {
       "/category-list",
       "/Settings",
       "/payments",
+      "/stats",
+      "/admin/stats",
       "/nowhere",
     ];
     for (const screen of screens) {

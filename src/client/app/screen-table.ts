@@ -14,6 +14,7 @@ const search = () => import("./routes/search.tsx");
 const createPost = () => import("./routes/create-post.tsx");
 const notifications = () => import("./routes/notifications.tsx");
 const moderation = () => import("./routes/moderation.tsx");
+const stats = () => import("./routes/stats.tsx");
 
 /** A screen's chunk and the name it exports the screen under (checked against the module). */
 const chunk = <M, K extends keyof M & string>(load: () => Promise<M>, name: K) => ({
@@ -68,6 +69,10 @@ export const SCREENS: Screen[] = [
   { path: "/moderation/log", access: "public", ...chunk(moderation, "ModerationLogRoute") },
   { path: "/decisions", access: "user", ...chunk(moderation, "DecisionsRoute") },
   { path: "/appeal/:actionId/:token", access: "public", ...chunk(moderation, "AppealByLinkRoute") },
+  // Not in the spec: cookie-free stats (docs/product.md, "Stats").
+  { path: "/stats", access: "user", ...chunk(stats, "StatsRoute") },
+  { path: "/stats/posts/:id", access: "user", ...chunk(stats, "PostStatsRoute") },
+  { path: "/admin/stats", access: "admin", ...chunk(stats, "SiteStatsRoute") },
 ];
 
 /**

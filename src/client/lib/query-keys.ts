@@ -76,6 +76,12 @@ export const queryKeys = {
     commentSettings: () => ["blocks", "comment-settings"] as const,
     waiting: (postId: string) => ["blocks", "waiting", postId] as const,
   },
+  /** An author's, a post's or the site's numbers over a period; the live "reading now" count of the signed-in author. */
+  stats: {
+    all: () => ["stats"] as const,
+    of: (path: string, from: string, to: string, interval: string) => ["stats", path, from, to, interval] as const,
+    readingNow: () => ["stats", "reading-now"] as const,
+  },
   /** The site's name and description. */
   settings: () => ["settings"] as const,
   /** What an admin sees of the running system. */

@@ -6,6 +6,7 @@ import { BlocksSettings } from "../../features/blocks/components/blocks-settings
 import { RelationButtons } from "../../features/blocks/public.tsx";
 import { ReportButton } from "../../features/moderation/public.tsx";
 import { DraftList } from "../../features/posts/components/draft-list.tsx";
+import { useReadBeacon } from "../../features/stats/public.ts";
 import { useProfile } from "../../features/users/api/profile.ts";
 import {
   ChangePasswordForm,
@@ -21,6 +22,7 @@ const useUserId = () => useSession()?.id ?? "";
 
 export function ProfileRoute() {
   const { id = "" } = useParams();
+  useReadBeacon("profile", id, id);
   return (
     <ProfileView
       key={id}

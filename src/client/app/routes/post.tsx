@@ -6,12 +6,19 @@ import { CommentList } from "../../features/comments/components/comment-list.tsx
 import { PostFediverse } from "../../features/federation/components/post-fediverse.tsx";
 import { ReportButton } from "../../features/moderation/public.tsx";
 import { PostDetail } from "../../features/posts/components/post-detail.tsx";
+import { useReadBeacon } from "../../features/stats/public.ts";
 import { useSession } from "../../lib/session.ts";
 
 // Only signed-in readers write comments: the form (and its form library) loads for them alone.
 const CommentForm = lazy(() =>
   import("../../features/comments/components/comment-form.tsx").then((module) => ({ default: module.CommentForm })),
 );
+
+/** Counts the read for the author's stats (a published post only; the server checks again). */
+function ReadBeacon({ postId, authorId }: { postId: string; authorId: string }) {
+  useReadBeacon("post", postId, authorId);
+  return null;
+}
 
 export function PostRoute() {
   const { id = "" } = useParams();
@@ -35,6 +42,7 @@ export function PostRoute() {
             flexDirection="column"
             gap="6"
           >
+            <ReadBeacon postId={post.id} authorId={post.user.id} />
             {session && (
               <Suspense fallback={null}>
                 <CommentForm postId={post.id} />

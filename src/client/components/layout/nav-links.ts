@@ -25,6 +25,8 @@ export function navLinksFor(session: Session | null): NavLink[] {
 export function avatarMenuFor(session: Session): NavLink[] {
   const items = [
     { label: "Your Profile", to: `/profile/${session.id}` },
+    // Not in the spec: cookie-free stats (docs/product.md, "Stats").
+    { label: "Stats", to: "/stats" },
     { label: "Change your password", to: "/update-password" },
     // Not in the spec: how notifications reach the user (docs/product.md, "Following, notifications and tips").
     { label: "Notification settings", to: "/notifications/settings" },
@@ -33,6 +35,12 @@ export function avatarMenuFor(session: Session): NavLink[] {
   // Not in the spec: the moderators' queue (docs/product.md, "Moderation").
   const moderating = session.isAdmin || session.isModerator ? [{ label: "Moderation", to: "/moderation" }] : [];
   return session.isAdmin
-    ? [...items, { label: "Settings", to: "/Settings" }, { label: "Payments", to: "/payments" }, ...moderating]
+    ? [
+        ...items,
+        { label: "Settings", to: "/Settings" },
+        { label: "Payments", to: "/payments" },
+        { label: "Site stats", to: "/admin/stats" },
+        ...moderating,
+      ]
     : [...items, ...moderating];
 }

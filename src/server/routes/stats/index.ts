@@ -33,7 +33,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request, reply) => {
       const { kind, id, referrer, url } = request.body;
       recordRead(app.deps, app.stats, readRequestOf(request, { kind, targetId: id, referrer, url }));
-      return reply.code(204).send();
+      return reply.code(204).send(null);
     },
   });
 

@@ -2,6 +2,7 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { blockedDomainsSchema } from "#shared/schemas/federation.ts";
 import { blocklistResultSchema } from "#shared/schemas/moderation.ts";
 import { api, apiText } from "../../../lib/api-client.ts";
+import { saveFile } from "../../../lib/download.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 
 export const useBlockedDomains = () =>
@@ -42,10 +43,5 @@ export function useImportBlocklist() {
 
 /** Saves the site's block list as a CSV file, as the browser downloads one. */
 export async function downloadBlocklist() {
-  const csv = await apiText("/api/moderation/domain-blocks.csv");
-  const link = document.createElement("a");
-  link.href = URL.createObjectURL(new Blob([csv], { type: "text/csv" }));
-  link.download = "domain-blocks.csv";
-  link.click();
-  URL.revokeObjectURL(link.href);
+  saveFile("domain-blocks.csv", await apiText("/api/moderation/domain-blocks.csv"));
 }

@@ -2,6 +2,7 @@ import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useLocation } from "react-router-dom";
 import { unreadCountSchema } from "#shared/schemas/notifications.ts";
+import { readingNowSchema } from "#shared/schemas/stats.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 import { sessionStore } from "../../../lib/session.ts";
@@ -29,9 +30,15 @@ const MAX_RETRY_MS = 60_000;
 
 /**
  * Reads the server's event stream of the unread count (`GET /api/notifications/stream`) with the session's token
- * (an EventSource cannot send one), until `signal` aborts; each count goes to `onCount`.
+ * (an EventSource cannot send one), until `signal` aborts; each count goes to `onCount`, each "reading now" to
+ * `onReading`.
  */
-async function streamUnread(token: string, signal: AbortSignal, onCount: (count: number) => void) {
+async function streamUnread(
+  token: string,
+  signal: AbortSignal,
+  onCount: (count: number) => void,
+  onReading: (reading: { count: number }) => void,
+) {
   const response = await fetch("/api/notifications/stream", { headers: { authorization: `Bearer ${token}` }, signal });
   if (!response.ok || !response.body) throw new Error(`stream refused (${response.status})`);
   const reader = response.body.pipeThrough(new TextDecoderStream()).getReader();
@@ -44,8 +51,10 @@ async function streamUnread(token: string, signal: AbortSignal, onCount: (count:
     while (end >= 0) {
       const event = buffer.slice(0, end);
       buffer = buffer.slice(end + 2);
-      const data = /^event: unread\ndata: (.*)$/m.test(event) ? /^data: (.*)$/m.exec(event)?.[1] : undefined;
-      if (data) onCount(unreadCountSchema.parse(JSON.parse(data)).count);
+      const [, name, data] = /^event: (\w+)\ndata: (.*)$/m.exec(event) ?? [];
+      if (name === "unread" && data) onCount(unreadCountSchema.parse(JSON.parse(data)).count);
+      // The author's readers now, for the stats screen (features/stats reads it under its key).
+      if (name === "reading" && data) onReading(readingNowSchema.parse(JSON.parse(data)));
       end = buffer.indexOf("\n\n");
     }
   }
@@ -87,7 +96,9 @@ export function useUnreadCount(userId: string) {
         const session = sessionStore.get();
         if (session?.id !== userId) return;
         const token = session.token;
-        await streamUnread(token, controller.signal, set).catch(() => {});
+        await streamUnread(token, controller.signal, set, (reading) =>
+          queryClient.setQueryData(queryKeys.stats.readingNow(), reading),
+        ).catch(() => {});
         if (controller.signal.aborted) return;
         await new Promise((resolve) => setTimeout(resolve, wait));
         wait = Math.min(wait * 2, MAX_RETRY_MS);

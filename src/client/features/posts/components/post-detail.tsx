@@ -83,7 +83,12 @@ export function PostDetail({
                 </Text>
                 {!isAuthor && actions && <HStack ms="auto">{actions(data)}</HStack>}
                 {isAuthor && (
-                  <HStack ms="auto">
+                  <HStack ms="auto" wrap="wrap">
+                    {data.status === "published" && (
+                      <Button asChild size="sm" variant="outline" aria-label="Stats of this post">
+                        <RouterLink to={`/stats/posts/${data.id}`}>Stats</RouterLink>
+                      </Button>
+                    )}
                     <Button asChild size="sm" variant="outline" aria-label="Edit post">
                       <RouterLink to={`/update-post/${data.id}`}>
                         <EditIcon /> Edit
