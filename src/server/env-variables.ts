@@ -99,6 +99,8 @@ export const envSchema = z
      * http address (tests, trials: it then fetches private addresses too, so never in production); `off` never.
      */
     FEDERATION: z.enum(["auto", "on", "off"]).default("auto"),
+    /** Reading stats (services/stats/): `off` records no read at all; the stats screens then show what was recorded. */
+    STATS: z.enum(["on", "off"]).default("on"),
     /** How long an activity being delivered or handled belongs to one instance (freed after this if it dies). */
     FEDERATION_LEASE_MS: z.coerce.number().int().min(1_000).max(3_600_000).default(30_000),
   })

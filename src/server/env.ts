@@ -43,6 +43,8 @@ export interface AppConfig {
   trustProxy: false | number | string[];
   requestTimeoutMs: number;
   maxConnections: number;
+  /** Whether reads are recorded for the stats (STATS). */
+  stats: boolean;
   /** Null when the site does not federate. */
   federation: { allowPrivateAddress: boolean; leaseMs: number } | null;
 }
@@ -117,6 +119,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     trustProxy: env.TRUST_PROXY,
     requestTimeoutMs: env.REQUEST_TIMEOUT_MS,
     maxConnections: env.MAX_CONNECTIONS,
+    stats: env.STATS === "on",
     federation: federationSettings(env),
   };
 }

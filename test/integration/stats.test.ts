@@ -7,7 +7,7 @@ import type { App } from "../../src/server/app.ts";
 import { readOf, visitorOf } from "../../src/server/services/stats/reads.ts";
 import { buildTestApp, TEST_JWT_SECRET, twoInstances } from "../support/app.ts";
 import { createCategory, createPost, likePost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
+import { databaseTargets, pgliteTarget } from "../support/databases.ts";
 import { bearer, makeAdmin, signUp } from "../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
@@ -318,6 +318,24 @@ describe.skipIf(!process.env.TEST_DATABASE_URL || !process.env.TEST_REDIS_URL)("
       expect(total(stats, "visitors")).toBe("3");
     } finally {
       await close();
+    }
+  });
+});
+
+describe("stats switched off", () => {
+  it("records no read at all with STATS=off", async () => {
+    const app = await buildTestApp(await pgliteTarget.open(), { env: { STATS: "off" } });
+    try {
+      const admin = await signUp(app);
+      await makeAdmin(app, admin.id);
+      const writer = await signUp(app);
+      const post = await createPost(app, writer, (await createCategory(app, admin)).title);
+      expect((await beacon(app, { kind: "post", id: post.id, url: "/" })).statusCode).toBe(204);
+      await app.stats.flush();
+      const rows = await app.db.execute(sql`select count(*)::int as n from stats_rollups`);
+      expect((rows as unknown as { rows: { n: number }[] }).rows[0]?.n).toBe(0);
+    } finally {
+      await app.close();
     }
   });
 });

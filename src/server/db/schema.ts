@@ -740,6 +740,25 @@ export const filterTerms = pgTable("filter_terms", {
   createdAt: createdAt(),
 });
 
+const rollupColumns = {
+  /** `post` or `profile`. */
+  kind: text("kind").notNull(),
+  /** The post, or for a profile the user. */
+  targetId: uuid("target_id").notNull(),
+  authorId: uuid("author_id").notNull(),
+  /** The referrer's domain; '' for none or the site itself. */
+  source: text("source").notNull(),
+  utmSource: text("utm_source").notNull(),
+  utmMedium: text("utm_medium").notNull(),
+  utmCampaign: text("utm_campaign").notNull(),
+  /** `desktop`, `phone` or `tablet`. */
+  device: text("device").notNull(),
+  views: integer("views").notNull().default(0),
+  visitors: integer("visitors").notNull().default(0),
+  authorVisitors: integer("author_visitors").notNull().default(0),
+  siteVisitors: integer("site_visitors").notNull().default(0),
+};
+
 /**
  * Reads of published posts and profiles, added up per hour and per source, campaign and device (services/stats/).
  * Raw reads are never kept. `visitors` counts people new to the post (or profile) that day, `authorVisitors` new to
@@ -748,31 +767,26 @@ export const filterTerms = pgTable("filter_terms", {
  */
 export const statsRollups = pgTable(
   "stats_rollups",
-  {
-    hour: timestamp("hour", { withTimezone: true }).notNull(),
-    /** `post` or `profile`. */
-    kind: text("kind").notNull(),
-    /** The post, or for a profile the user. */
-    targetId: uuid("target_id").notNull(),
-    authorId: uuid("author_id").notNull(),
-    /** The referrer's domain; '' for none or the site itself. */
-    source: text("source").notNull(),
-    utmSource: text("utm_source").notNull(),
-    utmMedium: text("utm_medium").notNull(),
-    utmCampaign: text("utm_campaign").notNull(),
-    /** `desktop`, `phone` or `tablet`. */
-    device: text("device").notNull(),
-    views: integer("views").notNull().default(0),
-    visitors: integer("visitors").notNull().default(0),
-    authorVisitors: integer("author_visitors").notNull().default(0),
-    siteVisitors: integer("site_visitors").notNull().default(0),
-  },
+  { hour: timestamp("hour", { withTimezone: true }).notNull(), ...rollupColumns },
   (t) => [
     primaryKey({
       columns: [t.hour, t.kind, t.targetId, t.source, t.utmSource, t.utmMedium, t.utmCampaign, t.device],
     }),
     index("stats_rollups_author_idx").on(t.authorId, t.hour),
     index("stats_rollups_target_idx").on(t.targetId, t.hour),
+  ],
+);
+
+/** The same sums per day (its UTC midnight), written with the hourly ones: what periods of days and months read. */
+export const statsDaily = pgTable(
+  "stats_daily",
+  { day: timestamp("day", { withTimezone: true }).notNull(), ...rollupColumns },
+  (t) => [
+    primaryKey({
+      columns: [t.day, t.kind, t.targetId, t.source, t.utmSource, t.utmMedium, t.utmCampaign, t.device],
+    }),
+    index("stats_daily_author_idx").on(t.authorId, t.day),
+    index("stats_daily_target_idx").on(t.targetId, t.day),
   ],
 );
 

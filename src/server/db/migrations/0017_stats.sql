@@ -6,6 +6,23 @@ CREATE TABLE "stats_counts" (
 	CONSTRAINT "stats_counts_scope_metric_day_pk" PRIMARY KEY("scope","metric","day")
 );
 --> statement-breakpoint
+CREATE TABLE "stats_daily" (
+	"day" timestamp with time zone NOT NULL,
+	"kind" text NOT NULL,
+	"target_id" uuid NOT NULL,
+	"author_id" uuid NOT NULL,
+	"source" text NOT NULL,
+	"utm_source" text NOT NULL,
+	"utm_medium" text NOT NULL,
+	"utm_campaign" text NOT NULL,
+	"device" text NOT NULL,
+	"views" integer DEFAULT 0 NOT NULL,
+	"visitors" integer DEFAULT 0 NOT NULL,
+	"author_visitors" integer DEFAULT 0 NOT NULL,
+	"site_visitors" integer DEFAULT 0 NOT NULL,
+	CONSTRAINT "stats_daily_day_kind_target_id_source_utm_source_utm_medium_utm_campaign_device_pk" PRIMARY KEY("day","kind","target_id","source","utm_source","utm_medium","utm_campaign","device")
+);
+--> statement-breakpoint
 CREATE TABLE "stats_rollups" (
 	"hour" timestamp with time zone NOT NULL,
 	"kind" text NOT NULL,
@@ -31,6 +48,8 @@ CREATE TABLE "stats_visitors" (
 	CONSTRAINT "stats_visitors_day_scope_visitor_pk" PRIMARY KEY("day","scope","visitor")
 );
 --> statement-breakpoint
+CREATE INDEX "stats_daily_author_idx" ON "stats_daily" USING btree ("author_id","day");--> statement-breakpoint
+CREATE INDEX "stats_daily_target_idx" ON "stats_daily" USING btree ("target_id","day");--> statement-breakpoint
 CREATE INDEX "stats_rollups_author_idx" ON "stats_rollups" USING btree ("author_id","hour");--> statement-breakpoint
 CREATE INDEX "stats_rollups_target_idx" ON "stats_rollups" USING btree ("target_id","hour");--> statement-breakpoint
 CREATE INDEX "stats_visitors_recent_idx" ON "stats_visitors" USING btree ("scope","last_seen");--> statement-breakpoint

@@ -35,6 +35,12 @@ function summed(at: SQL, value: SQL, from: SQL, where: SQL, period: Period) {
 const postsOf = (scope: Scope) =>
   scope.kind === "author" ? sql`p.user_id = ${scope.id}` : scope.kind === "post" ? sql`p.id = ${scope.id}` : sql`true`;
 
+/** The rollups a period reads: hourly for hours, daily (each day's UTC midnight) for days and months. */
+export const rollupTable = (period: Period) =>
+  period.interval === "hour"
+    ? { from: sql`stats_rollups r`, at: sql`r.hour` }
+    : { from: sql`stats_daily r`, at: sql`r.day` };
+
 /** The rollups of the scope's reads; `kind` one kind only. */
 function rollupsOf(scope: Scope, kind?: "post" | "profile") {
   const of = kind ? sql`r.kind = ${kind}` : sql`true`;
@@ -69,21 +75,23 @@ export const METRICS: MetricDef[] = [
     label: "Views",
     unit: "count",
     chart: "readers",
-    rows: (scope, period) => summed(sql`r.hour`, sql`r.views`, sql`stats_rollups r`, rollupsOf(scope, "post"), period),
+    rows: (scope, period) =>
+      summed(rollupTable(period).at, sql`r.views`, rollupTable(period).from, rollupsOf(scope, "post"), period),
   },
   {
     key: "visitors",
     label: "Unique visitors",
     unit: "count",
     chart: "readers",
-    rows: (scope, period) => summed(sql`r.hour`, visitorsColumn(scope), sql`stats_rollups r`, rollupsOf(scope), period),
+    rows: (scope, period) =>
+      summed(rollupTable(period).at, visitorsColumn(scope), rollupTable(period).from, rollupsOf(scope), period),
   },
   {
     key: "profileViews",
     label: "Profile views",
     unit: "count",
     rows: only(["author", "site"], (scope, period) =>
-      summed(sql`r.hour`, sql`r.views`, sql`stats_rollups r`, rollupsOf(scope, "profile"), period),
+      summed(rollupTable(period).at, sql`r.views`, rollupTable(period).from, rollupsOf(scope, "profile"), period),
     ),
   },
   {

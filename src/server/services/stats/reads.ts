@@ -87,9 +87,12 @@ export function sourceOf(referrer: string | undefined, host: string | undefined)
   return /^[a-z0-9.:[\]-]+$/.test(domain) ? domain.slice(0, VALUE_MAX) : "";
 }
 
+const NO_UTM = { utmSource: "", utmMedium: "", utmCampaign: "" };
+
 /** The page's `utm_source`, `utm_medium` and `utm_campaign`. */
 export function utmOf(url: string) {
   const query = url.indexOf("?");
+  if (query < 0 || !url.includes("utm_", query)) return NO_UTM;
   const params = new URLSearchParams(query >= 0 ? url.slice(query + 1, query + 4096) : "");
   return {
     utmSource: cleanValue(params.get("utm_source")).toLowerCase(),
@@ -106,18 +109,15 @@ export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
  * day's visitor rows are gone (services/stats/recorder.ts) nothing links a hash to a person or to another day.
  */
 function saltOf(secret: string, day: string) {
-  return crypto.createHmac("sha256", secret).update(`penchain:stats:${day}`).digest();
+  return crypto.createHmac("sha256", secret).update(`penchain:stats:${day}`).digest("base64url");
 }
-let salt: { secret: string; day: string; value: Buffer } | undefined;
+let salt: { secret: string; day: string; value: string } | undefined;
 
+/** A reader of the day: SHA-256 of the day's salt, the address and the user agent (one hash, on every read). */
 export function visitorOf(secret: string, at: Date, address: string, userAgent: string | undefined) {
   const day = dayOf(at);
   if (salt?.day !== day || salt.secret !== secret) salt = { secret, day, value: saltOf(secret, day) };
-  return crypto
-    .createHmac("sha256", salt.value)
-    .update(`${address}\n${userAgent ?? ""}`)
-    .digest("base64url")
-    .slice(0, 22);
+  return crypto.hash("sha256", `${salt.value}\n${address}\n${userAgent ?? ""}`, "base64url").slice(0, 22);
 }
 
 /** The read to record, or null when it must not be: the reader opted out, or is a bot. */

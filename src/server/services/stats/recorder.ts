@@ -21,6 +21,14 @@ const rollupKey = (read: Read, hour: string) =>
     "\n",
   );
 
+let lastHour = { ms: -1, iso: "" };
+/** The start of a read's hour, as the rollups key it (the same string all hour long, made once). */
+function hourOf(at: Date) {
+  const ms = Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
+  if (ms !== lastHour.ms) lastHour = { ms, iso: new Date(ms).toISOString() };
+  return lastHour.iso;
+}
+
 const rows = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
 /**
@@ -107,17 +115,28 @@ export function createStatsRecorder(options: { db: Db; log: FastifyBaseLogger })
         });
         rollups.set(key, row);
       }
-      await tx.execute(sql`
-        insert into stats_rollups (hour, kind, target_id, author_id, source, utm_source, utm_medium, utm_campaign,
-          device, views, visitors, author_visitors, site_visitors)
-        select * from json_to_recordset(${JSON.stringify([...rollups.values()])}::json) as t(hour timestamptz,
+      const input = sql`json_to_recordset(${JSON.stringify([...rollups.values()])}::json) as t(hour timestamptz,
           kind text, target_id uuid, author_id uuid, source text, utm_source text, utm_medium text, utm_campaign text,
-          device text, views int, visitors int, author_visitors int, site_visitors int)
-        on conflict (hour, kind, target_id, source, utm_source, utm_medium, utm_campaign, device) do update set
-          views = stats_rollups.views + excluded.views,
-          visitors = stats_rollups.visitors + excluded.visitors,
-          author_visitors = stats_rollups.author_visitors + excluded.author_visitors,
-          site_visitors = stats_rollups.site_visitors + excluded.site_visitors`);
+          device text, views int, visitors int, author_visitors int, site_visitors int)`;
+      // The hourly sums, and the same per day (what periods of days and months read).
+      for (const [name, unit] of [
+        ["stats_rollups", "hour"],
+        ["stats_daily", "day"],
+      ] as const) {
+        const [table, at] = [sql.raw(name), sql.raw(unit)];
+        await tx.execute(sql`
+          insert into ${table} (${at}, kind, target_id, author_id, source, utm_source, utm_medium, utm_campaign,
+            device, views, visitors, author_visitors, site_visitors)
+          select date_trunc(${unit}, t.hour, 'UTC'), kind, target_id, author_id, source,
+            utm_source, utm_medium, utm_campaign, device, sum(views), sum(visitors), sum(author_visitors), sum(site_visitors)
+          from ${input}
+          group by 1, 2, 3, 4, 5, 6, 7, 8, 9
+          on conflict (${at}, kind, target_id, source, utm_source, utm_medium, utm_campaign, device) do update set
+            views = ${table}.views + excluded.views,
+            visitors = ${table}.visitors + excluded.visitors,
+            author_visitors = ${table}.author_visitors + excluded.author_visitors,
+            site_visitors = ${table}.site_visitors + excluded.site_visitors`);
+      }
       return counted.length;
     });
   }
@@ -154,7 +173,7 @@ export function createStatsRecorder(options: { db: Db; log: FastifyBaseLogger })
   const recorder = {
     /** Notes a read (readOf made it); written within a second. */
     record(read: Read) {
-      const hour = new Date(Math.floor(read.at.getTime() / HOUR_MS) * HOUR_MS).toISOString();
+      const hour = hourOf(read.at);
       const key = `${rollupKey(read, hour)}\n${read.visitor}`;
       const known = pending.get(key);
       if (known) known.views += 1;

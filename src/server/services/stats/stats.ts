@@ -5,7 +5,7 @@ import { HttpError } from "../../http-error.ts";
 import { csvField } from "../../infra/csv.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
-import { METRICS, type Period, readingNowSql, type Scope, scopeKey, visitorsColumn } from "./queries.ts";
+import { METRICS, type Period, readingNowSql, rollupTable, type Scope, scopeKey, visitorsColumn } from "./queries.ts";
 
 const DAY_MS = 86_400_000;
 const TOP = 10;
@@ -34,7 +34,9 @@ const parse = (value: string, end: boolean) =>
 export function periodOf(query: StatsQuery, now = new Date()): Period & { buckets: Date[] } {
   const interval = query.interval ?? "day";
   const to = query.to ? parse(query.to, true) : now;
-  const from = query.from ? parse(query.from, false) : new Date(to.getTime() - 30 * DAY_MS);
+  const asked = query.from ? parse(query.from, false) : new Date(to.getTime() - 30 * DAY_MS);
+  // Days and months are read from daily sums: such a period starts at its first day's midnight.
+  const from = interval === "hour" ? asked : truncate(asked, "day");
   if (!(from < to)) throw new HttpError(400, "The period must start before it ends");
   const buckets: Date[] = [];
   for (let at = truncate(from, interval); at < to; at = next(at, interval)) {
@@ -56,7 +58,7 @@ async function checkPost(deps: Pick<Deps, "db">, user: AuthUser, postId: string)
 /** The scope's reads over the period summed per `group`, the most read first. */
 function rankedSql(scope: Scope, period: Period, group: SQL, name: SQL, extra: SQL = sql`true`) {
   return sql`select ${name}, sum(r.views)::int as views, sum(${visitorsColumn(scope)})::int as visitors
-      from stats_rollups r
+      from ${rollupTable(period).from}
       where ${
         scope.kind === "author"
           ? sql`r.author_id = ${scope.id} and r.kind = 'post'`
@@ -64,7 +66,8 @@ function rankedSql(scope: Scope, period: Period, group: SQL, name: SQL, extra: S
             ? sql`r.target_id = ${scope.id} and r.kind = 'post'`
             : sql`r.kind = 'post'`
       } and ${extra}
-        and r.hour >= ${period.from.toISOString()}::timestamptz and r.hour < ${period.to.toISOString()}::timestamptz
+        and ${rollupTable(period).at} >= ${period.from.toISOString()}::timestamptz
+        and ${rollupTable(period).at} < ${period.to.toISOString()}::timestamptz
       group by ${group} order by views desc, 1 limit ${TOP}`;
 }
 const ranked = (db: Db, ...args: Parameters<typeof rankedSql>) =>
