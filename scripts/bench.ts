@@ -3,7 +3,9 @@
 // own process, 50 connections). The server runs as `npm start` runs it, logging each request at the default level,
 // and every request asks for `Accept-Encoding: br, gzip` as browsers do: the ceiling sends the same compressed bytes. Prints req/s, p50, p99 and the share of the ceiling, and checks the targets below;
 // then how long uncached searches take, one at a time; then the audience loop (lib/bench-audience.ts): a new post
-// to 10,000 followers, reads while its mail drains, and a reader's 100,000 notifications. The app is seeded with 10,000 posts (`-- --scale`: also
+// to 10,000 followers, reads while its mail drains, and a reader's 100,000 notifications; then federation,
+// moderation, and stats (lib/bench-stats.ts: what recording reads costs a page, the stats screens over 1,000,000
+// views). The app is seeded with 10,000 posts (`-- --scale`: also
 // 100,000 posts and 1,000,000 reactions, comparing what an uncached first and deep page cost). PGlite by default;
 // BENCH_DATABASE_URL (a PostgreSQL server) runs it on a fresh database there, dropped afterwards. Not part of
 // `npm test`: this machine is shared, so only same-run ratios count.
@@ -20,6 +22,7 @@ import { benchAudience, serveAudience } from "./lib/bench-audience.ts";
 import { benchFederation, joinFederation, serveFederation } from "./lib/bench-federation.ts";
 import { benchModeration } from "./lib/bench-moderation.ts";
 import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
+import { benchStats, serveStatsPage } from "./lib/bench-stats.ts";
 import { bin, getRaw, READY_MARK, residentMiB, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
 
@@ -258,6 +261,7 @@ async function bench() {
     ...(await benchAudience(import.meta.filename, SECONDS)),
     ...(await benchFederation(import.meta.filename)),
     ...(await benchModeration(process.env.BENCH_DATABASE_URL)),
+    ...(await benchStats(import.meta.filename, SECONDS, process.env.BENCH_DATABASE_URL)),
   ];
   if (process.argv.includes("--scale")) {
     const large = await benchAt(100_000);
@@ -283,6 +287,9 @@ else if (process.argv.includes("--federation")) await serveFederation(process.en
 else if (process.argv.includes("--federation-join"))
   await joinFederation(process.env.BENCH_PEER as string, process.env.BENCH_SHARED_DATABASE as string);
 else if (process.argv.includes("--ceiling")) ceiling();
+else if (process.argv.includes("--stats-page")) await serveStatsPage();
+else if (process.argv.includes("--stats-only"))
+  process.exitCode = (await benchStats(import.meta.filename, SECONDS, process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
 else if (process.argv.includes("--moderation-only"))
   process.exitCode = (await benchModeration(process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
 else if (process.argv.includes("--federation-only"))
