@@ -29,9 +29,14 @@ test("an author opens Stats after readers came from two sources and sees both in
   await desktop.goto(`/posts/${post.id}`, { referer: "https://news.example/front" });
   await expect(desktop.getByRole("heading", { name: title })).toBeVisible();
   const phone = await (await browser.newContext({ ...devices["Pixel 7"] })).newPage();
-  await phone.goto(`/posts/${post.id}?utm_source=mastodon&utm_medium=social&utm_campaign=spring-${tag}`, {
-    referer: "https://mastodon.example/@friend/1",
-  });
+  // Its campaign carries markup: shown as text, never as markup.
+  const campaign = `<img src=x onerror=alert(1)>spring-${tag}`;
+  await phone.goto(
+    `/posts/${post.id}?utm_source=mastodon&utm_medium=social&utm_campaign=${encodeURIComponent(campaign)}`,
+    {
+      referer: "https://mastodon.example/@friend/1",
+    },
+  );
   await expect(phone.getByRole("heading", { name: title })).toBeVisible();
   // A signed-in reader reaches the post inside the app: the app's beacon counts that read.
   const member = await registerUser(request, { firstName: "Mabel" });
