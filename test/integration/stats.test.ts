@@ -242,7 +242,15 @@ describe.each(databaseTargets)("stats on $name", (target) => {
       payload: { followId: writer.id },
       headers: bearer(admin),
     });
+    // A fediverse follower comes and goes (as the inbox's Follow and Undo write it), and another stays.
+    for (const who of ["https://social.example/users/a", "https://social.example/users/b"]) {
+      await app.db.execute(sql`insert into remote_followers (actor, follower_uri, inbox, domain)
+        values (${writer.id}, ${who}, ${`${who}/inbox`}, 'social.example')`);
+    }
+    await app.db.execute(sql`delete from remote_followers where follower_uri = 'https://social.example/users/a'`);
     const mine = await statsOf("/api/stats/author?interval=day", writer);
+    expect(total(mine, "fediverseFollowersGained")).toBe("2");
+    expect(total(mine, "fediverseFollowersLost")).toBe("1");
     expect(total(mine, "likes")).toBe("1");
     expect(total(mine, "comments")).toBe("1");
     expect(total(mine, "followersGained")).toBe("2");

@@ -70,3 +70,16 @@ BEGIN
 END $$;
 --> statement-breakpoint
 CREATE TRIGGER follows_stats AFTER INSERT OR DELETE ON follows FOR EACH ROW EXECUTE FUNCTION stats_count_follow();
+--> statement-breakpoint
+-- Followers from the fediverse likewise, for the author they follow (the site's own actor is `site`).
+CREATE FUNCTION stats_count_remote_follow() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+  INSERT INTO stats_counts (day, scope, metric, n)
+  VALUES ((now() AT TIME ZONE 'UTC')::date,
+          CASE WHEN TG_OP = 'INSERT' THEN NEW.actor ELSE OLD.actor END,
+          CASE WHEN TG_OP = 'INSERT' THEN 'fediverse_followers_gained' ELSE 'fediverse_followers_lost' END, 1)
+  ON CONFLICT (scope, metric, day) DO UPDATE SET n = stats_counts.n + 1;
+  RETURN NULL;
+END $$;
+--> statement-breakpoint
+CREATE TRIGGER remote_followers_stats AFTER INSERT OR DELETE ON remote_followers FOR EACH ROW EXECUTE FUNCTION stats_count_remote_follow();

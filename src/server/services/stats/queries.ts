@@ -109,6 +109,18 @@ export const METRICS: MetricDef[] = [
     rows: only(["author"], (scope, period) => counted(scope, "followers_lost", period)),
   },
   {
+    key: "fediverseFollowersGained",
+    label: "Fediverse followers gained",
+    unit: "count",
+    rows: only(["author"], (scope, period) => counted(scope, "fediverse_followers_gained", period)),
+  },
+  {
+    key: "fediverseFollowersLost",
+    label: "Fediverse followers lost",
+    unit: "count",
+    rows: only(["author"], (scope, period) => counted(scope, "fediverse_followers_lost", period)),
+  },
+  {
     key: "likes",
     label: "Likes",
     unit: "count",
