@@ -71,7 +71,7 @@ function rankedSql(scope: Scope, period: Period, group: SQL, name: SQL, extra: S
       group by ${group} order by views desc, 1 limit ${TOP}`;
 }
 const ranked = (db: Db, ...args: Parameters<typeof rankedSql>) =>
-  rowsOf<Record<string, string> & { views: number; visitors: number }>(db, rankedSql(...args));
+  rowsOf<{ name: string; views: number; visitors: number }>(db, rankedSql(...args));
 
 async function featuredOf(db: Db, scope: Scope, period: Period) {
   const where =
@@ -97,15 +97,12 @@ async function featuredOf(db: Db, scope: Scope, period: Period) {
   );
 }
 
-/** The numbers of a scope over a period: every metric per bucket and in total, against the period before. */
-async function statsOf(deps: Pick<Deps, "db">, scope: Scope, query: StatsQuery): Promise<Stats> {
-  const { db } = deps;
-  const period = periodOf(query);
+/** Every metric of the scope per bucket (the charted ones) and in total, with its total over the period before. */
+async function metricsOf(db: Db, scope: Scope, period: Period & { buckets: Date[] }) {
   const length = period.to.getTime() - period.from.getTime();
   const before: Period = { ...period, from: new Date(period.from.getTime() - length), to: period.from };
   const metrics = METRICS.flatMap((metric) => {
-    const now = metric.rows(scope, period);
-    const then = metric.rows(scope, before);
+    const [now, then] = [metric.rows(scope, period), metric.rows(scope, before)];
     return now && then ? [{ metric, now, then }] : [];
   });
   const [series, previous] = await Promise.all([
@@ -116,8 +113,10 @@ async function statsOf(deps: Pick<Deps, "db">, scope: Scope, query: StatsQuery):
       ),
     ),
   ]);
-  const charted = metrics.filter(({ metric }) => metric.chart);
-  const byBucket = new Map<number, Record<string, string>>(period.buckets.map((at) => [at.getTime(), {}]));
+  const charted = metrics.filter(({ metric }) => metric.chart).map(({ metric }) => metric);
+  const byBucket = new Map<number, Record<string, string>>(
+    period.buckets.map((at) => [at.getTime(), Object.fromEntries(charted.map((metric) => [metric.key, "0"]))]),
+  );
   metrics.forEach(({ metric }, index) => {
     if (!metric.chart) return;
     for (const row of series[index] ?? []) {
@@ -125,12 +124,25 @@ async function statsOf(deps: Pick<Deps, "db">, scope: Scope, query: StatsQuery):
       if (values) values[metric.key] = row.value;
     }
   });
+  return {
+    series: charted.map(({ key, label, unit, chart }) => ({ key, label, unit, chart: chart as string })),
+    points: period.buckets.map((at) => ({ at: at.toISOString(), values: byBucket.get(at.getTime()) ?? {} })),
+    totals: metrics.map(({ metric: { key, label, unit } }, index) => ({
+      key,
+      label,
+      unit,
+      value: (series[index] ?? []).reduce((sum, row) => sum + BigInt(row.value), 0n).toString(),
+      previous: previous[index]?.[0]?.value.replace(/\..*$/, "") ?? "0",
+    })),
+  };
+}
 
-  const campaignColumns = sql`r.utm_source, r.utm_medium, r.utm_campaign`;
-  const [topPosts, sources, campaigns, devices, featured, reading] = await Promise.all([
+/** The scope's reads ranked: top posts, sources, campaigns, devices. */
+async function rankingsOf(db: Db, scope: Scope, period: Period) {
+  const [topPosts, sources, campaigns, devices] = await Promise.all([
     scope.kind === "post"
       ? []
-      : rowsOf<{ id: string; name: string; views: number; visitors: number }>(
+      : rowsOf<Stats["topPosts"][number]>(
           db,
           sql`select t.target_id::text as id, p.title as name, t.views, t.visitors
             from (${rankedSql(scope, period, sql`r.target_id`, sql`r.target_id`)}) t join posts p on p.id = t.target_id
@@ -141,46 +153,34 @@ async function statsOf(deps: Pick<Deps, "db">, scope: Scope, query: StatsQuery):
       db,
       scope,
       period,
-      campaignColumns,
+      sql`r.utm_source, r.utm_medium, r.utm_campaign`,
       sql`r.utm_source as source, r.utm_medium as medium, r.utm_campaign as name`,
       sql`(r.utm_source <> '' or r.utm_medium <> '' or r.utm_campaign <> '')`,
     ),
     ranked(db, scope, period, sql`r.device`, sql`r.device as name`),
-    featuredOf(db, scope, period),
-    readingNow(deps, [scopeKey(scope)]),
   ]);
+  return { topPosts, sources, campaigns: campaigns as Stats["campaigns"], devices };
+}
 
+/** The numbers of a scope over a period: every metric against the period before, rankings, featured posts. */
+async function statsOf(deps: Pick<Deps, "db">, scope: Scope, query: StatsQuery): Promise<Stats> {
+  const period = periodOf(query);
+  const [metrics, rankings, featured, reading, now] = await Promise.all([
+    metricsOf(deps.db, scope, period),
+    rankingsOf(deps.db, scope, period),
+    featuredOf(deps.db, scope, period),
+    readingNow(deps, [scopeKey(scope)]),
+    scope.kind === "site" ? queueNow(deps.db) : [],
+  ]);
   return {
     from: period.from.toISOString(),
     to: period.to.toISOString(),
     interval: period.interval,
-    series: charted.map(({ metric }) => ({
-      key: metric.key,
-      label: metric.label,
-      unit: metric.unit,
-      chart: metric.chart as string,
-    })),
-    points: period.buckets.map((at) => {
-      const values = byBucket.get(at.getTime()) ?? {};
-      return {
-        at: at.toISOString(),
-        values: Object.fromEntries(charted.map(({ metric }) => [metric.key, values[metric.key] ?? "0"])),
-      };
-    }),
-    totals: metrics.map(({ metric }, index) => ({
-      key: metric.key,
-      label: metric.label,
-      unit: metric.unit,
-      value: (series[index] ?? []).reduce((sum, row) => sum + BigInt(row.value), 0n).toString(),
-      previous: previous[index]?.[0]?.value.replace(/\..*$/, "") ?? "0",
-    })),
-    topPosts: topPosts as Stats["topPosts"],
-    sources: sources as unknown as Stats["sources"],
-    campaigns: campaigns as unknown as Stats["campaigns"],
-    devices: devices as unknown as Stats["devices"],
+    ...metrics,
+    ...rankings,
     featured,
     readingNow: reading.get(scopeKey(scope)) ?? 0,
-    now: scope.kind === "site" ? await queueNow(db) : [],
+    now,
   };
 }
 
