@@ -23,7 +23,8 @@ export function postForm(fields: Record<string, string>, image?: { data: Buffer;
 export async function createCategory(
   app: App,
   admin: { token: string },
-  title = `Topic ${crypto.randomBytes(3).toString("hex")}`,
+  // Enough randomness that the permission matrix's ~1,400 categories never draw the same title twice.
+  title = `Topic ${crypto.randomBytes(6).toString("hex")}`,
 ) {
   const response = await app.inject({
     method: "POST",
