@@ -68,6 +68,14 @@ export function residentMiB(pid: number): number {
   return Math.round(kib / 1024);
 }
 
+/** CPU time a process has used so far, user and system, in seconds (Linux: `/proc/<pid>/stat`, 100 ticks a second). */
+export function cpuSeconds(pid: number): number {
+  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  // Fields after the command name (which may hold spaces, inside parentheses): utime and stime are the 12th and 13th.
+  const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
+  return (Number(fields[11]) + Number(fields[12])) / 100;
+}
+
 /** The answer to a GET exactly as it came over the wire (still compressed), with its headers. */
 export function getRaw(url: string, headers: Record<string, string>) {
   return new Promise<{ body: Buffer; headers: http.IncomingHttpHeaders; status: number }>((resolve, reject) => {

@@ -33,6 +33,7 @@ const commentsTags = (postId: string, comments: Comment[]) => [
   cacheTags.comments(postId),
   ...comments.map((comment) => cacheTags.user(comment.user.id)),
 ];
+const COUNTS_PREFIX = cacheTags.counts("");
 const countsTags = (shown: Post[]) => shown.map((post) => cacheTags.counts(post.id));
 const isNotFound = (error: unknown) => error instanceof HttpError && error.statusCode === 404;
 
@@ -275,7 +276,8 @@ export function createPublicReads(cache: ReadCache, deps: Deps) {
 
     /**
      * Renders a page made from cached answers and keeps it under `key` (when given) with the tags of every answer it
-     * was made from, plus the settings and categories it read as values. `render` lists those answers in `from`.
+     * was made from but their counts, plus the settings and categories it read as values. `render` lists those
+     * answers in `from`.
      */
     async renderedPage<T>(
       key: string | null,
@@ -286,7 +288,10 @@ export function createPublicReads(cache: ReadCache, deps: Deps) {
       const from: CachedResponse[] = [];
       const { value, keep } = await render(from);
       if (!key || !keep) return { value };
-      const tags = [cacheTags.settings, cacheTags.categories, ...from.flatMap((entry) => entry.tags)];
+      // Counts are left out: a like or a comment's count shows on the page when it next expires (decision 016),
+      // so the pages of the posts people react to most are not rendered again on every reaction.
+      const shown = from.flatMap((entry) => entry.tags).filter((tag) => !tag.startsWith(COUNTS_PREFIX));
+      const tags = [cacheTags.settings, cacheTags.categories, ...shown];
       const storedAt = Math.min(Date.now(), ...from.map((entry) => entry.storedAt));
       const made: ReadFrom = { readAt, tags, storedAt };
       return { value, entry: cache.setDerived(key, value, [made], format) };
