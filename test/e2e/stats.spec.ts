@@ -86,8 +86,16 @@ test("the stats screens pass axe-core, light and dark, on a phone and a desktop,
   browser,
   request,
 }) => {
-  test.setTimeout(120_000);
+  test.setTimeout(150_000);
   const admin = await adminSession(request);
+  const category = `Axe stats ${crypto.randomBytes(3).toString("hex")}`;
+  await request.post("/api/category", { data: { title: category }, headers: auth(admin) });
+  const post = await (
+    await request.post("/api/posts", {
+      data: { title: "Measured", description: "<p>Read.</p>", category, isFeatured: "false" },
+      headers: auth(admin),
+    })
+  ).json();
   const found: string[] = [];
   for (const mode of ["light", "dark"] as const) {
     for (const size of [
@@ -97,7 +105,7 @@ test("the stats screens pass axe-core, light and dark, on a phone and a desktop,
       const context = await browser.newContext({ colorScheme: mode, bypassCSP: true, ...size });
       await context.addInitScript((value) => localStorage.setItem("userInfo", value), JSON.stringify(admin));
       const page = await context.newPage();
-      for (const screen of ["/stats", "/admin/stats"]) {
+      for (const screen of ["/stats", "/admin/stats", `/stats/posts/${post.id}`]) {
         await page.goto(screen, { waitUntil: "load" });
         await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible();
         await expect(page.getByRole("region", { name: "Readers" })).toBeVisible();
