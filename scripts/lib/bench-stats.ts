@@ -127,7 +127,10 @@ export async function benchStats(script: string, seconds: number, databaseUrl: s
     const token = await app.tokens.sign({ id: authors[0]?.id as string, tokenVersion: 0 });
     const screens = [
       ["an author, 30 days by day", "/api/stats/author"],
-      ["an author, 12 months by month", "/api/stats/author?interval=month&from=2025-12-01"],
+      [
+        "an author, 12 months by month",
+        `/api/stats/author?interval=month&from=${new Date(Date.now() - 335 * 86_400_000).toISOString().slice(0, 8)}01`,
+      ],
       [
         "an author, 48 hours by hour",
         `/api/stats/author?interval=hour&from=${new Date(Date.now() - 48 * 3_600_000).toISOString()}`,

@@ -26,7 +26,7 @@ function next(at: Date, interval: Interval) {
   if (interval === "month") return new Date(Date.UTC(at.getUTCFullYear(), at.getUTCMonth() + 1, 1));
   return new Date(at.getTime() + (interval === "day" ? DAY_MS : 3_600_000));
 }
-/** A date alone means that whole day: `to=2026-05-31` ends at the next midnight. */
+/** A date alone (`YYYY-MM-DD`) means that whole day: as `to`, the period ends at the next midnight. */
 const parse = (value: string, end: boolean) =>
   value.length === 10 ? new Date(Date.parse(`${value}T00:00:00Z`) + (end ? DAY_MS : 0)) : new Date(value);
 
