@@ -36,6 +36,7 @@ import { paymentRoutes } from "./routes/payments/index.ts";
 import { postRoutes } from "./routes/posts/index.ts";
 import { settingsRoutes } from "./routes/settings/index.ts";
 import { statsRoutes } from "./routes/stats/index.ts";
+import { oneClickSubscriptionRoute, subscriptionRoutes } from "./routes/subscriptions/index.ts";
 import { systemRoutes } from "./routes/system/index.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
@@ -229,6 +230,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(moderationRoutes, { prefix: "/api" });
   await app.register(blockRoutes, { prefix: "/api" });
   await app.register(statsRoutes, { prefix: "/api/stats" });
+  await app.register(subscriptionRoutes, { prefix: "/api" });
+  await app.register(oneClickSubscriptionRoute);
   if (jobs.federator) await registerFederationRoutes(app, jobs.federator);
 
   // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.

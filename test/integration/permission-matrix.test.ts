@@ -10,6 +10,7 @@ import type { App } from "../../src/server/app.ts";
 import { users } from "../../src/server/db/schema.ts";
 import { appealToken } from "../../src/server/services/moderation/appeal-links.ts";
 import { unsubscribeToken } from "../../src/server/services/notifications/unsubscribe.ts";
+import { subscriptionToken } from "../../src/server/services/subscribers/subscriptions.ts";
 import { buildTestApp, TEST_JWT_SECRET } from "../support/app.ts";
 import { createCategory, createPost, postForm } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
@@ -328,6 +329,37 @@ const MATRIX: Row[] = [
   ["GET", "/api/stats/site.csv", () => ({ url: "/api/stats/site.csv" }), ADMIN],
   ["GET", "/api/stats/posts/{id}", (w) => ({ url: `/api/stats/posts/${w.post.id}` }), OWNER_OR_ADMIN],
   ["GET", "/api/stats/posts/{id}.csv", (w) => ({ url: `/api/stats/posts/${w.post.id}.csv` }), OWNER_OR_ADMIN],
+  [
+    "POST",
+    "/api/subscriptions",
+    (w) => ({ url: "/api/subscriptions", payload: { authorId: w.owner.id, email: `${id()}@example.org` } }),
+    PUBLIC,
+  ],
+  [
+    "GET",
+    "/api/subscriptions/confirm/{token}",
+    () => ({ url: `/api/subscriptions/confirm/${"t".repeat(43)}` }),
+    PUBLIC,
+  ],
+  ...(["unsubscribe", "resubscribe"] as const).map((action): Row => {
+    const subscription = id();
+    return [
+      "POST",
+      `/api/subscriptions/${action}`,
+      () => ({
+        url: `/api/subscriptions/${action}`,
+        payload: { id: subscription, token: subscriptionToken(TEST_JWT_SECRET, subscription) },
+      }),
+      PUBLIC,
+    ];
+  }),
+  ["GET", "/api/users/{id}/subscribers", (w) => ({ url: `/api/users/${w.owner.id}/subscribers` }), OWNER_OR_ADMIN],
+  [
+    "GET",
+    "/api/users/{id}/subscribers.csv",
+    (w) => ({ url: `/api/users/${w.owner.id}/subscribers.csv` }),
+    OWNER_OR_ADMIN,
+  ],
   ["GET", "/api/moderation/mine", () => ({ url: "/api/moderation/mine" }), SIGNED_IN],
   [
     "POST",
@@ -421,6 +453,19 @@ const OTHER_ROUTES: Row[] = [
       payload: "List-Unsubscribe=One-Click",
       headers: { "content-type": "application/x-www-form-urlencoded" },
     }),
+    PUBLIC,
+  ],
+  [
+    "POST",
+    "/subscriptions/unsubscribe/:id/:token",
+    () => {
+      const subscription = id();
+      return {
+        url: `/subscriptions/unsubscribe/${subscription}/${subscriptionToken(TEST_JWT_SECRET, subscription)}`,
+        payload: "List-Unsubscribe=One-Click",
+        headers: { "content-type": "application/x-www-form-urlencoded" },
+      };
+    },
     PUBLIC,
   ],
   [

@@ -821,3 +821,41 @@ export const statsCounts = pgTable(
   },
   (t) => [primaryKey({ columns: [t.scope, t.metric, t.day] })],
 );
+
+export const subscriptionStatus = pgEnum("subscription_status", ["pending", "active", "unsubscribed"]);
+
+/**
+ * Readers who get an author's new posts by e-mail without an account: an address confirmed by its own mail (double
+ * opt-in) before anything is sent to it. One row per author and address, whatever happens to it.
+ */
+export const emailSubscriptions = pgTable(
+  "email_subscriptions",
+  {
+    id: id(),
+    authorId: userRef("author_id").notNull(),
+    /** Lower-cased, as users' addresses are compared. */
+    email: text("email").notNull(),
+    status: subscriptionStatus("status").notNull().default("pending"),
+    /** `form` (someone typed it), or where an import found it. */
+    source: text("source").notNull().default("form"),
+    /** SHA-256 of the confirmation link's token; the token itself is only ever in the mail. */
+    confirmTokenHash: text("confirm_token_hash"),
+    confirmSentAt: timestamp("confirm_sent_at", { withTimezone: true }),
+    confirmedAt: timestamp("confirmed_at", { withTimezone: true }),
+    unsubscribedAt: timestamp("unsubscribed_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("email_subscriptions_author_email_key").on(t.authorId, t.email),
+    uniqueIndex("email_subscriptions_token_key").on(t.confirmTokenHash),
+    index("email_subscriptions_active_idx").on(t.authorId).where(sql`${t.status} = 'active'`),
+  ],
+);
+
+/** The posts whose e-mail subscribers were sent them: published again, a post is not mailed twice. */
+export const subscriberMailings = pgTable("subscriber_mailings", {
+  postId: uuid("post_id")
+    .primaryKey()
+    .references(() => posts.id, { onDelete: "cascade" }),
+  createdAt: createdAt(),
+});

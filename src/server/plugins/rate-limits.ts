@@ -46,6 +46,8 @@ export const DEFAULT_RATE_LIMITS = {
   publicLog: { max: 60, timeWindow: MINUTE }, // the moderation log's pages and export, per address
   beacons: { max: 120, timeWindow: MINUTE }, // reads the app reports for the stats, per address
   stats: { max: 120, timeWindow: MINUTE }, // stats pages and their CSV, per user
+  subscriptions: { max: 10, timeWindow: 60 * MINUTE }, // "Subscribe by e-mail" sent, per address
+  subscriptionAddress: { max: 3, timeWindow: 60 * MINUTE }, // per e-mail typed: nobody mails a stranger over and over
 } satisfies Record<string, Limit>;
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 export type LimitName = keyof RateLimits;

@@ -30,7 +30,7 @@ export const EMAIL_FORMAT_MESSAGE = "Enter one e-mail address, like name@example
  * One plain address, lower-cased: no lists, display names or line breaks, which would send mail to others. The
  * spec's forms have no format message of their own; this one comes from the server like any other refusal.
  */
-const emailSchema = (message: string) =>
+export const emailSchema = (message: string) =>
   required(message).max(254, "Email is too long").toLowerCase().pipe(z.email(EMAIL_FORMAT_MESSAGE));
 
 const nameSchema = (message: string) => required(message).max(60, "Names are at most 60 characters");

@@ -25,6 +25,7 @@ import {
 import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
+import { sendCsv } from "../../plugins/downloads.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { exportBlocklist, importBlocklist } from "../../services/federation/blocklists.ts";
 import { act } from "../../services/moderation/actions.ts";
@@ -147,11 +148,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       produces: ["text/csv"],
     },
     preHandler: app.requireAdmin,
-    handler: async (_request, reply) =>
-      reply
-        .type("text/csv; charset=utf-8")
-        .header("content-disposition", 'attachment; filename="domain-blocks.csv"')
-        .send(await exportBlocklist(app.deps)),
+    handler: async (_request, reply) => sendCsv(reply, "domain-blocks", await exportBlocklist(app.deps)),
   });
 
   // A shared block list arrives as CSV text: only here.

@@ -13,6 +13,7 @@ import {
 import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
+import { acceptOneClickForm } from "../../plugins/downloads.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import type { TokenClaims } from "../../services/auth/session-tokens.ts";
 import * as notifications from "../../services/notifications/reads.ts";
@@ -117,12 +118,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
  * List-Unsubscribe header, which is also the page a reader opens from the mail's footer (GET serves the app there).
  */
 export const oneClickUnsubscribeRoute: FastifyPluginAsync = async (app) => {
-  // Only here: a form body, which the rest of the API does not take (a multipart one the multipart plugin reads).
-  app.addContentTypeParser(
-    "application/x-www-form-urlencoded",
-    { parseAs: "string", bodyLimit: 1024 },
-    (_request, body, done) => done(null, body),
-  );
+  acceptOneClickForm(app);
   app.post("/unsubscribe/:userId/:topic/:token", {
     schema: { hide: true },
     preHandler: limitBy(app, "unsubscribes", byAddress),

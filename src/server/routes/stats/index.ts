@@ -1,23 +1,17 @@
-import type { FastifyReply, FastifyRequest } from "fastify";
+import type { FastifyRequest } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { z } from "zod";
 import { postIdParamsSchema } from "#shared/schemas/posts.ts";
 import { beaconSchema, statsQuerySchema, statsSchema } from "#shared/schemas/stats.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
+import { sendCsv } from "../../plugins/downloads.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { readRequestOf } from "../../plugins/read-request.ts";
 import { recordRead } from "../../services/stats/record.ts";
 import { authorStats, postStats, siteStats, statsCsv } from "../../services/stats/stats.ts";
 
 const tags = ["stats"];
-
-const csv = (reply: FastifyReply, name: string, body: string) =>
-  reply
-    .type("text/csv; charset=utf-8")
-    .header("content-disposition", `attachment; filename="${name}.csv"`)
-    .header("cache-control", "private, no-store")
-    .send(body);
 
 /** Reads recorded without cookies (`/api/stats/beacon`), and the author's, a post's and the site's numbers. */
 export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
@@ -64,7 +58,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     app.get(`${view.url}.csv`, {
       schema: { tags, security, summary: `${view.summary}, as CSV`, ...period, produces: ["text/csv"] },
       preHandler: [view.guard, limitBy(app, "stats", byUser)],
-      handler: async (request, reply) => csv(reply, view.name(), statsCsv(await view.get(request))),
+      handler: async (request, reply) => sendCsv(reply, view.name(), statsCsv(await view.get(request))),
     });
   }
 
@@ -91,7 +85,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "stats", byUser)],
     handler: async (request, reply) =>
-      csv(
+      sendCsv(
         reply,
         "post-stats",
         statsCsv(await postStats(app.deps, currentUser(request), request.params.id, request.query)),

@@ -36,12 +36,20 @@ function footer(reason: string, url: string) {
 const topicReason = (topic: NotificationTopic) =>
   `your Penchain settings send you e-mail about ${TOPICS[topic].label.toLowerCase()}`;
 
-/** A new post to a follower, written once for all of them (the placeholder stands for each one's link). */
-export function newPostMail(post: { title: string; description: string; url: string; author: string }): MailContent {
+/**
+ * A new post to a follower (or, `subscriber`, to an address subscribed by e-mail), written once for all of them
+ * (the placeholder stands for each one's link).
+ */
+export function newPostMail(
+  post: { title: string; description: string; url: string; author: string },
+  reader: "follower" | "subscriber" = "follower",
+): MailContent {
   const title = clean(post.title);
   const author = clean(post.author);
   const lead = excerpt(plainText(post.description), 300);
-  const end = footer(`you follow ${author} on Penchain`, UNSUBSCRIBE_PLACEHOLDER);
+  const reason =
+    reader === "follower" ? `you follow ${author} on Penchain` : `you subscribed to ${author}'s posts by e-mail`;
+  const end = footer(reason, UNSUBSCRIBE_PLACEHOLDER);
   return {
     subject: `${author}: ${title}`,
     text: `${author} published a new post on Penchain.\n\n${title}\n\n${lead}\n\nRead it: ${post.url}\n${end.text}`,
@@ -50,7 +58,7 @@ export function newPostMail(post: { title: string; description: string; url: str
       `<p>${escapeHtml(author)} published a new post.</p><p>${escapeHtml(lead)}</p>
 <p><a href="${escapeHtml(post.url)}" style="background:#0d9488;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Read the post</a></p>`,
       // The placeholder is replaced by a link of [0-9a-z/:.-] only, so it needs no escaping of its own.
-      `You receive this because you follow ${escapeHtml(author)} on Penchain. <a href="${UNSUBSCRIBE_PLACEHOLDER}">Turn these e-mails off</a> (no login needed).`,
+      `You receive this because ${escapeHtml(reason)}. <a href="${UNSUBSCRIBE_PLACEHOLDER}">Turn these e-mails off</a> (no login needed).`,
     ),
   };
 }

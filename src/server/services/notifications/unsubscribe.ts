@@ -1,4 +1,3 @@
-import crypto from "node:crypto";
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import {
   INVALID_UNSUBSCRIBE,
@@ -10,51 +9,36 @@ import {
 } from "#shared/schemas/notifications.ts";
 import { notificationSettings } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
+import { checkLinkToken, signLink, signLinkSql } from "../../infra/link-signature.ts";
 import type { Deps } from "../deps.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { countEvent } from "../stats/counts.ts";
 
 /**
- * One-click unsubscribe links (RFC 8058): `/unsubscribe/<user>/<topic>/<token>`, where the token is an HMAC-SHA256 of
- * the user and the topic under a key derived from JWT_SECRET, cut to 128 bits. It works without logging in, turns
- * off that one switch of that one user, and cannot be made for anyone else without the key.
+ * One-click unsubscribe links (RFC 8058): `/unsubscribe/<user>/<topic>/<token>`, the token signing the user and the
+ * topic (`infra/link-signature.ts`). It works without logging in and turns off that one switch of that one user.
  */
-const keyOf = (secret: string) => crypto.createHmac("sha256", secret).update("penchain:unsubscribe").digest();
 const message = (userId: string, topic: UnsubscribeTopic) => `unsubscribe:${userId}:${topic}`;
-const TOKEN_LENGTH = 32;
-
-const sign = (secret: string, text: string) =>
-  crypto.createHmac("sha256", keyOf(secret)).update(text).digest("hex").slice(0, TOKEN_LENGTH);
 
 export const unsubscribeToken = (secret: string, userId: string, topic: UnsubscribeTopic) =>
-  sign(secret, message(userId, topic));
+  signLink(secret, message(userId, topic));
 
-/**
- * The same token computed by the database, for mail written by one INSERT … SELECT: HMAC-SHA256 from PostgreSQL's
- * own sha256() (the key's inner and outer pads are passed in, so the key itself never reaches SQL as such).
- */
-export function unsubscribeTokenSql(secret: string, userId: SQL, topic: NotificationTopic) {
-  const block = Buffer.alloc(64);
-  keyOf(secret).copy(block);
-  const pad = (byte: number) => Buffer.from(block.map((value) => value ^ byte)).toString("hex");
-  return sql<string>`left(encode(sha256(decode(${pad(0x5c)}, 'hex') || sha256(decode(${pad(0x36)}, 'hex')
-    || convert_to('unsubscribe:' || ${userId}::text || ':' || ${topic}, 'UTF8'))), 'hex'), ${TOKEN_LENGTH})`;
-}
+/** The same token computed by the database, for mail written by one INSERT … SELECT. */
+export const unsubscribeTokenSql = (secret: string, userId: SQL, topic: NotificationTopic) =>
+  signLinkSql(secret, sql`'unsubscribe:' || ${userId}::text || ':' || ${topic}`);
 
 export const unsubscribePath = (userId: string, topic: UnsubscribeTopic, token: string) =>
   `/unsubscribe/${userId}/${topic}/${token}`;
 
-function checkSignature(given: string | undefined, expected: string) {
-  const [a, b] = [Buffer.from(given ?? ""), Buffer.from(expected)];
-  if (a.length !== b.length || !crypto.timingSafeEqual(a, b)) throw new HttpError(403, INVALID_UNSUBSCRIBE);
-}
+const checkSignature = (given: string | undefined, expected: string) =>
+  checkLinkToken(given, expected, () => new HttpError(403, INVALID_UNSUBSCRIBE));
 
 const checkToken = (secret: string, input: UnsubscribeInput) =>
   checkSignature(input.token, unsubscribeToken(secret, input.userId, input.topic));
 
 /** What undoing a digest's unsubscribe must show: it brings back the topics that one turned off, no others. */
 const undoToken = (secret: string, userId: string, topics: readonly NotificationTopic[]) =>
-  sign(secret, `resubscribe:${userId}:digest:${[...topics].sort().join(",")}`);
+  signLink(secret, `resubscribe:${userId}:digest:${[...topics].sort().join(",")}`);
 
 async function setDelivery(
   deps: Pick<Deps, "db" | "changed">,

@@ -109,6 +109,19 @@ export const METRICS: MetricDef[] = [
     rows: only(["author"], (scope, period) => counted(scope, "followers_lost", period)),
   },
   {
+    key: "subscribersGained",
+    label: "E-mail subscribers gained",
+    unit: "count",
+    chart: "audience",
+    rows: only(["author"], (scope, period) => counted(scope, "subscribers_gained", period)),
+  },
+  {
+    key: "subscribersLost",
+    label: "E-mail subscribers lost",
+    unit: "count",
+    rows: only(["author"], (scope, period) => counted(scope, "subscribers_lost", period)),
+  },
+  {
     key: "fediverseFollowersGained",
     label: "Fediverse followers gained",
     unit: "count",
