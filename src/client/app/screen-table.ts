@@ -15,6 +15,7 @@ const createPost = () => import("./routes/create-post.tsx");
 const notifications = () => import("./routes/notifications.tsx");
 const moderation = () => import("./routes/moderation.tsx");
 const stats = () => import("./routes/stats.tsx");
+const subscriptions = () => import("./routes/subscriptions.tsx");
 
 /** A screen's chunk and the name it exports the screen under (checked against the module). */
 const chunk = <M, K extends keyof M & string>(load: () => Promise<M>, name: K) => ({
@@ -73,6 +74,13 @@ export const SCREENS: Screen[] = [
   { path: "/stats", access: "user", ...chunk(stats, "StatsRoute") },
   { path: "/stats/posts/:id", access: "user", ...chunk(stats, "PostStatsRoute") },
   { path: "/admin/stats", access: "admin", ...chunk(stats, "SiteStatsRoute") },
+  // Not in the spec: readers subscribed by e-mail without an account (docs/product.md, "Subscribing by e-mail").
+  { path: "/subscriptions/confirm/:token", access: "public", ...chunk(subscriptions, "ConfirmSubscriptionRoute") },
+  {
+    path: "/subscriptions/unsubscribe/:id/:token",
+    access: "public",
+    ...chunk(subscriptions, "SubscriberUnsubscribeRoute"),
+  },
 ];
 
 /**

@@ -77,6 +77,10 @@ export const queryKeys = {
     waiting: (postId: string) => ["blocks", "waiting", postId] as const,
   },
   /** An author's, a post's or the site's numbers over a period; the live "reading now" count of the signed-in author. */
+  /** An author's e-mail subscribers, as they see them. */
+  subscribers: {
+    counts: (authorId: string) => ["subscribers", authorId] as const,
+  },
   stats: {
     all: () => ["stats"] as const,
     of: (path: string, from: string, to: string, interval: string) => ["stats", path, from, to, interval] as const,

@@ -7,6 +7,7 @@ import { RelationButtons } from "../../features/blocks/public.tsx";
 import { ReportButton } from "../../features/moderation/public.tsx";
 import { DraftList } from "../../features/posts/components/draft-list.tsx";
 import { useReadBeacon } from "../../features/stats/public.ts";
+import { SubscribeByEmail, SubscriberCount } from "../../features/subscribers/public.tsx";
 import { useProfile } from "../../features/users/api/profile.ts";
 import {
   ChangePasswordForm,
@@ -34,6 +35,13 @@ export function ProfileRoute() {
           <ReportButton target={{ kind: "user", id, label: "this profile" }} authorId={id} />
         </>
       )}
+      subscribers={(owner) =>
+        owner.isOwn ? (
+          <SubscriberCount authorId={owner.id} />
+        ) : (
+          <SubscribeByEmail authorId={owner.id} authorName={owner.name} />
+        )
+      }
     />
   );
 }

@@ -7,6 +7,7 @@ import { PostFediverse } from "../../features/federation/components/post-fediver
 import { ReportButton } from "../../features/moderation/public.tsx";
 import { PostDetail } from "../../features/posts/components/post-detail.tsx";
 import { useReadBeacon } from "../../features/stats/public.ts";
+import { SubscribeByEmail } from "../../features/subscribers/public.tsx";
 import { useSession } from "../../lib/session.ts";
 
 // Only signed-in readers write comments: the form (and its form library) loads for them alone.
@@ -33,46 +34,51 @@ export function PostRoute() {
       {/* A draft or scheduled post, which only its author sees, takes no comments. */}
       {(post) =>
         post.status === "published" && (
-          <Box
-            as="section"
-            aria-label="Comments"
-            borderTopWidth="1px"
-            pt="6"
-            display="flex"
-            flexDirection="column"
-            gap="6"
-          >
-            <ReadBeacon postId={post.id} authorId={post.user.id} />
-            {session && (
-              <Suspense fallback={null}>
-                <CommentForm postId={post.id} />
-              </Suspense>
+          <>
+            {session?.id !== post.user.id && (
+              <SubscribeByEmail authorId={post.user.id} authorName={`${post.user.firstName} ${post.user.lastName}`} />
             )}
-            {session?.id === post.user.id && <WaitingComments postId={post.id} />}
-            <CommentList
-              postId={post.id}
-              comments={post.comments}
-              nextCursor={post.commentsNextCursor}
-              count={post.commentsCount}
-              viewerId={session?.id ?? null}
-              actions={(comment) => (
-                <ReportButton
-                  target={{ kind: "comment", id: comment.id, label: "this comment" }}
-                  authorId={comment.user.id}
-                />
+            <Box
+              as="section"
+              aria-label="Comments"
+              borderTopWidth="1px"
+              pt="6"
+              display="flex"
+              flexDirection="column"
+              gap="6"
+            >
+              <ReadBeacon postId={post.id} authorId={post.user.id} />
+              {session && (
+                <Suspense fallback={null}>
+                  <CommentForm postId={post.id} />
+                </Suspense>
               )}
-            />
-            <PostFediverse
-              postId={post.id}
-              canModerate={Boolean(session && (session.id === post.user.id || session.isAdmin))}
-              replyActions={(reply) => (
-                <ReportButton
-                  target={{ kind: "remote-reply", id: reply.id, label: `the reply of ${reply.authorHandle}` }}
-                  authorId={null}
-                />
-              )}
-            />
-          </Box>
+              {session?.id === post.user.id && <WaitingComments postId={post.id} />}
+              <CommentList
+                postId={post.id}
+                comments={post.comments}
+                nextCursor={post.commentsNextCursor}
+                count={post.commentsCount}
+                viewerId={session?.id ?? null}
+                actions={(comment) => (
+                  <ReportButton
+                    target={{ kind: "comment", id: comment.id, label: "this comment" }}
+                    authorId={comment.user.id}
+                  />
+                )}
+              />
+              <PostFediverse
+                postId={post.id}
+                canModerate={Boolean(session && (session.id === post.user.id || session.isAdmin))}
+                replyActions={(reply) => (
+                  <ReportButton
+                    target={{ kind: "remote-reply", id: reply.id, label: `the reply of ${reply.authorHandle}` }}
+                    authorId={null}
+                  />
+                )}
+              />
+            </Box>
+          </>
         )
       }
     </PostDetail>

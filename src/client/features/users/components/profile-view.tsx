@@ -34,9 +34,12 @@ export function ProfileView({
   id,
   drafts,
   actions,
+  subscribers,
 }: {
   id: string;
   drafts: ReactNode;
+  /** Subscribing by e-mail (someone else's profile) or one's own subscribers, given the profile's owner. */
+  subscribers?: (owner: { id: string; name: string; isOwn: boolean }) => ReactNode;
   /** What a visitor can do about someone else's profile: report it. */
   /** What another reader may do about this profile, given its owner's name. */
   actions?: (name: string) => ReactNode;
@@ -177,6 +180,7 @@ export function ProfileView({
                 </Stat.Root>
               ))}
             </SimpleGrid>
+            {subscribers && <Box mt="4">{subscribers({ id: user.id, name: fullName(user), isOwn })}</Box>}
             <SimpleGrid columns={{ base: 1, md: 3 }} gap="6" mt="8">
               <Box as="section" aria-labelledby="viewers-heading" borderWidth="1px" borderRadius="lg" p="4">
                 <Heading as="h2" id="viewers-heading" size="md" mb="3">

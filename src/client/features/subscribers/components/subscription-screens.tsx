@@ -1,0 +1,92 @@
+import { Button, Heading, Link, Stack, Text } from "@chakra-ui/react";
+import { useEffect, useRef } from "react";
+import { Link as RouterLink } from "react-router-dom";
+import { subscriptionLinkSchema } from "#shared/schemas/subscriptions.ts";
+import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { Panel } from "../../../components/layout/panel.tsx";
+import { useConfirmSubscription, useSubscriptionLink } from "../api/subscriptions.ts";
+
+/** Runs `action` once the page is open (not when a mail scanner fetches the link: it runs no script). */
+function useOnOpen(action: () => void) {
+  const done = useRef(false);
+  useEffect(() => {
+    if (done.current) return;
+    done.current = true;
+    action();
+  }, [action]);
+}
+
+/** `/subscriptions/confirm/:token`, the link of the confirmation mail. */
+export function ConfirmSubscriptionScreen({ token }: { token: string }) {
+  const confirm = useConfirmSubscription();
+  useOnOpen(() => confirm.mutate(token));
+  return (
+    <Panel>
+      <Stack gap="4">
+        <Heading as="h1" size="xl">
+          {confirm.data ? "Subscription confirmed" : "Confirm your subscription"}
+        </Heading>
+        {confirm.isPending && <Text role="status">Confirming…</Text>}
+        <ErrorLines error={confirm.error} />
+        {confirm.data && (
+          <Text role="status">
+            Subscribed: {confirm.data.email} will get {confirm.data.authorName}'s new posts by e-mail. Every mail has a
+            link to stop them.
+          </Text>
+        )}
+        {confirm.data && (
+          <Link asChild alignSelf="flex-start" colorPalette="teal">
+            <RouterLink to={`/search?author=${confirm.data.authorId}`}>
+              Read {confirm.data.authorName}'s posts
+            </RouterLink>
+          </Link>
+        )}
+      </Stack>
+    </Panel>
+  );
+}
+
+/** `/subscriptions/unsubscribe/:id/:token`, the footer link of every mail a subscriber gets, with a way back. */
+export function SubscriberUnsubscribeScreen({ params }: { params: Record<string, string | undefined> }) {
+  const link = subscriptionLinkSchema.safeParse(params);
+  const unsubscribe = useSubscriptionLink("unsubscribe");
+  const resubscribe = useSubscriptionLink("resubscribe");
+  useOnOpen(() => {
+    if (link.success) unsubscribe.mutate(link.data);
+  });
+  const state = resubscribe.data ?? unsubscribe.data;
+  return (
+    <Panel>
+      <Stack gap="4">
+        <Heading as="h1" size="xl">
+          Unsubscribe
+        </Heading>
+        {!link.success && <Text color="fg.error">This unsubscribe link is not valid.</Text>}
+        {unsubscribe.isPending && <Text role="status">Stopping these e-mails…</Text>}
+        <ErrorLines error={unsubscribe.error ?? resubscribe.error} />
+        {state?.status === "unsubscribed" && (
+          <>
+            <Text role="status">
+              Done: {state.email} will no longer get {state.authorName}'s new posts by e-mail.
+            </Text>
+            {link.success && (
+              <Button
+                alignSelf="flex-start"
+                variant="outline"
+                loading={resubscribe.isPending}
+                onClick={() => resubscribe.mutate(link.data)}
+              >
+                Subscribe again
+              </Button>
+            )}
+          </>
+        )}
+        {state?.status === "active" && (
+          <Text role="status">
+            Subscribed again: {state.email} gets {state.authorName}'s new posts by e-mail.
+          </Text>
+        )}
+      </Stack>
+    </Panel>
+  );
+}
