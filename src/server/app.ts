@@ -28,6 +28,7 @@ import { commentRoutes } from "./routes/comments/index.ts";
 import { federationApiRoutes } from "./routes/federation/api.ts";
 import { registerFederationRoutes } from "./routes/federation/index.ts";
 import { feedRoutes } from "./routes/feeds/index.ts";
+import { leavingRoutes } from "./routes/leaving/index.ts";
 import { messageRoutes } from "./routes/messages/index.ts";
 import { moderationRoutes } from "./routes/moderation/index.ts";
 import { notificationRoutes, oneClickUnsubscribeRoute } from "./routes/notifications/index.ts";
@@ -165,7 +166,16 @@ export async function buildApp(options: AppOptions) {
   // Reads are served from a cache that writes tell what they changed (services/reads/).
   registerReadCache(app, { maxAgeMs: config.readCacheMaxAgeMs, refuseUnsaid: config.env !== "production" });
   const changed = app.changeLog.changed;
-  const jobs = await startJobs({ database, config, chain: app.chain, mailer, bus, log: app.log, changed });
+  const jobs = await startJobs({
+    database,
+    config,
+    chain: app.chain,
+    mailer,
+    storage: app.storage,
+    bus,
+    log: app.log,
+    changed,
+  });
   for (const name of [
     "views",
     "stats",
@@ -231,6 +241,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(blockRoutes, { prefix: "/api" });
   await app.register(statsRoutes, { prefix: "/api/stats" });
   await app.register(subscriptionRoutes, { prefix: "/api" });
+  await app.register(leavingRoutes, { prefix: "/api/users" });
   await app.register(oneClickSubscriptionRoute);
   if (jobs.federator) await registerFederationRoutes(app, jobs.federator);
 

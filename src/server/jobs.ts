@@ -4,9 +4,11 @@ import type { Database } from "./db/client.ts";
 import type { AppConfig } from "./env.ts";
 import type { Bus } from "./infra/bus.ts";
 import type { Mailer } from "./infra/mailer.ts";
+import type { Storage } from "./infra/storage.ts";
 import { createPublisher } from "./services/content/publisher.ts";
 import { createViewBuffer } from "./services/content/view-buffer.ts";
 import type { Federator } from "./services/federation/federation.ts";
+import { createClosingJob } from "./services/leaving/closing.ts";
 import { createErasureJob } from "./services/moderation/suspension.ts";
 import { createDigestJob } from "./services/notifications/digest.ts";
 import { createNotificationHub } from "./services/notifications/live.ts";
@@ -19,6 +21,7 @@ export interface JobDeps {
   config: AppConfig;
   chain: PublicClient;
   mailer: Mailer;
+  storage: Storage;
   bus: Bus;
   log: FastifyBaseLogger;
   changed: Changed;
@@ -52,13 +55,14 @@ export async function startJobs(deps: JobDeps) {
   // Open pages hear of new notifications; digests go out once a day.
   const notificationHub = createNotificationHub({ db, bus, log });
   const digests = createDigestJob(notifier);
-  // Accounts suspended 30 days ago are erased.
+  // Accounts suspended 30 days ago are erased, and those their owners closed 14 days ago.
   const erasure = createErasureJob({ db, log });
+  const closing = createClosingJob({ db, config, mailer, storage: deps.storage, log, changed });
   // Fedify is loaded only when the site federates: a site that does not need not pay its memory and start-up time.
   const federator: Federator | null = config.federation
     ? (await import("./services/federation/federation.ts")).createFederator({ db, config, log, changed })
     : null;
-  for (const job of [views, stats, paymentWatcher, publisher, notificationHub, digests, erasure, federator])
+  for (const job of [views, stats, paymentWatcher, publisher, notificationHub, digests, erasure, closing, federator])
     job?.start();
 
   return {
@@ -75,6 +79,7 @@ export async function startJobs(deps: JobDeps) {
     async close() {
       await federator?.close();
       await digests.close();
+      await closing.close();
       await erasure.close();
       await publisher.close();
       await paymentWatcher.close();

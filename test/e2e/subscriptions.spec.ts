@@ -33,7 +33,7 @@ test("a visitor without an account subscribes by e-mail under a post, confirms f
   const admin = await adminSession(request);
   const category = `Letters ${tag}`;
   await request.post("/api/category", { data: { title: category }, headers: auth(admin) });
-  const writer = await registerUser(request, { firstName: "Penny", lastName: "Letters" });
+  const writer = await registerUser(request, { firstName: "Penny" });
   const publish = async (title: string) =>
     (
       await request.post("/api/posts", {

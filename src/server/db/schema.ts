@@ -58,11 +58,18 @@ export const users = pgTable(
     walletVerifiedAt: timestamp("wallet_verified_at", { withTimezone: true }),
     /** Bumped on password change, reset and blocking: tokens carrying an older version stop working. */
     tokenVersion: integer("token_version").notNull().default(0),
+    /** When the user asked to close the account: it is erased 14 days later unless they sign in before. */
+    closingAt: timestamp("closing_at", { withTimezone: true }),
+    /** Whether their published posts stay, under "A former member", once it is erased. */
+    closingKeepsPosts: boolean("closing_keeps_posts").notNull().default(false),
+    /** When it was erased: the row stays, empty of the person, for what others keep (comments, payments, posts). */
+    closedAt: timestamp("closed_at", { withTimezone: true }),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
   },
   (t) => [
     uniqueIndex("users_email_lower_key").on(sql`lower(${t.email})`),
+    index("users_closing_idx").on(t.closingAt).where(sql`${t.closingAt} is not null`),
     uniqueIndex("users_handle_key").on(t.handle),
     uniqueIndex("users_verified_wallet_key")
       .on(sql`lower(${t.walletAddress})`)

@@ -7,6 +7,7 @@ import { users } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import { passwordChangedMail, resetPasswordMail } from "../../infra/mail-templates.ts";
 import type { Deps } from "../deps.ts";
+import { keepAccount } from "../leaving/keep.ts";
 import { consumeToken, issueToken } from "../one-time-tokens.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { type AuthUser, BLOCKED } from "./auth-user.ts";
@@ -18,12 +19,15 @@ const DUMMY_HASH = hash("penchain-timing-equaliser");
 
 export const hashPassword = (password: string) => hash(password);
 
-export async function login(deps: Pick<Deps, "db" | "tokens" | "changed">, input: LoginInput): Promise<Session> {
+export async function login(
+  deps: Pick<Deps, "db" | "tokens" | "mailer" | "changed">,
+  input: LoginInput,
+): Promise<Session> {
   const [user] = await deps.db.select().from(users).where(sql`lower(${users.email}) = lower(${input.email})`);
   const valid = await verify(user?.passwordHash ?? (await DUMMY_HASH), input.password).catch(() => false);
   if (!user || !valid) throw new HttpError(401, "Invalid email or password");
   if (user.isBlocked) throw new HttpError(403, BLOCKED);
-  deps.changed(NOTHING_PUBLIC);
+  await keepAccount(deps, user);
   return sessionFor(deps, user);
 }
 

@@ -7,7 +7,8 @@ import { users } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import { walletLinkedMail } from "../../infra/mail-templates.ts";
 import type { Deps } from "../deps.ts";
-import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
+import { keepAccount } from "../leaving/keep.ts";
+import { cacheTags } from "../reads/tags.ts";
 import { findUser } from "../users/find-user.ts";
 import { toPrivateUser } from "../users/user-fields.ts";
 import { type AuthUser, BLOCKED } from "./auth-user.ts";
@@ -35,7 +36,10 @@ export function assertChecksum(address: string) {
 }
 
 /** Login by wallet (docs/product.md, "Wallets"): the signer must be a wallet an account has verified. */
-export async function loginWithWallet(deps: Pick<Deps, "db" | "config" | "tokens" | "changed">, proof: SiweProof) {
+export async function loginWithWallet(
+  deps: Pick<Deps, "db" | "config" | "tokens" | "mailer" | "changed">,
+  proof: SiweProof,
+) {
   const address = await verifySiwe(deps, proof);
   const [user] = await deps.db
     .select()
@@ -48,7 +52,7 @@ export async function loginWithWallet(deps: Pick<Deps, "db" | "config" | "tokens
     );
   }
   if (user.isBlocked) throw new HttpError(403, BLOCKED);
-  deps.changed(NOTHING_PUBLIC);
+  await keepAccount(deps, user);
   return sessionFor(deps, user, "wallet");
 }
 

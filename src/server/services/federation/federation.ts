@@ -13,8 +13,8 @@ import { registerDispatchers } from "./dispatchers.ts";
 import { forgetFollower } from "./followers.ts";
 import { registerInbox } from "./inbox.ts";
 import { createKeyring } from "./keys.ts";
-import { deliverActorUpdate, deliverFlag, deliverPostActivity } from "./outgoing.ts";
-import { isActorUpdate, isFlagForward, isPostActivity } from "./queue-messages.ts";
+import { deliverActorDelete, deliverActorUpdate, deliverFlag, deliverPostActivity } from "./outgoing.ts";
+import { isActorDelete, isActorUpdate, isFlagForward, isPostActivity } from "./queue-messages.ts";
 import { checkSender } from "./senders.ts";
 
 /** Penchain's version, for NodeInfo and the User-Agent of deliveries. */
@@ -85,6 +85,7 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log" | "chan
         queue.listen((message) => {
           if (isPostActivity(message)) return deliverPostActivity(context(), db, base, message);
           if (isActorUpdate(message)) return deliverActorUpdate(context(), db, base, message);
+          if (isActorDelete(message)) return deliverActorDelete(context(), db, message);
           if (isFlagForward(message)) return deliverFlag(context(), db, message);
           if (isOutboxMessage(message))
             return guardedDelivery(message.inbox, settings.allowPrivateAddress, async () => handler(message)).catch(

@@ -2,10 +2,16 @@ import type { Context } from "@fedify/fedify";
 import { Announce, Article, Delete, Flag, isActor, PUBLIC_COLLECTION, Tombstone, Update } from "@fedify/fedify/vocab";
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { remoteReplies } from "../../db/schema.ts";
+import { remoteFollowers, remoteReplies } from "../../db/schema.ts";
 import { followersOf, SITE_ACTOR } from "./followers.ts";
 import { articleOf, createOf, instant, personOf, publishedArticle } from "./objects.ts";
-import { type ActorUpdate, type FlagForward, type PostActivity, postOrderingKey } from "./queue-messages.ts";
+import {
+  type ActorDelete,
+  type ActorUpdate,
+  type FlagForward,
+  type PostActivity,
+  postOrderingKey,
+} from "./queue-messages.ts";
 
 /**
  * Forwards a report of a reply to the server it came from, as Mastodon does: a `Flag` from the site's actor naming
@@ -41,6 +47,21 @@ export async function deliverActorUpdate(ctx: Context<void>, db: Db, base: strin
     to: PUBLIC_COLLECTION,
   });
   await ctx.sendActivity({ identifier: message.userId }, followers, update, { preferSharedInbox: true });
+}
+
+/**
+ * Tells a closed account's followers' servers that its actor is gone (`Delete` of the actor, as Mastodon sends when
+ * an account is deleted, which removes its posts there too), then forgets those followers. The actor, emptied of the
+ * person, still answers with its key, so the servers can check the signature.
+ */
+export async function deliverActorDelete(ctx: Context<void>, db: Db, message: ActorDelete) {
+  const actor = ctx.getActorUri(message.userId);
+  const followers = await followersOf(db, [message.userId]);
+  if (followers.length > 0) {
+    const deletion = new Delete({ id: new URL("#delete", actor), actor, object: actor, to: PUBLIC_COLLECTION });
+    await ctx.sendActivity({ identifier: message.userId }, followers, deletion, { preferSharedInbox: true });
+  }
+  await db.delete(remoteFollowers).where(eq(remoteFollowers.actor, message.userId));
 }
 
 /**

@@ -19,6 +19,12 @@ export interface ActorUpdate {
   userId: string;
 }
 
+/** A user closed their account: their followers' servers are told the actor is gone (`Delete` of the actor). */
+export interface ActorDelete {
+  type: "penchain:actor-delete";
+  userId: string;
+}
+
 /** A reader's report of a reply from the fediverse, forwarded to its server as the site's `Flag`. */
 export interface FlagForward {
   type: "penchain:flag";
@@ -31,6 +37,7 @@ const typeOf = (message: unknown) =>
   typeof message === "object" && message !== null ? (message as { type?: unknown }).type : undefined;
 export const isPostActivity = (message: unknown): message is PostActivity => typeOf(message) === "penchain:post";
 export const isActorUpdate = (message: unknown): message is ActorUpdate => typeOf(message) === "penchain:actor";
+export const isActorDelete = (message: unknown): message is ActorDelete => typeOf(message) === "penchain:actor-delete";
 export const isFlagForward = (message: unknown): message is FlagForward => typeOf(message) === "penchain:flag";
 
 /** One post's activities go out in the order they happened: its `Create`, then `Update`s, then `Delete`. */
@@ -43,13 +50,13 @@ export const postOrderingKey = (postId: string) => `post:${postId}`;
  */
 async function queueForFediverse(
   deps: { db: Pick<Db, "insert">; config: Pick<Deps["config"], "federation"> },
-  message: PostActivity | ActorUpdate | FlagForward,
+  message: PostActivity | ActorUpdate | ActorDelete | FlagForward,
 ) {
   if (!deps.config.federation) return;
   const orderingKey =
     message.type === "penchain:post"
       ? postOrderingKey(message.postId)
-      : message.type === "penchain:actor"
+      : message.type === "penchain:actor" || message.type === "penchain:actor-delete"
         ? `actor:${message.userId}`
         : `flag:${message.replyId}`;
   await deps.db.insert(federationQueue).values({ message, orderingKey });
@@ -58,6 +65,10 @@ async function queueForFediverse(
 /** Queues an `Update` of a user's actor (a new name, handle, bio or photo). */
 export const queueActorUpdate = (deps: Parameters<typeof queueForFediverse>[0], userId: string) =>
   queueForFediverse(deps, { type: "penchain:actor", userId });
+
+/** Queues the `Delete` of a closed account's actor, sent to its followers' servers. */
+export const queueActorDelete = (deps: Parameters<typeof queueForFediverse>[0], userId: string) =>
+  queueForFediverse(deps, { type: "penchain:actor-delete", userId });
 
 /** Queues the forwarding of a report about a reply from the fediverse to the reply's server. */
 export const queueFlagForward = (deps: Parameters<typeof queueForFediverse>[0], flag: Omit<FlagForward, "type">) =>
