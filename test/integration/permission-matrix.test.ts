@@ -360,6 +360,14 @@ const MATRIX: Row[] = [
     (w) => ({ url: `/api/users/${w.owner.id}/subscribers.csv` }),
     OWNER_OR_ADMIN,
   ],
+  // A wrong password: the guard lets the caller through, and nobody's account starts closing.
+  [
+    "POST",
+    "/api/users/close",
+    () => ({ url: "/api/users/close", payload: { password: "not the password", keepPosts: true } }),
+    SIGNED_IN,
+  ],
+  ["DELETE", "/api/users/close", () => ({ url: "/api/users/close" }), SIGNED_IN],
   ["GET", "/api/moderation/mine", () => ({ url: "/api/moderation/mine" }), SIGNED_IN],
   [
     "POST",
