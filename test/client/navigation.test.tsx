@@ -28,6 +28,7 @@ describe("navigation bars", () => {
       "Change your password",
       "Notification settings",
       "Blocks and mutes",
+      "Your data and account",
     ]);
   });
 
@@ -42,6 +43,7 @@ describe("navigation bars", () => {
       "Change your password",
       "Notification settings",
       "Blocks and mutes",
+      "Your data and account",
       "Settings",
       "Payments",
       "Site stats",

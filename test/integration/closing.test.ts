@@ -1,3 +1,4 @@
+import { Person } from "@fedify/fedify/vocab";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../src/server/app.ts";
@@ -179,7 +180,7 @@ describe.each(databaseTargets)("a closed account on the fediverse, on $name", (t
     await signUp(app); // The site's first user, its admin, who stays.
     const author = await signUp(app, { firstName: "Gone", lastName: "Soon" });
     const actor = await peer.lookup(`acct:gone-soon@${new URL(federating.front.origin).host}`);
-    if (!actor || !("inboxId" in actor)) throw new Error("the author was not found");
+    if (!(actor instanceof Person)) throw new Error("the author was not found");
     await peer.follow(actor);
     await vi.waitUntil(() => peer.received.some((activity) => activity.type === "Accept"), { timeout: 10_000 });
     expect(await app.db.$count(remoteFollowers, eq(remoteFollowers.actor, author.id))).toBe(1);

@@ -61,6 +61,8 @@ export const SCREENS: Screen[] = [
   { path: "/notifications/settings", access: "user", ...chunk(notifications, "NotificationSettingsRoute") },
   // Not in the spec: blocks, mutes, muted words and first-time commenters (docs/product.md, "Moderation").
   { path: "/settings/blocks", access: "user", ...chunk(account, "BlocksRoute") },
+  // Not in the spec: closing one's account (docs/product.md, "Leaving").
+  { path: "/settings/account", access: "user", ...chunk(account, "AccountSettingsRoute") },
   { path: "/unsubscribe/:userId/:topic/:token", access: "public", ...chunk(notifications, "UnsubscribeRoute") },
   // Not in the spec: verified featured fees and tips, and a user's rewards.
   { path: "/payments", access: "admin", ...chunk(admin, "PaymentsRoute") },

@@ -1,4 +1,4 @@
-import { getDefaultStore, useAtomValue, useSetAtom } from "jotai";
+import { atom, getDefaultStore, useAtomValue, useSetAtom } from "jotai";
 import { atomWithStorage, createJSONStorage, RESET } from "jotai/utils";
 import { SESSION_STORAGE_KEY } from "#shared/constants.ts";
 import { type Session, sessionSchema } from "#shared/schemas/session.ts";
@@ -39,3 +39,6 @@ export const sessionStore = {
   get: () => getDefaultStore().get(sessionAtom),
   clear: () => getDefaultStore().set(sessionAtom, RESET),
 };
+
+/** Why the session just ended, for the login page to say (closing an account tells when it will be erased). */
+export const signedOutNoticeAtom = atom<string | null>(null);
