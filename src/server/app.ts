@@ -28,7 +28,7 @@ import { commentRoutes } from "./routes/comments/index.ts";
 import { federationApiRoutes } from "./routes/federation/api.ts";
 import { registerFederationRoutes } from "./routes/federation/index.ts";
 import { feedRoutes } from "./routes/feeds/index.ts";
-import { leavingRoutes } from "./routes/leaving/index.ts";
+import { exportRoutes, leavingRoutes } from "./routes/leaving/index.ts";
 import { messageRoutes } from "./routes/messages/index.ts";
 import { moderationRoutes } from "./routes/moderation/index.ts";
 import { notificationRoutes, oneClickUnsubscribeRoute } from "./routes/notifications/index.ts";
@@ -62,6 +62,8 @@ declare module "fastify" {
     views: Jobs["views"];
     /** Reads for the stats, added up off the request path (services/stats/recorder.ts). */
     stats: Jobs["stats"];
+    /** "Download my data": archives prepared in the background (services/leaving/exports.ts). */
+    exports: Jobs["exports"];
     /** Public reads through the read cache: the API routes and the reader pages ask here, with the same keys. */
     reads: PublicReads;
     feeds: Feeds;
@@ -184,6 +186,7 @@ export async function buildApp(options: AppOptions) {
     "notificationHub",
     "digests",
     "federator",
+    "exports",
   ] as const) {
     app.decorate(name, jobs[name]);
   }
@@ -242,6 +245,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(statsRoutes, { prefix: "/api/stats" });
   await app.register(subscriptionRoutes, { prefix: "/api" });
   await app.register(leavingRoutes, { prefix: "/api/users" });
+  await app.register(exportRoutes, { prefix: "/api" });
   await app.register(oneClickSubscriptionRoute);
   if (jobs.federator) await registerFederationRoutes(app, jobs.federator);
 

@@ -9,6 +9,7 @@ import { createPublisher } from "./services/content/publisher.ts";
 import { createViewBuffer } from "./services/content/view-buffer.ts";
 import type { Federator } from "./services/federation/federation.ts";
 import { createClosingJob } from "./services/leaving/closing.ts";
+import { createExportJob } from "./services/leaving/exports.ts";
 import { createErasureJob } from "./services/moderation/suspension.ts";
 import { createDigestJob } from "./services/notifications/digest.ts";
 import { createNotificationHub } from "./services/notifications/live.ts";
@@ -58,11 +59,24 @@ export async function startJobs(deps: JobDeps) {
   // Accounts suspended 30 days ago are erased, and those their owners closed 14 days ago.
   const erasure = createErasureJob({ db, log });
   const closing = createClosingJob({ db, config, mailer, storage: deps.storage, log, changed });
+  // Archives of a user's data ("Download my data"), one at a time per instance.
+  const exports = createExportJob({ db, config, mailer, storage: deps.storage, log });
   // Fedify is loaded only when the site federates: a site that does not need not pay its memory and start-up time.
   const federator: Federator | null = config.federation
     ? (await import("./services/federation/federation.ts")).createFederator({ db, config, log, changed })
     : null;
-  for (const job of [views, stats, paymentWatcher, publisher, notificationHub, digests, erasure, closing, federator])
+  for (const job of [
+    views,
+    stats,
+    paymentWatcher,
+    publisher,
+    notificationHub,
+    digests,
+    erasure,
+    closing,
+    exports,
+    federator,
+  ])
     job?.start();
 
   return {
@@ -72,6 +86,7 @@ export async function startJobs(deps: JobDeps) {
     publisher,
     notificationHub,
     digests,
+    exports,
     federator,
     /** Open event streams never finish on their own: they end before the server waits for its connections. */
     endStreams: () => notificationHub.close(),
@@ -79,6 +94,7 @@ export async function startJobs(deps: JobDeps) {
     async close() {
       await federator?.close();
       await digests.close();
+      await exports.close();
       await closing.close();
       await erasure.close();
       await publisher.close();

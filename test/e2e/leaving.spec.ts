@@ -27,7 +27,9 @@ test("a user asks to close their account, is signed out with the date, and keeps
   await section.getByRole("button", { name: "Close my account" }).click();
 
   await expect(page).toHaveURL(/\/login$/);
-  await expect(page.getByText(/^Your account will be closed on .+\. Changed your mind\? Sign in before then/)).toBeVisible();
+  await expect(
+    page.getByText(/^Your account will be closed on .+\. Changed your mind\? Sign in before then/),
+  ).toBeVisible();
   await shot(page, "account-closing");
   expect(await page.evaluate(() => localStorage.getItem("userInfo"))).toBeNull();
   expect(await mailSays(user.email, "Sign in before then and nothing is erased")).toBe(true);

@@ -368,6 +368,15 @@ const MATRIX: Row[] = [
     SIGNED_IN,
   ],
   ["DELETE", "/api/users/close", () => ({ url: "/api/users/close" }), SIGNED_IN],
+  ["POST", "/api/exports", () => ({ url: "/api/exports" }), SIGNED_IN],
+  ["GET", "/api/exports/latest", () => ({ url: "/api/exports/latest" }), SIGNED_IN],
+  ["GET", "/api/exports/{id}", () => ({ url: `/api/exports/${id()}` }), SIGNED_IN],
+  [
+    "GET",
+    "/api/exports/{id}/download/{token}",
+    () => ({ url: `/api/exports/${id()}/download/${"t".repeat(43)}` }),
+    PUBLIC,
+  ],
   ["GET", "/api/moderation/mine", () => ({ url: "/api/moderation/mine" }), SIGNED_IN],
   [
     "POST",

@@ -866,3 +866,33 @@ export const subscriberMailings = pgTable("subscriber_mailings", {
     .references(() => posts.id, { onDelete: "cascade" }),
   createdAt: createdAt(),
 });
+
+export const exportStatus = pgEnum("export_status", ["queued", "running", "ready", "failed", "downloaded", "expired"]);
+
+/**
+ * "Download my data": prepared in the background (a row a restarted or other instance can take over), mailed as a
+ * link that works once and expires.
+ */
+export const dataExports = pgTable(
+  "data_exports",
+  {
+    id: id(),
+    userId: userRef("user_id").notNull(),
+    status: exportStatus("status").notNull().default("queued"),
+    /** Until when the instance preparing it holds it; past it, another takes over. */
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    /** SHA-256 of the download link's token; the token itself is only ever in the mail. */
+    tokenHash: text("token_hash"),
+    bytes: bigint("bytes", { mode: "number" }),
+    error: text("error"),
+    createdAt: createdAt(),
+    readyAt: timestamp("ready_at", { withTimezone: true }),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    downloadedAt: timestamp("downloaded_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("data_exports_user_idx").on(t.userId, t.createdAt),
+    index("data_exports_pending_idx").on(t.status).where(sql`${t.status} in ('queued', 'running')`),
+    uniqueIndex("data_exports_token_key").on(t.tokenHash),
+  ],
+);

@@ -7,6 +7,8 @@ import type { AppConfig } from "../env.ts";
 export interface Storage {
   put(key: string, data: Buffer, contentType: string): Promise<string>;
   remove(url: string): Promise<void>;
+  /** The bytes of a file `put` stored, by its URL; null when there is none (or the URL is not ours). */
+  get(url: string): Promise<Buffer | null>;
 }
 
 function localStorage(dir: string): Storage {
@@ -19,6 +21,10 @@ function localStorage(dir: string): Storage {
     async remove(url) {
       if (!url.startsWith("/uploads/")) return;
       await fs.rm(path.join(dir, path.basename(url)), { force: true });
+    },
+    async get(url) {
+      if (!url.startsWith("/uploads/")) return null;
+      return fs.readFile(path.join(dir, path.basename(url))).catch(() => null);
     },
   };
 }
@@ -44,6 +50,11 @@ function s3Storage(s3: NonNullable<AppConfig["s3"]>): Storage {
     async remove(url) {
       if (!url.startsWith(`${base}/`)) return;
       await client.fetch(url, { method: "DELETE" });
+    },
+    async get(url) {
+      if (!url.startsWith(`${base}/`)) return null;
+      const response = await client.fetch(url);
+      return response.ok ? Buffer.from(await response.arrayBuffer()) : null;
     },
   };
 }

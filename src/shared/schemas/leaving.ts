@@ -16,3 +16,15 @@ export type CloseAccountInput = z.infer<typeof closeAccountSchema>;
 /** Where closing stands: when the account will be erased, or null when it is not closing. */
 export const closingStateSchema = z.object({ closesAt: z.iso.datetime({ offset: true }).nullable() });
 export type ClosingState = z.infer<typeof closingStateSchema>;
+
+/** "Download my data": an archive prepared in the background, whose link is mailed (it works once, for 7 days). */
+export const dataExportSchema = z.object({
+  id: z.uuid(),
+  status: z.enum(["queued", "running", "ready", "failed", "downloaded", "expired"]),
+  createdAt: z.iso.datetime({ offset: true }),
+  readyAt: z.iso.datetime({ offset: true }).nullable(),
+  expiresAt: z.iso.datetime({ offset: true }).nullable(),
+});
+export type DataExport = z.infer<typeof dataExportSchema>;
+export const exportIdParamsSchema = z.object({ id: z.uuid("Unknown export") });
+export const downloadParamsSchema = z.object({ id: z.uuid("Unknown export"), token: z.string().min(20).max(100) });

@@ -1,9 +1,18 @@
+import fs from "node:fs";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
-import { closeAccountSchema, closingStateSchema } from "#shared/schemas/leaving.ts";
+import { z } from "zod";
+import {
+  closeAccountSchema,
+  closingStateSchema,
+  dataExportSchema,
+  downloadParamsSchema,
+  exportIdParamsSchema,
+} from "#shared/schemas/leaving.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
-import { byUser, limitBy } from "../../plugins/rate-limits.ts";
+import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { requestClosing } from "../../services/leaving/closing.ts";
+import { claimDownload, exportState, latestExport, requestExport } from "../../services/leaving/exports.ts";
 import { keepAccount } from "../../services/leaving/keep.ts";
 
 const tags = ["leaving"];
@@ -33,5 +42,69 @@ export const leavingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
     handler: async (request) => keepAccount(app.deps, currentUser(request)),
+  });
+};
+
+/** "Download my data": ask for an archive, follow it, and the mailed link that downloads it once. */
+export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
+  app.post("/exports", {
+    schema: {
+      tags,
+      security,
+      summary:
+        "Ask for an archive of the signed-in user's data (posts as HTML and Markdown with images, Ghost JSON, comments, followers, subscribers, payments, profile); its link is mailed",
+      response: { 202: dataExportSchema },
+    },
+    preHandler: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
+    handler: async (request, reply) => {
+      const state = await requestExport(app.deps, currentUser(request));
+      app.exports.wake();
+      return reply.code(202).send(state);
+    },
+  });
+
+  app.get("/exports/latest", {
+    schema: {
+      tags,
+      security,
+      summary: "The signed-in user's latest archive, if any",
+      response: { 200: z.object({ export: dataExportSchema.nullable() }) },
+    },
+    preHandler: app.requireUser,
+    handler: async (request) => ({ export: await latestExport(app.deps, currentUser(request)) }),
+  });
+
+  app.get("/exports/:id", {
+    schema: {
+      tags,
+      security,
+      summary: "Where an archive stands (its owner)",
+      params: exportIdParamsSchema,
+      response: { 200: dataExportSchema },
+    },
+    preHandler: app.requireUser,
+    handler: async (request) => exportState(app.deps, currentUser(request), request.params.id),
+  });
+
+  app.get("/exports/:id/download/:token", {
+    schema: {
+      tags,
+      summary: "Download an archive with the mailed link (no login: the token is the proof; it works once, for 7 days)",
+      params: downloadParamsSchema,
+      produces: ["application/zip"],
+    },
+    preHandler: limitBy(app, "unsubscribes", byAddress),
+    handler: async (request, reply) => {
+      const file = await claimDownload(app.deps, request.params.id, request.params.token);
+      const stream = fs.createReadStream(file);
+      // Sent once: the file goes as soon as it has been read out.
+      stream.on("close", () => fs.rm(file, { force: true }, () => {}));
+      return reply
+        .type("application/zip")
+        .header("content-disposition", 'attachment; filename="penchain-data.zip"')
+        .header("cache-control", "private, no-store")
+        .header("content-length", fs.statSync(file).size)
+        .send(stream);
+    },
   });
 };

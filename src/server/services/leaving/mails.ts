@@ -31,3 +31,25 @@ export const closedMail = (firstName: string) =>
     `Hi ${oneLine(firstName)},`,
     "Your account was closed and your personal data erased, as you asked. This is the last e-mail we send to this address.",
   ]);
+
+export const exportReadyMail = (firstName: string, link: string, expiresAt: Date) => {
+  const subject = "Your Penchain data is ready";
+  const lead = `Hi ${oneLine(firstName)}, the archive of your posts, their images, your comments, followers, subscribers and payments is ready.`;
+  const note = `The link works once, until ${day(expiresAt)} (UTC). Inside is a README, and ghost.json to import your posts into Ghost.`;
+  return {
+    subject,
+    text: `${lead}\n\n${link}\n\n${note}\n`,
+    html: mailLayout(
+      subject,
+      `<p>${escapeHtml(lead)}</p>
+<p><a href="${escapeHtml(link)}" style="background:#0d9488;color:#fff;padding:10px 16px;border-radius:6px;text-decoration:none">Download my data</a></p>
+<p>${escapeHtml(note)}</p>`,
+    ),
+  } satisfies MailContent;
+};
+
+export const exportFailedMail = (firstName: string) =>
+  mail("Your Penchain data could not be prepared", [
+    `Hi ${oneLine(firstName)},`,
+    "Something went wrong while preparing your archive. Nothing was lost: ask for it again in your settings, and tell the site's admins if it happens again.",
+  ]);
