@@ -1,13 +1,13 @@
 import { expect, test } from "@playwright/test";
 import { logIn, PASSWORD, registerUser } from "./fixtures/accounts.ts";
 import { seriousViolations } from "./fixtures/axe.ts";
-import { mailSays } from "./fixtures/outbox.ts";
+import { linkFromMail, mailSays } from "./fixtures/outbox.ts";
 import { chooseInAccountMenu, shot } from "./fixtures/screens.ts";
 
 // axe-core is injected as a script of its own.
 test.use({ bypassCSP: true });
 
-test("a user asks to close their account, is signed out with the date, and keeps it by signing in again", async ({
+test("a user downloads their data, then asks to close their account, is signed out with the date, and keeps it by signing in again", async ({
   page,
   request,
 }) => {
@@ -15,6 +15,19 @@ test("a user asks to close their account, is signed out with the date, and keeps
   const user = await registerUser(request, { firstName: "Leona" });
   await logIn(page, user.email);
   await chooseInAccountMenu(page, "Your data and account", /\/settings\/account$/);
+  // First the data: the archive is prepared in the background, and its link comes by mail.
+  const data = page.getByRole("region", { name: "Download my data" });
+  await data.getByRole("button", { name: "Download my data" }).click();
+  await expect(data.getByRole("status")).toContainText("Ready: we e-mailed you a link. It works once", {
+    timeout: 20_000,
+  });
+  const link = await linkFromMail(user.email, "api/exports/[0-9a-f-]{36}/download");
+  const archive = await request.get(link);
+  expect(archive.status()).toBe(200);
+  expect(archive.headers()["content-type"]).toBe("application/zip");
+  expect((await archive.body()).subarray(0, 2).toString("latin1")).toBe("PK");
+  expect((await request.get(link)).status()).toBe(410);
+
   const section = page.getByRole("region", { name: "Close your account" });
   await expect(section).toContainText("Sign in within the 14 days and nothing is erased.");
   expect(await seriousViolations(page)).toEqual([]);

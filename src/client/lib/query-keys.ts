@@ -77,6 +77,10 @@ export const queryKeys = {
     waiting: (postId: string) => ["blocks", "waiting", postId] as const,
   },
   /** An author's, a post's or the site's numbers over a period; the live "reading now" count of the signed-in author. */
+  /** The signed-in user's archive of their data. */
+  exports: {
+    latest: () => ["exports", "latest"] as const,
+  },
   /** An author's e-mail subscribers, as they see them. */
   subscribers: {
     counts: (authorId: string) => ["subscribers", authorId] as const,

@@ -1,3 +1,4 @@
+import fs from "node:fs";
 import { verify } from "@node-rs/argon2";
 import { and, eq, isNotNull, isNull, lt, ne, or, sql } from "drizzle-orm";
 import {
@@ -9,6 +10,7 @@ import {
 import type { Db } from "../../db/client.ts";
 import {
   approvedRepliers,
+  dataExports,
   digests,
   emailSubscriptions,
   follows,
@@ -35,6 +37,7 @@ import type { Deps } from "../deps.ts";
 import { queueActorDelete } from "../federation/queue-messages.ts";
 import { removeImage } from "../images.ts";
 import { EVERYTHING, NOTHING_PUBLIC } from "../reads/tags.ts";
+import { archiveFile } from "./exports.ts";
 import { closedMail, closingMail } from "./mails.ts";
 
 const DAY_MS = 24 * 60 * 60_000;
@@ -87,6 +90,7 @@ export async function eraseAccount(
   userId: string,
 ) {
   const images: { url: string; kind: "cover" | "photo" }[] = [];
+  const files: string[] = [];
   const erased = await deps.db.transaction(async (tx) => {
     const [user] = await tx
       .select()
@@ -94,6 +98,8 @@ export async function eraseAccount(
       .where(and(eq(users.id, userId), isNotNull(users.closingAt), isNull(users.closedAt)))
       .for("update", { skipLocked: true });
     if (!user) return false;
+    const archives = await tx.select({ id: dataExports.id }).from(dataExports).where(eq(dataExports.userId, userId));
+    for (const archive of archives) files.push(archiveFile(deps.config, archive.id));
     const gone = await tx
       .delete(posts)
       .where(and(eq(posts.userId, userId), user.closingKeepsPosts ? ne(posts.status, "published") : undefined))
@@ -135,6 +141,7 @@ export async function eraseAccount(
     await removeImage(deps.storage, image.url, image.kind).catch((error) =>
       deps.log.warn({ err: error, url: image.url }, "a closed account's image could not be removed"),
     );
+  for (const file of files) fs.rmSync(file, { force: true });
   deps.log.info({ userId }, "a closed account was erased");
   return true;
 }
@@ -159,6 +166,7 @@ async function erasePersonalRows(tx: Db, user: AuthUser) {
     .delete(emailSubscriptions)
     .where(or(eq(emailSubscriptions.authorId, id), eq(emailSubscriptions.email, user.email.toLowerCase())));
   await tx.update(reports).set({ reporterId: null }).where(eq(reports.reporterId, id));
+  await tx.delete(dataExports).where(eq(dataExports.userId, id));
   await tx.delete(mailOutbox).where(and(eq(mailOutbox.to, user.email), isNull(mailOutbox.sentAt)));
 }
 

@@ -1,7 +1,8 @@
 import { Container, Heading, Stack } from "@chakra-ui/react";
 import { CloseAccountForm } from "./close-account-form.tsx";
+import { DataExportSection } from "./data-export.tsx";
 
-/** `/settings/account`: what a user can do with their account as a whole. */
+/** `/settings/account`: a user's data to take away, and closing the account. */
 export function AccountSettings() {
   return (
     <Container maxW="3xl" py="8">
@@ -9,6 +10,7 @@ export function AccountSettings() {
         <Heading as="h1" size="2xl">
           Your data and account
         </Heading>
+        <DataExportSection />
         <CloseAccountForm />
       </Stack>
     </Container>

@@ -1,0 +1,26 @@
+import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { z } from "zod";
+import { dataExportSchema } from "#shared/schemas/leaving.ts";
+import { api } from "../../../lib/api-client.ts";
+import { queryKeys } from "../../../lib/query-keys.ts";
+
+const latestSchema = z.object({ export: dataExportSchema.nullable() });
+
+/** The user's latest archive, followed every 2 seconds while it is being prepared. */
+export const useLatestExport = () =>
+  useQuery({
+    queryKey: queryKeys.exports.latest(),
+    queryFn: () => api("/api/exports/latest", latestSchema),
+    refetchInterval: (query) => {
+      const status = query.state.data?.export?.status;
+      return status === "queued" || status === "running" ? 2000 : false;
+    },
+  });
+
+export function useRequestExport() {
+  const queryClient = useQueryClient();
+  return useMutation({
+    mutationFn: () => api("/api/exports", dataExportSchema, { method: "POST" }),
+    onSuccess: (started) => queryClient.setQueryData(queryKeys.exports.latest(), { export: started }),
+  });
+}
