@@ -20,6 +20,7 @@ import { encodeCursor } from "../src/server/infra/cursor.ts";
 import { listPosts } from "../src/server/services/content/post-reads.ts";
 import { benchAudience, serveAudience } from "./lib/bench-audience.ts";
 import { benchFederation, joinFederation, serveFederation } from "./lib/bench-federation.ts";
+import { benchExport } from "./lib/bench-leaving.ts";
 import { benchModeration } from "./lib/bench-moderation.ts";
 import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
 import { benchStats, serveStatsPage } from "./lib/bench-stats.ts";
@@ -262,6 +263,7 @@ async function bench() {
     ...(await benchFederation(import.meta.filename)),
     ...(await benchModeration(process.env.BENCH_DATABASE_URL)),
     ...(await benchStats(import.meta.filename, SECONDS, process.env.BENCH_DATABASE_URL)),
+    ...(await benchExport(process.env.BENCH_DATABASE_URL)),
   ];
   if (process.argv.includes("--scale")) {
     const large = await benchAt(100_000);
@@ -290,6 +292,8 @@ else if (process.argv.includes("--ceiling")) ceiling();
 else if (process.argv.includes("--stats-page")) await serveStatsPage();
 else if (process.argv.includes("--stats-only"))
   process.exitCode = (await benchStats(import.meta.filename, SECONDS, process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
+else if (process.argv.includes("--export-only"))
+  process.exitCode = (await benchExport(process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
 else if (process.argv.includes("--moderation-only"))
   process.exitCode = (await benchModeration(process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
 else if (process.argv.includes("--federation-only"))

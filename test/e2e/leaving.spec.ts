@@ -27,6 +27,7 @@ test("a user downloads their data, then asks to close their account, is signed o
   expect(archive.headers()["content-type"]).toBe("application/zip");
   expect((await archive.body()).subarray(0, 2).toString("latin1")).toBe("PK");
   expect((await request.get(link)).status()).toBe(410);
+  await shot(page, "account-settings");
 
   const section = page.getByRole("region", { name: "Close your account" });
   await expect(section).toContainText("Sign in within the 14 days and nothing is erased.");

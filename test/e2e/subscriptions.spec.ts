@@ -85,6 +85,7 @@ test("a visitor without an account subscribes by e-mail under a post, confirms f
   await page.goto(`/profile/${writer.id}`);
   const count = page.getByText("E-mail subscribers").locator("..");
   await expect(count).toContainText("1");
+  await shot(page, "profile-subscribers");
   const download = page.waitForEvent("download");
   await page.getByRole("button", { name: "Download subscribers (CSV)" }).click();
   const file = await download;

@@ -22,6 +22,7 @@ import {
   notifications,
   oneTimeTokens,
   posts,
+  postViews,
   profileViews,
   reactions,
   reports,
@@ -155,6 +156,8 @@ async function erasePersonalRows(tx: Db, user: AuthUser) {
   await tx.delete(mutedWords).where(eq(mutedWords.userId, id));
   await tx.delete(profileViews).where(or(eq(profileViews.profileId, id), eq(profileViews.viewerId, id)));
   await tx.delete(reactions).where(eq(reactions.userId, id));
+  // Who viewed a post is kept for an hour's dedup under the viewer's id.
+  await tx.delete(postViews).where(eq(postViews.viewerKey, `u:${id}`));
   await tx.delete(oneTimeTokens).where(eq(oneTimeTokens.userId, id));
   await tx.delete(notificationActors).where(eq(notificationActors.actorId, id));
   await tx.delete(notifications).where(eq(notifications.userId, id));
