@@ -1,5 +1,7 @@
+import { createReadStream } from "node:fs";
 import fs from "node:fs/promises";
 import path from "node:path";
+import { Readable } from "node:stream";
 import { AwsClient } from "aws4fetch";
 import type { AppConfig } from "../env.ts";
 
@@ -7,8 +9,8 @@ import type { AppConfig } from "../env.ts";
 export interface Storage {
   put(key: string, data: Buffer, contentType: string): Promise<string>;
   remove(url: string): Promise<void>;
-  /** The bytes of a file `put` stored, by its URL; null when there is none (or the URL is not ours). */
-  get(url: string): Promise<Buffer | null>;
+  /** A file `put` stored, by its URL, to read as a stream; null when there is none (or the URL is not ours). */
+  open(url: string): Promise<{ stream: Readable; size: number } | null>;
 }
 
 function localStorage(dir: string): Storage {
@@ -22,9 +24,11 @@ function localStorage(dir: string): Storage {
       if (!url.startsWith("/uploads/")) return;
       await fs.rm(path.join(dir, path.basename(url)), { force: true });
     },
-    async get(url) {
+    async open(url) {
       if (!url.startsWith("/uploads/")) return null;
-      return fs.readFile(path.join(dir, path.basename(url))).catch(() => null);
+      const file = path.join(dir, path.basename(url));
+      const stat = await fs.stat(file).catch(() => null);
+      return stat?.isFile() ? { stream: createReadStream(file), size: stat.size } : null;
     },
   };
 }
@@ -51,10 +55,12 @@ function s3Storage(s3: NonNullable<AppConfig["s3"]>): Storage {
       if (!url.startsWith(`${base}/`)) return;
       await client.fetch(url, { method: "DELETE" });
     },
-    async get(url) {
+    async open(url) {
       if (!url.startsWith(`${base}/`)) return null;
       const response = await client.fetch(url);
-      return response.ok ? Buffer.from(await response.arrayBuffer()) : null;
+      if (!response.ok || !response.body) return null;
+      const size = Number(response.headers.get("content-length"));
+      return { stream: Readable.fromWeb(response.body as never), size: Number.isFinite(size) ? size : 0 };
     },
   };
 }

@@ -20,6 +20,8 @@ import type { Deps } from "../deps.ts";
 
 /** Posts are read this many at a time: an archive of thousands never holds them all. */
 const PAGE = 100;
+/** How many bytes of images may wait in memory for the file to take them. */
+const IN_FLIGHT_BYTES = 8 * 1024 * 1024;
 
 /** A name safe in any file system: lower-case words of the title, then the id that makes it unique. */
 export const slugOf = (title: string, id: string) =>
@@ -100,11 +102,19 @@ export async function writeArchive(
   const [user] = await deps.db.select().from(users).where(eq(users.id, userId));
   if (!user) throw new Error("no such user");
   const zip = new ZipFile();
+  const out = fs.createWriteStream(file);
   const written = new Promise<void>((resolve, reject) => {
-    const out = fs.createWriteStream(file);
     out.on("close", resolve).on("error", reject);
     zip.outputStream.on("error", reject).pipe(out);
   });
+  // Images are most of an archive: no more than a few megabytes of them wait in memory to be written.
+  let imageBytes = 0;
+  const stored = async (url: string, name: string) => {
+    const added = await addStored(deps, zip, url, name);
+    imageBytes += added;
+    while (imageBytes - out.bytesWritten > IN_FLIGHT_BYTES) await new Promise((resolve) => setTimeout(resolve, 2));
+    return added > 0;
+  };
   const base = deps.config.publicUrl;
   zip.addBuffer(Buffer.from(README), "README.txt");
   zip.addBuffer(
@@ -124,14 +134,14 @@ export async function writeArchive(
     }),
     "profile.json",
   );
-  if (user.profilePhoto) await addStored(deps, zip, user.profilePhoto, `profile/${fileName(user.profilePhoto)}`);
+  if (user.profilePhoto) await stored(user.profilePhoto, `profile/${fileName(user.profilePhoto)}`);
 
   const ghostPosts: object[] = [];
   const ghostTags = new Map<string, string>();
   const ghostPostTags: object[] = [];
   let done = 0;
   for await (const post of eachPost(deps, userId)) {
-    const ghost = await addPost(deps, zip, post, base);
+    const ghost = await addPost(zip, post, base, stored);
     ghostPosts.push(ghost);
     const tagId = ghostTags.get(post.category) ?? `tag-${ghostTags.size + 1}`;
     ghostTags.set(post.category, tagId);
@@ -160,27 +170,35 @@ const fileName = (url: string) => {
   return /^\.*$/.test(name) ? "image" : name;
 };
 
-/** A stored file into the zip; answers whether it was there. */
+/**
+ * A stored file into the zip, streamed (images are compressed already); answers its size, 0 when it was not there.
+ */
 async function addStored(deps: Pick<Deps, "storage">, zip: ZipFile, url: string, name: string) {
-  const data = await deps.storage.get(url);
-  if (data) zip.addBuffer(data, name, { compress: false });
-  return Boolean(data);
+  const file = await deps.storage.open(url);
+  if (!file) return 0;
+  zip.addReadStream(file.stream, name, { compress: false, ...(file.size ? { size: file.size } : {}) });
+  return file.size;
 }
 
 /** One post: its images, then index.html and index.md pointing at them; answers its Ghost entry. */
-async function addPost(deps: Pick<Deps, "storage">, zip: ZipFile, post: PostRow, base: string) {
+async function addPost(
+  zip: ZipFile,
+  post: PostRow,
+  base: string,
+  stored: (url: string, name: string) => Promise<boolean>,
+) {
   const folder = `posts/${slugOf(post.title, post.id)}`;
   let body = post.description;
   // Images of ours in the body (and the cover) are copied beside the post, and the body points at the copies.
-  const stored = new Map<string, string>();
+  const copies = new Map<string, string>();
   const sources = [...post.description.matchAll(/<img\b[^>]*?\bsrc="([^"]+)"/g)].map((match) => match[1] ?? "");
   for (const src of [...(post.image ? [post.image] : []), ...sources]) {
-    if (stored.has(src)) continue;
+    if (copies.has(src)) continue;
     const name = `images/${fileName(src)}`;
-    if (await addStored(deps, zip, src.replace(/&amp;/g, "&"), `${folder}/${name}`)) stored.set(src, name);
+    if (await stored(src.replace(/&amp;/g, "&"), `${folder}/${name}`)) copies.set(src, name);
   }
-  for (const [src, name] of stored) body = body.split(`src="${src}"`).join(`src="${name}"`);
-  const cover = post.image ? (stored.get(post.image) ?? post.image) : null;
+  for (const [src, name] of copies) body = body.split(`src="${src}"`).join(`src="${name}"`);
+  const cover = post.image ? (copies.get(post.image) ?? post.image) : null;
   const url = `${base}/posts/${post.id}`;
   const front = {
     title: post.title,
