@@ -248,9 +248,18 @@ describe("profile photos in S3-compatible storage", () => {
     expect(stored.status).toBe(200);
     expect((await sharp(Buffer.from(await stored.arrayBuffer())).metadata()).format).toBe("webp");
 
+    // Read back through the storage, as an archive of one's data reads it: the same bytes, then none once removed.
+    const opened = await app.storage.open(url);
+    const chunks: Buffer[] = [];
+    for await (const chunk of opened?.stream ?? []) chunks.push(chunk as Buffer);
+    expect(Buffer.concat(chunks).length).toBe(opened?.size);
+    expect((await sharp(Buffer.concat(chunks)).metadata()).format).toBe("webp");
+
     const again = multipart("image", "b.png", "image/png", await png());
     await uploadPhoto(app, user, again);
     expect((await fetch(url)).status).toBe(404);
+    expect(await app.storage.open(url)).toBeNull();
+    expect(await app.storage.open("https://elsewhere.example/uploads/x.webp")).toBeNull();
   });
 
   // s3rver checks the access key but does not recompute SigV4 signatures, so the credentials test uses a wrong key.
