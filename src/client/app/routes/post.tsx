@@ -35,9 +35,6 @@ export function PostRoute() {
       {(post) =>
         post.status === "published" && (
           <>
-            {session?.id !== post.user.id && (
-              <SubscribeByEmail authorId={post.user.id} authorName={`${post.user.firstName} ${post.user.lastName}`} />
-            )}
             <Box
               as="section"
               aria-label="Comments"
@@ -78,6 +75,10 @@ export function PostRoute() {
                 )}
               />
             </Box>
+            {/* Last on the page: hidden for the post's author once the page knows who reads it, it moves nothing. */}
+            {session?.id !== post.user.id && (
+              <SubscribeByEmail authorId={post.user.id} authorName={`${post.user.firstName} ${post.user.lastName}`} />
+            )}
           </>
         )
       }
