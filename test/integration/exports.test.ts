@@ -3,10 +3,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import yauzl from "yauzl";
 import type { App } from "../../src/server/app.ts";
-import { dataExports, emailSubscriptions, payments } from "../../src/server/db/schema.ts";
+import { dataExports, emailSubscriptions } from "../../src/server/db/schema.ts";
 import { prepareNextExport } from "../../src/server/services/leaving/exports.ts";
 import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost, submitPost } from "../support/content.ts";
+import { createCategory, createPost, recordFeaturedFee, submitPost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { png } from "../support/images.ts";
 import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
@@ -85,18 +85,7 @@ describe.each(databaseTargets)("Download my data on $name", (target) => {
       status: "active",
       confirmedAt: new Date(),
     });
-    await app.db.insert(payments).values({
-      chainId: 31337,
-      txHash: `0x${"cd".repeat(32)}`,
-      purpose: "featured",
-      payer: "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
-      recipient: "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
-      amountWei: "10000000000000000",
-      blockNumber: 1n,
-      confirmations: 1,
-      userId: writer.id,
-      postId: withCover.id,
-    });
+    await recordFeaturedFee(app, writer.id, withCover.id, `0x${"cd".repeat(32)}`);
 
     const asked = await call("POST", "/api/exports", writer);
     expect(asked.statusCode).toBe(202);

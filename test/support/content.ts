@@ -1,5 +1,6 @@
 import crypto from "node:crypto";
 import type { App } from "../../src/server/app.ts";
+import { payments } from "../../src/server/db/schema.ts";
 import { bearer } from "./users.ts";
 
 /** A multipart form with text fields and an optional image, as Create Blog sends it. */
@@ -84,4 +85,20 @@ export async function likePost(app: App, reader: { token: string }, postId: stri
   });
   if (response.statusCode !== 200) throw new Error(`like failed: ${response.statusCode} ${response.body}`);
   return response;
+}
+
+/** A verified featured fee of `userId` for `postId`, written as the payment check writes one (chain 31337). */
+export async function recordFeaturedFee(app: App, userId: string, postId: string, txHash: `0x${string}`) {
+  await app.db.insert(payments).values({
+    chainId: 31337,
+    txHash,
+    purpose: "featured",
+    payer: "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+    recipient: "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
+    amountWei: "10000000000000000",
+    blockNumber: 1n,
+    confirmations: 1,
+    userId,
+    postId,
+  });
 }
