@@ -2,10 +2,10 @@ import { Person } from "@fedify/fedify/vocab";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import type { App } from "../../src/server/app.ts";
-import { emailSubscriptions, federationQueue, payments, remoteFollowers, users } from "../../src/server/db/schema.ts";
+import { emailSubscriptions, federationQueue, remoteFollowers, users } from "../../src/server/db/schema.ts";
 import { eraseClosedAccounts } from "../../src/server/services/leaving/closing.ts";
 import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
+import { createCategory, createPost, recordFeaturedFee } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { type Peer, startFederatingApp } from "../support/fediverse.ts";
 import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
@@ -82,18 +82,7 @@ describe.each(databaseTargets)("closing an account on $name", (target) => {
     await app.db
       .insert(emailSubscriptions)
       .values({ authorId: subscribedAuthor.id, email: leaver.email, status: "active" });
-    await app.db.insert(payments).values({
-      chainId: 31337,
-      txHash: `0x${"ab".repeat(32)}`,
-      purpose: "featured",
-      payer: "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
-      recipient: "0x90F79bf6EB2c4f870365E785982E1f101E93b906",
-      amountWei: "10000000000000000",
-      blockNumber: 1n,
-      confirmations: 1,
-      userId: leaver.id,
-      postId: kept.id,
-    });
+    await recordFeaturedFee(app, leaver.id, kept.id, `0x${"ab".repeat(32)}`);
     expect((await call("GET", `/api/posts/${othersPost.id}`)).json().likesCount).toBe(1);
 
     expect((await close(leaver, true)).statusCode).toBe(202);
@@ -205,5 +194,19 @@ describe.each(databaseTargets)("a closed account on the fediverse, on $name", (t
         (await app.db.$count(federationQueue)) === 0,
       { timeout: 15_000 },
     );
+
+    // Followed again from the fediverse: the closed account accepts nobody.
+    peer.received.length = 0;
+    await peer.follow(actor);
+    await new Promise((resolve) => setTimeout(resolve, 1500));
+    expect(peer.received.filter((activity) => activity.type === "Accept")).toEqual([]);
+    expect(await app.db.$count(remoteFollowers, eq(remoteFollowers.actor, author.id))).toBe(0);
+    // Nor can anyone subscribe to it by e-mail.
+    const subscribing = await app.inject({
+      method: "POST",
+      url: "/api/subscriptions",
+      payload: { authorId: author.id, email: "late@example.org" },
+    });
+    expect(subscribing.statusCode).toBe(404);
   });
 });

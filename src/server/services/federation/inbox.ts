@@ -22,7 +22,8 @@ import type { Db } from "../../db/client.ts";
 import { receiveRemoteReport } from "../moderation/reports.ts";
 import { isFollowerInbox } from "./delivery-guard.ts";
 import { isBlockedDomain } from "./domains.ts";
-import { addFollower, forgetFollower, removeFollower } from "./followers.ts";
+import { addFollower, forgetFollower, removeFollower, SITE_ACTOR } from "./followers.ts";
+import { isClosedAccount } from "./queries.ts";
 import { addReaction, editReply, forgetReply, receiveReply, removeReaction } from "./replies.ts";
 import { remoteHandle } from "./senders.ts";
 
@@ -76,6 +77,7 @@ export function registerInbox(federation: Federation<void>, deps: InboxDeps) {
       fromAllowedActor(async (ctx, follow, actor) => {
         const target = follow.objectId && ctx.parseUri(follow.objectId);
         if (!follow.id || target?.type !== "actor" || !(await deps.actorExists(target.identifier))) return;
+        if (target.identifier !== SITE_ACTOR && (await isClosedAccount(db, target.identifier))) return;
         const follower = await follow.getActor(ctx);
         if (!isActor(follower) || follower.id?.href !== actor.href || !follower.inboxId) return;
         // Deliveries go where these say: only the follower's own server, never a third party's.

@@ -1,4 +1,4 @@
-import { and, count, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { categories, comments, posts, users } from "../../db/schema.ts";
 import { isPublished } from "../content/post-queries.ts";
@@ -12,6 +12,15 @@ export async function activeUserExists(db: Db, id: string) {
     .select({ id: users.id })
     .from(users)
     .where(and(eq(users.id, id), eq(users.isBlocked, false)));
+  return Boolean(row);
+}
+
+/** An account closed by its owner: its emptied actor still answers (its key signs its `Delete`), but is not followed. */
+export async function isClosedAccount(db: Db, id: string) {
+  const [row] = await db
+    .select({ id: users.id })
+    .from(users)
+    .where(and(eq(users.id, id), isNotNull(users.closedAt)));
   return Boolean(row);
 }
 

@@ -38,7 +38,12 @@ async function authorOf(deps: Pick<Deps, "db">, authorId: string) {
   const [author] = await deps.db
     .select({ id: users.id, name: authorName })
     .from(users)
-    .where(and(eq(users.id, authorId), sql`not ${users.isBlocked} and ${users.suspendedAt} is null`));
+    .where(
+      and(
+        eq(users.id, authorId),
+        sql`not ${users.isBlocked} and ${users.suspendedAt} is null and ${users.closedAt} is null`,
+      ),
+    );
   if (!author) throw new HttpError(404, "Unknown author");
   return author;
 }
