@@ -1,8 +1,6 @@
-import { Button, Heading, Stack, Text } from "@chakra-ui/react";
 import { useEffect, useRef } from "react";
 import { DELIVERY_LABELS, unsubscribeSchema } from "#shared/schemas/notifications.ts";
-import { ErrorLines } from "../../../components/form/error-lines.tsx";
-import { Panel } from "../../../components/layout/panel.tsx";
+import { UnsubscribePanel } from "../../../components/unsubscribe-panel.tsx";
 import { useResubscribe, useUnsubscribe } from "../api/settings.ts";
 
 /**
@@ -24,37 +22,21 @@ export function UnsubscribeScreen({ params }: { params: Record<string, string | 
   const done = unsubscribe.data;
   const undone = resubscribe.data;
   return (
-    <Panel>
-      <Stack gap="4">
-        <Heading as="h1" size="xl">
-          Unsubscribe
-        </Heading>
-        {!link.success && <Text color="fg.error">This unsubscribe link is not valid.</Text>}
-        {unsubscribe.isPending && <Text role="status">Turning these e-mails off…</Text>}
-        <ErrorLines error={unsubscribe.error ?? resubscribe.error} />
-        {done && !undone && (
-          <>
-            <Text role="status">
-              Done: you will no longer receive e-mail for “{done.label}”. You still see them in the app.
-            </Text>
-            {link.success && (
-              <Button
-                alignSelf="flex-start"
-                variant="outline"
-                loading={resubscribe.isPending}
-                onClick={() => resubscribe.mutate({ ...link.data, topics: done.topics, undo: done.undo })}
-              >
-                Undo
-              </Button>
-            )}
-          </>
-        )}
-        {undone && (
-          <Text role="status">
-            Undone: “{undone.label}” is back to {DELIVERY_LABELS[undone.delivery].toLowerCase()}.
-          </Text>
-        )}
-      </Stack>
-    </Panel>
+    <UnsubscribePanel
+      valid={link.success}
+      pending={unsubscribe.isPending}
+      error={unsubscribe.error ?? resubscribe.error}
+      done={done && `Done: you will no longer receive e-mail for “${done.label}”. You still see them in the app.`}
+      undo={
+        link.success && done
+          ? {
+              label: "Undo",
+              pending: resubscribe.isPending,
+              onClick: () => resubscribe.mutate({ ...link.data, topics: done.topics, undo: done.undo }),
+            }
+          : undefined
+      }
+      undone={undone && `Undone: “${undone.label}” is back to ${DELIVERY_LABELS[undone.delivery].toLowerCase()}.`}
+    />
   );
 }

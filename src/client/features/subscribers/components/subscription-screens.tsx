@@ -1,9 +1,10 @@
-import { Button, Heading, Link, Stack, Text } from "@chakra-ui/react";
+import { Heading, Link, Stack, Text } from "@chakra-ui/react";
 import { useEffect, useRef } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { subscriptionLinkSchema } from "#shared/schemas/subscriptions.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { Panel } from "../../../components/layout/panel.tsx";
+import { UnsubscribePanel } from "../../../components/unsubscribe-panel.tsx";
 import { useConfirmSubscription, useSubscriptionLink } from "../api/subscriptions.ts";
 
 /** Runs `action` once the page is open (not when a mail scanner fetches the link: it runs no script). */
@@ -54,39 +55,20 @@ export function SubscriberUnsubscribeScreen({ params }: { params: Record<string,
   useOnOpen(() => {
     if (link.success) unsubscribe.mutate(link.data);
   });
-  const state = resubscribe.data ?? unsubscribe.data;
+  const left = unsubscribe.data;
+  const back = resubscribe.data;
   return (
-    <Panel>
-      <Stack gap="4">
-        <Heading as="h1" size="xl">
-          Unsubscribe
-        </Heading>
-        {!link.success && <Text color="fg.error">This unsubscribe link is not valid.</Text>}
-        {unsubscribe.isPending && <Text role="status">Stopping these e-mails…</Text>}
-        <ErrorLines error={unsubscribe.error ?? resubscribe.error} />
-        {state?.status === "unsubscribed" && (
-          <>
-            <Text role="status">
-              Done: {state.email} will no longer get {state.authorName}'s new posts by e-mail.
-            </Text>
-            {link.success && (
-              <Button
-                alignSelf="flex-start"
-                variant="outline"
-                loading={resubscribe.isPending}
-                onClick={() => resubscribe.mutate(link.data)}
-              >
-                Subscribe again
-              </Button>
-            )}
-          </>
-        )}
-        {state?.status === "active" && (
-          <Text role="status">
-            Subscribed again: {state.email} gets {state.authorName}'s new posts by e-mail.
-          </Text>
-        )}
-      </Stack>
-    </Panel>
+    <UnsubscribePanel
+      valid={link.success}
+      pending={unsubscribe.isPending}
+      error={unsubscribe.error ?? resubscribe.error}
+      done={left && `Done: ${left.email} will no longer get ${left.authorName}'s new posts by e-mail.`}
+      undo={
+        link.success && left
+          ? { label: "Subscribe again", pending: resubscribe.isPending, onClick: () => resubscribe.mutate(link.data) }
+          : undefined
+      }
+      undone={back && `Subscribed again: ${back.email} gets ${back.authorName}'s new posts by e-mail.`}
+    />
   );
 }
