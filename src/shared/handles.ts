@@ -1,3 +1,5 @@
+import { slugify } from "./text.ts";
+
 /**
  * Handles: `@handle@host` on the fediverse. Lower-case letters, digits, "-" and "_", 3–30 characters,
  * derived from the name at registration (`ada-lovelace`, then `ada-lovelace-2`) and changeable in Update profile.
@@ -30,14 +32,7 @@ const STEM_LENGTH = 26;
  * nothing is left (a name in another script), padded so it is never shorter than 3.
  */
 export function handleStem(firstName: string, lastName: string): string {
-  const stem = `${firstName}-${lastName}`
-    .normalize("NFKD")
-    .replace(/[\u0300-\u036f]/g, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9_]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, STEM_LENGTH)
-    .replace(/-+$/, "");
+  const stem = slugify(`${firstName}-${lastName}`, STEM_LENGTH);
   if (stem.length === 0) return "user";
   return stem.length < 3 ? `${stem}-user`.slice(0, STEM_LENGTH) : stem;
 }

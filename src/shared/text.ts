@@ -27,3 +27,18 @@ export function formatEth(wei: string): string {
   const fraction = (value % WEI_PER_ETH).toString().padStart(18, "0").replace(/0+$/, "");
   return `${value / WEI_PER_ETH}${fraction ? `.${fraction}` : ""} ETH`;
 }
+
+/**
+ * A text as an address or file name part: accents dropped, lower case, any other run of characters as one "-",
+ * at most `length` long, no "-" at either end ("" when nothing is left: a text in another script).
+ */
+export function slugify(text: string, length: number): string {
+  return text
+    .normalize("NFKD")
+    .replace(/[\u0300-\u036f]/g, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9_]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, length)
+    .replace(/-+$/, "");
+}

@@ -3,6 +3,7 @@ import { and, asc, eq, gt, sql } from "drizzle-orm";
 import TurndownService from "turndown";
 import { stringify } from "yaml";
 import { ZipFile } from "yazl";
+import { slugify } from "#shared/text.ts";
 import {
   categories,
   comments,
@@ -24,16 +25,7 @@ const PAGE = 100;
 const IN_FLIGHT_BYTES = 8 * 1024 * 1024;
 
 /** A name safe in any file system: lower-case words of the title, then the id that makes it unique. */
-export const slugOf = (title: string, id: string) =>
-  `${
-    title
-      .normalize("NFKD")
-      .replace(/[\u0300-\u036f]/g, "")
-      .toLowerCase()
-      .replace(/[^a-z0-9]+/g, "-")
-      .replace(/^-+|-+$/g, "")
-      .slice(0, 60) || "post"
-  }-${id.slice(0, 8)}`;
+export const slugOf = (title: string, id: string) => `${slugify(title, 60) || "post"}-${id.slice(0, 8)}`;
 
 const markdown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
 
@@ -257,7 +249,7 @@ function ghostExport(
         meta: { exported_on: Date.now(), version: "5.0.0" },
         data: {
           posts: ghostPosts,
-          tags: [...tags].map(([name, id]) => ({ id, name, slug: slugOf(name, id).replace(/-tag-\d+$/, "") })),
+          tags: [...tags].map(([name, id]) => ({ id, name, slug: slugify(name, 60) || id })),
           posts_tags: postsTags,
           users: [
             {
