@@ -1,6 +1,6 @@
-import { useEffect, useRef } from "react";
 import { DELIVERY_LABELS, unsubscribeSchema } from "#shared/schemas/notifications.ts";
 import { UnsubscribePanel } from "../../../components/unsubscribe-panel.tsx";
+import { useOnOpen } from "../../../lib/use-on-open.ts";
 import { useResubscribe, useUnsubscribe } from "../api/settings.ts";
 
 /**
@@ -12,12 +12,9 @@ export function UnsubscribeScreen({ params }: { params: Record<string, string | 
   const link = unsubscribeSchema.safeParse(params);
   const unsubscribe = useUnsubscribe();
   const resubscribe = useResubscribe();
-  const sent = useRef(false);
-  useEffect(() => {
-    if (!link.success || sent.current) return;
-    sent.current = true;
-    unsubscribe.mutate(link.data);
-  }, [link, unsubscribe]);
+  useOnOpen(() => {
+    if (link.success) unsubscribe.mutate(link.data);
+  });
 
   const done = unsubscribe.data;
   const undone = resubscribe.data;

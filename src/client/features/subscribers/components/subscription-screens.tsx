@@ -1,21 +1,11 @@
 import { Heading, Link, Stack, Text } from "@chakra-ui/react";
-import { useEffect, useRef } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { subscriptionLinkSchema } from "#shared/schemas/subscriptions.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { Panel } from "../../../components/layout/panel.tsx";
 import { UnsubscribePanel } from "../../../components/unsubscribe-panel.tsx";
+import { useOnOpen } from "../../../lib/use-on-open.ts";
 import { useConfirmSubscription, useSubscriptionLink } from "../api/subscriptions.ts";
-
-/** Runs `action` once the page is open (not when a mail scanner fetches the link: it runs no script). */
-function useOnOpen(action: () => void) {
-  const done = useRef(false);
-  useEffect(() => {
-    if (done.current) return;
-    done.current = true;
-    action();
-  }, [action]);
-}
 
 /** `/subscriptions/confirm/:token`, the link of the confirmation mail. */
 export function ConfirmSubscriptionScreen({ token }: { token: string }) {
