@@ -28,6 +28,7 @@ import { commentRoutes } from "./routes/comments/index.ts";
 import { federationApiRoutes } from "./routes/federation/api.ts";
 import { registerFederationRoutes } from "./routes/federation/index.ts";
 import { feedRoutes } from "./routes/feeds/index.ts";
+import { importRoutes } from "./routes/imports/index.ts";
 import { exportRoutes, leavingRoutes } from "./routes/leaving/index.ts";
 import { messageRoutes } from "./routes/messages/index.ts";
 import { moderationRoutes } from "./routes/moderation/index.ts";
@@ -42,6 +43,7 @@ import { systemRoutes } from "./routes/system/index.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
 import type { Deps } from "./services/deps.ts";
+import { redirectFor } from "./services/importing/imports.ts";
 import { createFeeds, type Feeds } from "./services/reads/feeds.ts";
 import { createPublicReads, type PublicReads } from "./services/reads/public-reads.ts";
 
@@ -64,6 +66,8 @@ declare module "fastify" {
     stats: Jobs["stats"];
     /** "Download my data": archives prepared in the background (services/leaving/exports.ts). */
     exports: Jobs["exports"];
+    /** Archives brought in, read in the background (services/importing/imports.ts). */
+    imports: Jobs["imports"];
     /** Public reads through the read cache: the API routes and the reader pages ask here, with the same keys. */
     reads: PublicReads;
     feeds: Feeds;
@@ -187,6 +191,7 @@ export async function buildApp(options: AppOptions) {
     "digests",
     "federator",
     "exports",
+    "imports",
   ] as const) {
     app.decorate(name, jobs[name]);
   }
@@ -246,6 +251,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(subscriptionRoutes, { prefix: "/api" });
   await app.register(leavingRoutes, { prefix: "/api/users" });
   await app.register(exportRoutes, { prefix: "/api" });
+  await app.register(importRoutes, { prefix: "/api" });
   await app.register(oneClickSubscriptionRoute);
   if (jobs.federator) await registerFederationRoutes(app, jobs.federator);
 
@@ -256,6 +262,7 @@ export async function buildApp(options: AppOptions) {
   await registerClient(app, {
     clientDir,
     uploadsDir: path.resolve(config.dataDir, "uploads"),
+    redirectFor: (pathname) => redirectFor(app.deps, pathname),
   });
 
   return app;

@@ -8,6 +8,7 @@ import type { Storage } from "./infra/storage.ts";
 import { createPublisher } from "./services/content/publisher.ts";
 import { createViewBuffer } from "./services/content/view-buffer.ts";
 import type { Federator } from "./services/federation/federation.ts";
+import { createImportJob } from "./services/importing/imports.ts";
 import { createClosingJob } from "./services/leaving/closing.ts";
 import { createExportJob } from "./services/leaving/exports.ts";
 import { createErasureJob } from "./services/moderation/suspension.ts";
@@ -61,6 +62,8 @@ export async function startJobs(deps: JobDeps) {
   const closing = createClosingJob({ db, config, mailer, storage: deps.storage, log, changed });
   // Archives of a user's data ("Download my data"), one at a time per instance.
   const exports = createExportJob({ db, config, mailer, storage: deps.storage, log });
+  // Archives brought in (WordPress, Ghost, Substack, Markdown), one at a time per instance.
+  const imports = createImportJob({ db, config, mailer, storage: deps.storage, log, changed });
   // Fedify is loaded only when the site federates: a site that does not need not pay its memory and start-up time.
   const federator: Federator | null = config.federation
     ? (await import("./services/federation/federation.ts")).createFederator({ db, config, log, changed })
@@ -75,6 +78,7 @@ export async function startJobs(deps: JobDeps) {
     erasure,
     closing,
     exports,
+    imports,
     federator,
   ])
     job?.start();
@@ -87,6 +91,7 @@ export async function startJobs(deps: JobDeps) {
     notificationHub,
     digests,
     exports,
+    imports,
     federator,
     /** Open event streams never finish on their own: they end before the server waits for its connections. */
     endStreams: () => notificationHub.close(),
@@ -94,6 +99,7 @@ export async function startJobs(deps: JobDeps) {
     async close() {
       await federator?.close();
       await digests.close();
+      await imports.close();
       await exports.close();
       await closing.close();
       await erasure.close();

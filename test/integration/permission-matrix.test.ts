@@ -377,6 +377,11 @@ const MATRIX: Row[] = [
     () => ({ url: `/api/exports/${id()}/download/${"t".repeat(43)}` }),
     PUBLIC,
   ],
+  // No file: the guard lets the caller through to the body's check, and nothing is imported.
+  ["POST", "/api/imports", () => ({ url: "/api/imports", payload: { format: "wxr" } }), SIGNED_IN],
+  ["GET", "/api/imports/latest", () => ({ url: "/api/imports/latest" }), SIGNED_IN],
+  ["GET", "/api/imports/{id}", () => ({ url: `/api/imports/${id()}` }), SIGNED_IN],
+  ["DELETE", "/api/imports/{id}", () => ({ url: `/api/imports/${id()}` }), SIGNED_IN],
   ["GET", "/api/moderation/mine", () => ({ url: "/api/moderation/mine" }), SIGNED_IN],
   [
     "POST",

@@ -4,7 +4,11 @@ import { payments } from "../../src/server/db/schema.ts";
 import { bearer } from "./users.ts";
 
 /** A multipart form with text fields and an optional image, as Create Blog sends it. */
-export function postForm(fields: Record<string, string>, image?: { data: Buffer; filename: string; type: string }) {
+export function postForm(
+  fields: Record<string, string>,
+  image?: { data: Buffer; filename: string; type: string },
+  fileField = "image",
+) {
   const boundary = `----penchain${crypto.randomBytes(8).toString("hex")}`;
   const parts: Buffer[] = Object.entries(fields).map(([name, value]) =>
     Buffer.from(`--${boundary}\r\nContent-Disposition: form-data; name="${name}"\r\n\r\n${value}\r\n`),
@@ -12,7 +16,7 @@ export function postForm(fields: Record<string, string>, image?: { data: Buffer;
   if (image) {
     parts.push(
       Buffer.from(
-        `--${boundary}\r\nContent-Disposition: form-data; name="image"; filename="${image.filename}"\r\nContent-Type: ${image.type}\r\n\r\n`,
+        `--${boundary}\r\nContent-Disposition: form-data; name="${fileField}"; filename="${image.filename}"\r\nContent-Type: ${image.type}\r\n\r\n`,
       ),
     );
     parts.push(image.data, Buffer.from("\r\n"));

@@ -274,6 +274,8 @@ export const comments = pgTable(
       .references(() => posts.id, { onDelete: "cascade" }),
     userId: userRef("user_id").notNull(),
     description: text("description").notNull(),
+    /** A comment brought by an import: its original writer's name (the row belongs to the post's author). */
+    importedAuthor: text("imported_author"),
     ...moderated(),
     createdAt: createdAt(),
     updatedAt: updatedAt(),
@@ -896,3 +898,55 @@ export const dataExports = pgTable(
     uniqueIndex("data_exports_token_key").on(t.tokenHash),
   ],
 );
+
+export const importFormat = pgEnum("import_format", ["wxr", "ghost", "substack", "markdown"]);
+export const importStatus = pgEnum("import_status", ["queued", "running", "done", "failed", "cancelled"]);
+
+/** An archive brought in: the file waits under DATA_DIR while a job (on any instance, after any restart) reads it. */
+export const imports = pgTable(
+  "imports",
+  {
+    id: id(),
+    userId: userRef("user_id").notNull(),
+    format: importFormat("format").notNull(),
+    fileName: text("file_name").notNull(),
+    status: importStatus("status").notNull().default("queued"),
+    /** What the importer chose: fetch images from the old site, the whole site, authors mapped to accounts. */
+    options: jsonb("options")
+      .$type<{ fetchImages: boolean; site: boolean; authors: Record<string, string> }>()
+      .notNull(),
+    total: integer("total").notNull().default(0),
+    done: integer("done").notNull().default(0),
+    /** Items refused, with their reason (the first 200). */
+    errors: jsonb("errors").$type<{ item: string; reason: string }[]>().notNull().default([]),
+    error: text("error"),
+    leaseUntil: timestamp("lease_until", { withTimezone: true }),
+    createdAt: createdAt(),
+    finishedAt: timestamp("finished_at", { withTimezone: true }),
+  },
+  (t) => [
+    index("imports_user_idx").on(t.userId, t.createdAt),
+    index("imports_pending_idx").on(t.status).where(sql`${t.status} in ('queued', 'running')`),
+  ],
+);
+
+/** What an import made, by the archive's own id for it: importing the same file again makes nothing twice. */
+export const importedItems = pgTable(
+  "imported_items",
+  {
+    userId: userRef("user_id").notNull(),
+    /** The format and the archive's id (a WordPress guid, a Ghost id, a file name). */
+    source: text("source").notNull(),
+    postId: uuid("post_id").references(() => posts.id, { onDelete: "cascade" }),
+    commentId: uuid("comment_id").references(() => comments.id, { onDelete: "cascade" }),
+  },
+  (t) => [primaryKey({ columns: [t.userId, t.source] })],
+);
+
+/** An imported post's old address (`/2019/05/my-post`, `/p/my-post`), answered with a 301 to the post. */
+export const postRedirects = pgTable("post_redirects", {
+  path: text("path").primaryKey(),
+  postId: uuid("post_id")
+    .notNull()
+    .references(() => posts.id, { onDelete: "cascade" }),
+});

@@ -44,7 +44,15 @@ function variantMaker(uploadsDir: string) {
  * Serves uploads and the built client; any other page address gets index.html so client routes survive a reload.
  * Unknown /api paths and missing files stay 404s.
  */
-export async function registerClient(app: FastifyInstance, options: { clientDir: string; uploadsDir: string }) {
+export async function registerClient(
+  app: FastifyInstance,
+  options: {
+    clientDir: string;
+    uploadsDir: string;
+    /** Where an old address (an imported post's) now lives, if it is one. */
+    redirectFor?: (pathname: string) => Promise<string | null>;
+  },
+) {
   fs.mkdirSync(options.uploadsDir, { recursive: true });
   await app.register(fastifyStatic, {
     root: options.uploadsDir,
@@ -77,6 +85,10 @@ export async function registerClient(app: FastifyInstance, options: { clientDir:
     const variant = await uploadVariant(pathname);
     if (variant) {
       return reply.type("image/webp").header("cache-control", "public, max-age=604800, immutable").send(variant);
+    }
+    if ((request.method === "GET" || request.method === "HEAD") && options.redirectFor) {
+      const moved = await options.redirectFor(pathname);
+      if (moved) return reply.code(301).header("cache-control", "public, max-age=3600").redirect(moved, 301);
     }
     // Page addresses answer HTML whatever the Accept header says (link-preview crawlers send */*); files do not.
     const isPage =

@@ -17,6 +17,8 @@ export const commentSchema = z.object({
   postId: z.string(),
   description: z.string(),
   user: userSummarySchema,
+  /** An imported comment's original writer (its row belongs to the post's author), or null. */
+  importedAuthor: z.string().nullable().default(null),
   /** The filter holds it until a moderator approves it; only its author is told so. */
   waitingForReview: z.boolean().default(false),
   createdAt: z.string(),

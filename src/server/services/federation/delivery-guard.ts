@@ -32,7 +32,8 @@ const publicLookup = ((hostname: string, options: dns.LookupOptions, callback: (
   });
 }) as unknown as LookupFunction;
 
-const publicOnly = new Agent({ connect: { lookup: publicLookup } });
+/** Connects only to public addresses, checked as it connects (an import's image fetches use it too). */
+export const publicOnly = new Agent({ connect: { lookup: publicLookup } });
 
 /** The inbox of the delivery under way in this async context. */
 const deliveries = new AsyncLocalStorage<{ inbox: string; allowPrivate: boolean }>();

@@ -1,0 +1,94 @@
+import path from "node:path";
+import { parse as parseYaml } from "yaml";
+import { HostileArchive } from "../archive-file.ts";
+import { dateOf, type FormatOpener, type ImportedPost, oldPath } from "../items.ts";
+
+const MAX_FILE_BYTES = 5 * 1024 ** 2;
+const isMarkdown = (name: string) => /\.(md|markdown|mdx)$/i.test(name) && !/(^|\/)(__MACOSX|\.)/.test(name);
+/** Jekyll's `_posts/2019-05-01-my-post.md`. */
+const JEKYLL_NAME = /^(\d{4})-(\d{2})-(\d{2})-(.+)$/;
+
+type Front = Record<string, unknown>;
+const first = (value: unknown): string | null =>
+  Array.isArray(value) ? first(value[0]) : typeof value === "string" && value.trim() ? value.trim() : null;
+
+/** Front matter between `---` lines (YAML; the parser caps aliases, so no billion laughs), then the Markdown. */
+function split(text: string): { front: Front; body: string } {
+  const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
+  if (!match) return { front: {}, body: text };
+  try {
+    const front = parseYaml(match[1] ?? "", { maxAliasCount: 50 });
+    return { front: front && typeof front === "object" ? (front as Front) : {}, body: match[2] ?? "" };
+  } catch (error) {
+    throw new Error(`its front matter is not YAML we can read (${(error as Error).message.split("\n")[0]})`);
+  }
+}
+
+/** A zip of Markdown files with front matter (Jekyll, Hugo, Mirror and Paragraph exports). */
+export function openMarkdown(markdown: (text: string) => string): FormatOpener {
+  return (archive) => {
+    if (!archive.isZip) throw new HostileArchive("Zip the folder of Markdown files, then upload the zip.");
+    const files = archive.names().filter(isMarkdown).sort();
+    return {
+      async scan() {
+        return { total: files.length, authors: [] };
+      },
+      async *items() {
+        for (const file of files) {
+          const stem = path.posix.basename(file).replace(/\.[^.]+$/, "");
+          const source = `markdown:${file}`;
+          let parsed: { front: Front; body: string };
+          try {
+            parsed = split((await archive.read(file, MAX_FILE_BYTES)).toString("utf8"));
+          } catch (error) {
+            yield {
+              kind: "post",
+              source,
+              title: stem,
+              html: "",
+              status: "draft",
+              date: null,
+              category: null,
+              cover: null,
+              oldPaths: [],
+              author: null,
+              comments: [],
+              error: (error as Error).message,
+            } as ImportedPost;
+            continue;
+          }
+          const { front, body } = parsed;
+          const jekyll = JEKYLL_NAME.exec(stem);
+          const slug = first(front.slug) ?? jekyll?.[4] ?? stem;
+          const heading = /^#\s+(.+)$/m.exec(body);
+          const date =
+            dateOf(front.date) ?? (jekyll ? dateOf(`${jekyll[1]}-${jekyll[2]}-${jekyll[3]}T00:00:00Z`) : null);
+          const draft = front.draft === true || front.published === false;
+          const paths = [
+            first(front.permalink),
+            first(front.url),
+            ...(Array.isArray(front.aliases) ? front.aliases.map(first) : []),
+            jekyll ? `/${jekyll[1]}/${jekyll[2]}/${jekyll[3]}/${slug}/` : null,
+          ]
+            .map((value) => oldPath(value))
+            .filter((value): value is string => value !== null);
+          const cover = front.cover && typeof front.cover === "object" ? (front.cover as Front).image : front.cover;
+          yield {
+            kind: "post",
+            source,
+            title: first(front.title) ?? heading?.[1] ?? slug,
+            html: markdown(front.title || !heading ? body : body.replace(heading[0], "")),
+            status: draft ? "draft" : "published",
+            date,
+            category: first(front.categories) ?? first(front.category) ?? first(front.tags),
+            cover: first(cover) ?? first(front.image) ?? first(front.feature_image) ?? first(front.featured_image),
+            oldPaths: draft ? [] : [...new Set(paths)],
+            author: first(front.author) ?? first(front.authors),
+            comments: [],
+            baseDir: path.posix.dirname(file),
+          } satisfies ImportedPost;
+        }
+      },
+    };
+  };
+}
