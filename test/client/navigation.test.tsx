@@ -28,6 +28,7 @@ describe("navigation bars", () => {
       "Change your password",
       "Notification settings",
       "Blocks and mutes",
+      "Import",
       "Your data and account",
     ]);
   });
@@ -43,6 +44,7 @@ describe("navigation bars", () => {
       "Change your password",
       "Notification settings",
       "Blocks and mutes",
+      "Import",
       "Your data and account",
       "Settings",
       "Payments",

@@ -63,6 +63,8 @@ export const SCREENS: Screen[] = [
   { path: "/settings/blocks", access: "user", ...chunk(account, "BlocksRoute") },
   // Not in the spec: closing one's account (docs/product.md, "Leaving").
   { path: "/settings/account", access: "user", ...chunk(account, "AccountSettingsRoute") },
+  // Not in the spec: bringing an archive from WordPress, Ghost, Substack or Markdown (docs/product.md, "Importing").
+  { path: "/import", access: "user", ...chunk(account, "ImportRoute") },
   { path: "/unsubscribe/:userId/:topic/:token", access: "public", ...chunk(notifications, "UnsubscribeRoute") },
   // Not in the spec: verified featured fees and tips, and a user's rewards.
   { path: "/payments", access: "admin", ...chunk(admin, "PaymentsRoute") },

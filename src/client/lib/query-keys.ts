@@ -76,7 +76,10 @@ export const queryKeys = {
     commentSettings: () => ["blocks", "comment-settings"] as const,
     waiting: (postId: string) => ["blocks", "waiting", postId] as const,
   },
-  /** An author's, a post's or the site's numbers over a period; the live "reading now" count of the signed-in author. */
+  /** The signed-in user's latest import of an archive. */
+  imports: {
+    latest: () => ["imports", "latest"] as const,
+  },
   /** The signed-in user's archive of their data. */
   exports: {
     latest: () => ["exports", "latest"] as const,
@@ -85,6 +88,7 @@ export const queryKeys = {
   subscribers: {
     counts: (authorId: string) => ["subscribers", authorId] as const,
   },
+  /** An author's, a post's or the site's numbers over a period; the live "reading now" count of the signed-in author. */
   stats: {
     all: () => ["stats"] as const,
     of: (path: string, from: string, to: string, interval: string) => ["stats", path, from, to, interval] as const,

@@ -4,6 +4,7 @@ import { Panel } from "../../components/layout/panel.tsx";
 import { QueryState } from "../../components/query-state.tsx";
 import { BlocksSettings } from "../../features/blocks/components/blocks-settings.tsx";
 import { RelationButtons } from "../../features/blocks/public.tsx";
+import { ImportScreen } from "../../features/importing/components/import-screen.tsx";
 import { AccountSettings } from "../../features/leaving/components/account-settings.tsx";
 import { ReportButton } from "../../features/moderation/public.tsx";
 import { DraftList } from "../../features/posts/components/draft-list.tsx";
@@ -50,6 +51,11 @@ export function ProfileRoute() {
 export function AccountSettingsRoute() {
   usePageTitle("Your data and account");
   return <AccountSettings />;
+}
+
+export function ImportRoute() {
+  usePageTitle("Import");
+  return <ImportScreen />;
 }
 
 export function BlocksRoute() {

@@ -31,6 +31,7 @@ export function avatarMenuFor(session: Session): NavLink[] {
     // Not in the spec: how notifications reach the user (docs/product.md, "Following, notifications and tips").
     { label: "Notification settings", to: "/notifications/settings" },
     { label: "Blocks and mutes", to: "/settings/blocks" },
+    { label: "Import", to: "/import" },
     { label: "Your data and account", to: "/settings/account" },
   ];
   // Not in the spec: the moderators' queue (docs/product.md, "Moderation").

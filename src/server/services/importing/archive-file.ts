@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { Readable } from "node:stream";
-import yauzl from "yauzl";
+import type yauzl from "yauzl";
 
 /** An archive refused whole, before anything is written: its message is shown to the importer as it is. */
 export class HostileArchive extends Error {}
@@ -45,12 +45,14 @@ const isZipFile = (file: string) => {
   }
 };
 
-const openZip = (file: string) =>
-  new Promise<yauzl.ZipFile>((resolve, reject) =>
-    yauzl.open(file, { lazyEntries: true, autoClose: false, strictFileNames: true }, (error, zip) =>
+const openZip = async (file: string) => {
+  const { default: unzip } = await import("yauzl");
+  return new Promise<yauzl.ZipFile>((resolve, reject) =>
+    unzip.open(file, { lazyEntries: true, autoClose: false, strictFileNames: true }, (error, zip) =>
       error ? reject(error) : resolve(zip),
     ),
   );
+};
 
 async function readDirectory(zip: yauzl.ZipFile) {
   const entries = new Map<string, yauzl.Entry>();

@@ -1,7 +1,6 @@
 import fs from "node:fs";
 import path from "node:path";
 import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
-import { marked } from "marked";
 import type { ImportFormat, ImportRequest, ImportState } from "#shared/schemas/imports.ts";
 import { imports, postRedirects, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
@@ -9,12 +8,8 @@ import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { cacheTags, EVERYTHING, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { type ArchiveFile, HostileArchive, openArchive } from "./archive-file.ts";
-import { openGhost } from "./formats/ghost.ts";
-import { openMarkdown } from "./formats/markdown.ts";
-import { openSubstack } from "./formats/substack.ts";
-import { openWxr } from "./formats/wxr.ts";
 import { imageBringer } from "./images.ts";
-import { type FormatOpener, type ImportedItem, normalPath } from "./items.ts";
+import { type ImportedItem, normalPath } from "./items.ts";
 import { type ImportTarget, type ItemResult, writePost, writeSubscriber } from "./write.ts";
 
 /** An instance reading an archive holds it this long after its last progress; if it stops, another takes over. */
@@ -26,13 +21,7 @@ const MAX_ERRORS = 200;
 
 type ImportDeps = Pick<Deps, "db" | "config" | "storage" | "mailer" | "log" | "changed">;
 
-const markdown = (text: string) => marked.parse(text, { async: false, gfm: true }) as string;
-const OPENERS: Record<ImportFormat, FormatOpener> = {
-  wxr: openWxr,
-  ghost: openGhost(markdown),
-  substack: openSubstack,
-  markdown: openMarkdown(markdown),
-};
+const openers = () => import("./formats/index.ts").then((module) => module.OPENERS);
 
 export const uploadFile = (config: Deps["config"], id: string) =>
   path.resolve(config.dataDir, "imports", `${id}.upload`);
@@ -57,7 +46,7 @@ async function scanArchive(file: string, format: ImportFormat) {
   let archive: ArchiveFile | undefined;
   try {
     archive = await openArchive(file);
-    const reader = OPENERS[format](archive);
+    const reader = (await openers())[format](archive);
     const found = await reader.scan();
     return { archive, reader, ...found };
   } catch (error) {

@@ -1,7 +1,7 @@
-import { chain } from "stream-chain";
-import { parser } from "stream-json";
-import { pick } from "stream-json/filters/Pick.js";
-import { streamValues } from "stream-json/streamers/StreamValues.js";
+import StreamChain from "stream-chain";
+import StreamJson from "stream-json";
+import Pick from "stream-json/filters/Pick.js";
+import StreamValues from "stream-json/streamers/StreamValues.js";
 import { escapeHtml } from "../../../infra/html.ts";
 import { type ArchiveFile, HostileArchive } from "../archive-file.ts";
 import { dateOf, type FormatOpener, type ImportedPost, oldPath } from "../items.ts";
@@ -12,7 +12,12 @@ const str = (value: unknown) => (typeof value === "string" ? value : value == nu
 /** One table of a Ghost export, a row at a time: the file is never parsed whole. */
 async function* ghostRows(archive: ArchiveFile, json: string | null, table: string): AsyncGenerator<Row> {
   const filter = new RegExp(`^(db\\.\\d+\\.)?data\\.${table}\\.\\d+$`);
-  const pipeline = chain([await archive.open(json), parser(), pick({ filter }), streamValues()]);
+  const pipeline = StreamChain.chain([
+    await archive.open(json),
+    StreamJson.parser(),
+    Pick.pick({ filter }),
+    StreamValues.streamValues(),
+  ]);
   try {
     for await (const { value } of pipeline as AsyncIterable<{ value: Row }>) yield value;
   } catch (error) {
