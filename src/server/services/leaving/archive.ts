@@ -275,6 +275,7 @@ async function commentsOf(deps: Pick<Deps, "db">, userId: string, base: string) 
       createdAt: comments.createdAt,
       postId: posts.id,
       postTitle: posts.title,
+      importedAuthor: comments.importedAuthor,
     })
     .from(comments)
     .innerJoin(posts, eq(posts.id, comments.postId))

@@ -35,7 +35,17 @@ export function CommentList({ postId, comments: firstPage, nextCursor, count, vi
         {comments.map((comment) => (
           <Box as="li" key={comment.id} borderWidth="1px" borderRadius="md" p="3">
             <HStack gap="2" mb="1">
-              <UserChip user={comment.user} link={false} fontSize="sm" />
+              {comment.importedAuthor ? (
+                // Brought by an import: its writer has no account here, only their name.
+                <Text fontSize="sm" fontWeight="medium">
+                  {comment.importedAuthor}{" "}
+                  <Text as="span" fontWeight="normal" color="fg.muted">
+                    (imported)
+                  </Text>
+                </Text>
+              ) : (
+                <UserChip user={comment.user} link={false} fontSize="sm" />
+              )}
               <Text fontSize="xs" color="fg.muted">
                 <TimeAgo iso={comment.createdAt} />
               </Text>
