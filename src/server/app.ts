@@ -11,6 +11,7 @@ import { createMailer, type Mailer } from "./infra/mailer.ts";
 import { createStorage, type Storage } from "./infra/storage.ts";
 import { type Jobs, startJobs } from "./jobs.ts";
 import { registerAuth } from "./plugins/auth.ts";
+import { registerBodyDeadline } from "./plugins/body-deadline.ts";
 import { registerClient } from "./plugins/client.ts";
 import { registerCompression } from "./plugins/compression.ts";
 import { registerDocs } from "./plugins/docs.ts";
@@ -127,8 +128,9 @@ export async function buildApp(options: AppOptions) {
     // Forwarded headers are believed only from the proxies TRUST_PROXY names: anyone else could pick their address.
     trustProxy: trustedProxies(config.trustProxy),
     bodyLimit: 1024 * 1024,
-    // Slow clients cannot hold sockets: the headers, then the whole request, must arrive in time; idle sockets close.
-    requestTimeout: timeout,
+    // Slow clients cannot hold sockets: the headers, then the body (plugins/body-deadline.ts, which lets a route
+    // allow more), must arrive in time; idle sockets close. Node's own request timeout would hold every route alike.
+    requestTimeout: 0,
     connectionTimeout: 2 * timeout,
     keepAliveTimeout: 5_000,
   }).withTypeProvider<ZodTypeProvider>();
@@ -150,6 +152,7 @@ export async function buildApp(options: AppOptions) {
   app.setSerializerCompiler(serializerCompiler);
   registerErrorHandling(app);
   registerInputGuard(app);
+  registerBodyDeadline(app, timeout);
 
   // 2. Shared services, available to every route as app.<name>.
   app.decorate("config", config);

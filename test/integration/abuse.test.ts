@@ -7,6 +7,7 @@ import type { App } from "../../src/server/app.ts";
 import { posts } from "../../src/server/db/schema.ts";
 import { DEFAULT_RATE_LIMITS } from "../../src/server/plugins/rate-limits.ts";
 import { buildTestApp } from "../support/app.ts";
+import { wxr } from "../support/archives.ts";
 import { createCategory, createPost, postForm } from "../support/content.ts";
 import { databaseTargets, pgliteTarget } from "../support/databases.ts";
 import { multipart, uploadPhoto } from "../support/images.ts";
@@ -300,6 +301,36 @@ describe("slow clients", () => {
     const durations = await Promise.all(sockets.map(closed));
     for (const timer of timers) clearInterval(timer);
     for (const duration of durations) expect(duration).toBeLessThan(5000);
+  });
+
+  it("lets an archive's upload take longer than other requests, and no one else", async () => {
+    const writer = await signUp(app);
+    const form = postForm(
+      { format: "wxr" },
+      {
+        data: Buffer.from(wxr([{ id: 1, title: "Slow", body: "<p>Slow</p>" }])),
+        filename: "slow.xml",
+        type: "text/xml",
+      },
+      "file",
+    );
+    const socket = await open();
+    let answer = "";
+    socket.on("data", (chunk: Buffer) => {
+      answer += chunk.toString();
+    });
+    socket.write(
+      `POST /api/imports HTTP/1.1\r\nHost: x\r\nAuthorization: Bearer ${writer.token}\r\nContent-Type: ${form.headers["content-type"]}\r\nContent-Length: ${form.payload.length}\r\n\r\n`,
+    );
+    // Five pieces 500 ms apart: 2.5 s, over the 1 s any other request has.
+    const pieces = 5;
+    const size = Math.ceil(form.payload.length / pieces);
+    for (let piece = 0; piece < pieces; piece++) {
+      await new Promise((resolve) => setTimeout(resolve, 500));
+      socket.write(form.payload.subarray(piece * size, (piece + 1) * size));
+    }
+    await expect.poll(() => answer, { timeout: 5000 }).toMatch(/^HTTP\/1\.1 202/);
+    socket.destroy();
   });
 
   it("closes sockets that never finish their headers", async () => {
