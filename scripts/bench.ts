@@ -20,6 +20,7 @@ import { encodeCursor } from "../src/server/infra/cursor.ts";
 import { listPosts } from "../src/server/services/content/post-reads.ts";
 import { benchAudience, serveAudience } from "./lib/bench-audience.ts";
 import { benchFederation, joinFederation, serveFederation } from "./lib/bench-federation.ts";
+import { benchImport, pacedReaders } from "./lib/bench-importing.ts";
 import { benchExport } from "./lib/bench-leaving.ts";
 import { benchModeration } from "./lib/bench-moderation.ts";
 import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
@@ -264,6 +265,7 @@ async function bench() {
     ...(await benchModeration(process.env.BENCH_DATABASE_URL)),
     ...(await benchStats(import.meta.filename, SECONDS, process.env.BENCH_DATABASE_URL)),
     ...(await benchExport(process.env.BENCH_DATABASE_URL)),
+    ...(await benchImport(import.meta.filename, process.env.BENCH_DATABASE_URL)),
   ];
   if (process.argv.includes("--scale")) {
     const large = await benchAt(100_000);
@@ -294,6 +296,10 @@ else if (process.argv.includes("--stats-only"))
   process.exitCode = (await benchStats(import.meta.filename, SECONDS, process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
 else if (process.argv.includes("--export-only"))
   process.exitCode = (await benchExport(process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
+else if (process.argv.includes("--paced-readers"))
+  await pacedReaders(process.argv.at(-2) as string, process.argv.at(-1) as string);
+else if (process.argv.includes("--import-only"))
+  process.exitCode = (await benchImport(import.meta.filename, process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
 else if (process.argv.includes("--moderation-only"))
   process.exitCode = (await benchModeration(process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
 else if (process.argv.includes("--federation-only"))

@@ -5,6 +5,9 @@ import { HttpError } from "../http-error.ts";
 import type { Storage } from "../infra/storage.ts";
 
 const PIXEL_LIMIT = 40_000_000;
+/** libwebp's effort 2 of 6: half the time of its default for files about 4 % larger. */
+const FULL_WEBP = { quality: 82, effort: 0 };
+const SMALLER_WEBP = { quality: 80, effort: 0 };
 
 const KINDS = {
   photo: { formats: ["jpeg", "png", "gif", "webp"], label: "JPEG, PNG or GIF", width: 512, height: 512, fit: "cover" },
@@ -13,11 +16,16 @@ const KINDS = {
 
 /** sharp (libvips), loaded at the first image: a server that is only read never pays its memory. */
 let loaded: Promise<typeof Sharp> | undefined;
-const loadSharp = () => (loaded ??= import("sharp").then((module) => module.default));
+const loadSharp = () =>
+  (loaded ??= import("sharp").then((module) => {
+    // Each image is seen once: libvips' cache of operations would only hold memory (up to 50 MB by default).
+    module.default.cache(false);
+    return module.default;
+  }));
 
 /** A narrower WebP of an image already processed (never wider than it is). */
 export const resizeTo = async (webp: Uint8Array, width: number) =>
-  (await loadSharp())(webp).resize({ width, withoutEnlargement: true }).webp({ quality: 80 }).toBuffer();
+  (await loadSharp())(webp).resize({ width, withoutEnlargement: true }).webp(SMALLER_WEBP).toBuffer();
 
 /** Stores an upload at every width (see src/shared/images.ts); answers the largest one's address. */
 export async function storeImage(storage: Storage, upload: Uint8Array, kind: ImageKind) {
@@ -49,17 +57,24 @@ export async function processImage(input: Uint8Array, kind: keyof typeof KINDS) 
     throw new HttpError(413, `The image is too large: at most ${PIXEL_LIMIT / 1_000_000} megapixels, please resize it`);
   }
   try {
-    const data = await sharp(input, { limitInputPixels: PIXEL_LIMIT })
-      .rotate()
+    const source = sharp(input, { limitInputPixels: PIXEL_LIMIT }).rotate();
+    const full = await source
+      .clone()
       .resize({ width: rules.width, height: rules.height, fit: rules.fit, withoutEnlargement: true })
-      .webp({ quality: 82 })
-      .toBuffer();
+      .webp(FULL_WEBP)
+      .toBuffer({ resolveWithObject: true });
     const key = `${crypto.randomUUID()}.webp`;
-    const smaller = IMAGE_WIDTHS[kind].slice(0, -1);
+    // Each smaller width straight from the source, framed as the full size is: no pixels cross into JavaScript.
+    const { width: fullWidth, height: fullHeight } = full.info;
     const variants = await Promise.all(
-      smaller.map(async (width) => ({ key: imageAt(key, kind, width), data: await resizeTo(data, width) })),
+      IMAGE_WIDTHS[kind].slice(0, -1).map(async (wanted) => {
+        const width = Math.min(wanted, fullWidth);
+        const height = Math.max(1, Math.round((width * fullHeight) / fullWidth));
+        const data = await source.clone().resize({ width, height, fit: rules.fit }).webp(SMALLER_WEBP).toBuffer();
+        return { key: imageAt(key, kind, wanted), data };
+      }),
     );
-    return { data, contentType: "image/webp", key, variants };
+    return { data: full.data, contentType: "image/webp", key, variants };
   } catch {
     throw new HttpError(415, "The image could not be read. Please try another file.");
   }

@@ -16,6 +16,10 @@ import { type ImportTarget, type ItemResult, writePost, writeSubscriber } from "
 const LEASE_MS = 60_000;
 /** Progress is written (and a cancel noticed) at least this often. */
 const PROGRESS_MS = 500;
+/** Public lists are told of the posts an import added at most this often. */
+const TELL_EVERY_MS = 10_000;
+/** Items written at once (each image is encoded on a thread of its own). */
+const IN_FLIGHT = 2;
 /** The first errors are kept, with their reasons; the rest only counted. */
 const MAX_ERRORS = 200;
 
@@ -214,6 +218,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
     let done = 0;
     let lastWrite = Date.now();
     let created = 0;
+    let lastTold = Date.now();
     const progress = async () => {
       lastWrite = Date.now();
       const [still] = await deps.db
@@ -221,11 +226,16 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
         .set({ done, errors, total: Math.max(scanned.total, done), leaseUntil: new Date(Date.now() + LEASE_MS) })
         .where(and(eq(imports.id, row.id), eq(imports.status, "running")))
         .returning({ id: imports.id });
-      if (created > 0) deps.changed([cacheTags.posts, cacheTags.categories]);
-      created = 0;
+      // Old posts are no news: public lists learn of them every few seconds, not at each item (each telling
+      // re-renders every page readers are reading).
+      if (created > 0 && Date.now() - lastTold > TELL_EVERY_MS) {
+        deps.changed([cacheTags.posts, cacheTags.categories]);
+        created = 0;
+        lastTold = Date.now();
+      }
       return Boolean(still);
     };
-    for await (const item of scanned.reader.items()) {
+    const write = async (item: ImportedItem) => {
       let result: ItemResult | null = null;
       try {
         result = item.kind === "post" ? await writePost(deps, target, item) : await writeSubscriber(deps, target, item);
@@ -236,7 +246,16 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
       for (const warning of result?.warnings ?? [])
         if (errors.length < MAX_ERRORS) errors.push({ item: itemName(item), reason: warning });
       done++;
+    };
+    // A few items at once: one's images are encoded while another's rows are written.
+    const writing = new Set<Promise<void>>();
+    for await (const item of scanned.reader.items()) {
+      const work: Promise<void> = write(item).finally(() => writing.delete(work));
+      writing.add(work);
+      if (writing.size < IN_FLIGHT) continue;
+      await Promise.race(writing);
       if (stopping()) {
+        await Promise.all(writing);
         // The instance is stopping: the next one to look takes it over at once, skipping what was written.
         await deps.db
           .update(imports)
@@ -245,11 +264,13 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
         return false;
       }
       if (Date.now() - lastWrite > PROGRESS_MS && !(await progress())) {
+        await Promise.all(writing);
         fs.rmSync(file, { force: true });
         deps.changed(EVERYTHING);
         return true;
       }
     }
+    await Promise.all(writing);
     if (!(await progress())) return true;
     await finish({ status: "done", done, errors });
   } catch (error) {
