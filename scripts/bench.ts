@@ -20,7 +20,7 @@ import { encodeCursor } from "../src/server/infra/cursor.ts";
 import { listPosts } from "../src/server/services/content/post-reads.ts";
 import { benchAudience, serveAudience } from "./lib/bench-audience.ts";
 import { benchFederation, joinFederation, serveFederation } from "./lib/bench-federation.ts";
-import { benchImport, pacedReaders } from "./lib/bench-importing.ts";
+import { benchImport, pacedReaders, uploadArchive } from "./lib/bench-importing.ts";
 import { benchExport } from "./lib/bench-leaving.ts";
 import { benchModeration } from "./lib/bench-moderation.ts";
 import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
@@ -298,6 +298,8 @@ else if (process.argv.includes("--export-only"))
   process.exitCode = (await benchExport(process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
 else if (process.argv.includes("--paced-readers"))
   await pacedReaders(process.argv.at(-2) as string, process.argv.at(-1) as string);
+else if (process.argv.includes("--upload-archive"))
+  await uploadArchive(...(process.argv.slice(-3) as [string, string, string]));
 else if (process.argv.includes("--import-only"))
   process.exitCode = (await benchImport(import.meta.filename, process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
 else if (process.argv.includes("--moderation-only"))

@@ -79,6 +79,19 @@ export async function pacedReaders(url: string, postId: string) {
   process.stdout.write(`${JSON.stringify({ latencies: latencies.map(Math.round), failures })}\n`);
 }
 
+/** `--upload-archive <url> <token> <file>`: sends the archive as the Import screen does; prints the answer. */
+export async function uploadArchive(url: string, token: string, file: string) {
+  const form = new FormData();
+  form.set("format", "wxr");
+  form.set("file", await fs.openAsBlob(file), path.basename(file));
+  const answer = await fetch(`${url}/api/imports`, {
+    method: "POST",
+    body: form,
+    headers: { authorization: `Bearer ${token}` },
+  });
+  process.stdout.write(`${JSON.stringify({ ...((await answer.json()) as object), code: answer.status })}\n`);
+}
+
 /**
  * Readers, in a process of their own (their client's work is not the server's): the list page, a post page and the
  * API's list, as browsers ask for them, each of 4 readers every 50 ms (a busy blog's readers, not a load test).
@@ -138,23 +151,32 @@ export async function benchImport(script: string, databaseUrl: string | undefine
       peak.rss = Math.max(peak.rss, now.rss);
     }, 20);
 
-    // Readers alone first (the reference, measured in the same run), then while the import runs.
+    // Readers alone first (the reference, measured in the same run, after a warm-up), then while the import runs.
+    const warmUp = startReaders(script, url, post?.id ?? "");
+    await new Promise((resolve) => setTimeout(resolve, 3000));
+    await warmUp.stop();
     const idle = startReaders(script, url, post?.id ?? "");
     await new Promise((resolve) => setTimeout(resolve, 10_000));
     const alone = await idle.stop();
     const readers = startReaders(script, url, post?.id ?? "");
     const started = performance.now();
     const cpuBefore = process.cpuUsage();
-    const form = new FormData();
-    form.set("format", "wxr");
-    form.set("file", await fs.openAsBlob(file), "blog.zip");
-    const upload = await fetch(`${url}/api/imports`, {
-      method: "POST",
-      body: form,
-      headers: { authorization: `Bearer ${token}` },
+    // Uploaded from a process of its own, as a browser would: its memory is not the server's.
+    const uploader = spawn(process.execPath, [script, "--upload-archive", url, token, file], {
+      stdio: ["ignore", "pipe", "inherit"],
     });
-    const state = (await upload.json()) as { id: string; message?: string };
-    if (upload.status !== 202) throw new Error(`the upload was refused: ${state.message}`);
+    let uploadReport = "";
+    uploader.stdout.on("data", (chunk: Buffer) => {
+      uploadReport += chunk.toString();
+    });
+    await new Promise((resolve) => uploader.once("exit", resolve));
+    const { code, id, message } = JSON.parse(uploadReport.trim() || "{}") as {
+      code: number;
+      id: string;
+      message?: string;
+    };
+    if (code !== 202) throw new Error(`the upload was refused: ${code} ${message}`);
+    const state = { id };
     const uploaded = (performance.now() - started) / 1000;
     let row: typeof imports.$inferSelect | undefined;
     do {

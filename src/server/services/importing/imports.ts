@@ -4,6 +4,7 @@ import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { ImportFormat, ImportRequest, ImportState } from "#shared/schemas/imports.ts";
 import { imports, postRedirects, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
+import { setPoolPriority } from "../../infra/thread-priority.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { cacheTags, EVERYTHING, NOTHING_PUBLIC } from "../reads/tags.ts";
@@ -16,6 +17,8 @@ import { type ImportTarget, type ItemResult, writePost, writeSubscriber } from "
 const LEASE_MS = 60_000;
 /** Progress is written (and a cancel noticed) at least this often. */
 const PROGRESS_MS = 500;
+/** The nice value of the thread pool while an import runs (0 is normal, 19 the lowest). */
+const BACKGROUND_NICE = 10;
 /** Public lists are told of the posts an import added at most this often. */
 const TELL_EVERY_MS = 10_000;
 /** Items written at once (each image is encoded on a thread of its own). */
@@ -196,6 +199,8 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
     deps.changed(EVERYTHING);
   };
   let archive: ArchiveFile | undefined;
+  // The images' encoding yields the cores to requests while the import runs.
+  setPoolPriority(BACKGROUND_NICE);
   try {
     const [owner] = await deps.db
       .select({
@@ -278,6 +283,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
     await finish({ status: "failed", error: reasonOf(error).slice(0, 500) });
   } finally {
     archive?.close();
+    setPoolPriority(0);
   }
   return true;
 }
