@@ -23,6 +23,33 @@ interface RequestOptions {
   /** A body sent as it is, with its own type (a CSV file). */
   raw?: { type: string; text: string };
   signal?: AbortSignal;
+  /** Told as a form's bytes leave (fetch cannot say): a large upload shows its progress. */
+  onUploadProgress?: (sent: number, total: number) => void;
+}
+
+/** An upload through XMLHttpRequest, the one browser API that reports an upload's progress. */
+function sendWithProgress(
+  path: string,
+  method: string,
+  headers: Record<string, string>,
+  body: FormData,
+  onProgress: (sent: number, total: number) => void,
+) {
+  return new Promise<{ status: number; payload: unknown }>((resolve, reject) => {
+    const request = new XMLHttpRequest();
+    request.open(method, path);
+    for (const [name, value] of Object.entries(headers)) request.setRequestHeader(name, value);
+    request.upload.onprogress = (event) => onProgress(event.loaded, event.total);
+    request.onload = () => {
+      let payload: unknown;
+      try {
+        payload = request.status === 204 ? undefined : JSON.parse(request.responseText);
+      } catch {}
+      resolve({ status: request.status, payload });
+    };
+    request.onerror = () => reject(new TypeError("Failed to fetch"));
+    request.send(body);
+  });
 }
 
 /**
@@ -55,16 +82,27 @@ export async function api<S extends z.ZodType>(
   if (options.body !== undefined && !isForm) headers["content-type"] = "application/json";
   if (options.raw) headers["content-type"] = options.raw.type;
 
-  const response = await fetch(path, {
-    method: options.method ?? "GET",
-    headers,
-    body:
-      options.raw?.text ??
-      (options.body === undefined ? undefined : isForm ? (options.body as FormData) : JSON.stringify(options.body)),
-    signal: options.signal,
-  });
-  const payload = response.status === 204 ? undefined : await response.json().catch(() => undefined);
-  if (!response.ok) {
+  const method = options.method ?? "GET";
+  const response =
+    isForm && options.onUploadProgress
+      ? await sendWithProgress(path, method, headers, options.body as FormData, options.onUploadProgress)
+      : await fetch(path, {
+          method,
+          headers,
+          body:
+            options.raw?.text ??
+            (options.body === undefined
+              ? undefined
+              : isForm
+                ? (options.body as FormData)
+                : JSON.stringify(options.body)),
+          signal: options.signal,
+        }).then(async (answer) => ({
+          status: answer.status,
+          payload: answer.status === 204 ? undefined : await answer.json().catch(() => undefined),
+        }));
+  const payload = response.payload;
+  if (response.status < 200 || response.status >= 300) {
     if (response.status === 401 && session) sessionStore.clear();
     const parsed = apiErrorSchema.safeParse(payload);
     throw new ApiError(

@@ -15,11 +15,12 @@ export const useLatestImport = () =>
     refetchInterval: (query) => (isUnderWay(query.state.data?.import?.status) ? 1000 : false),
   });
 
-/** The form as it is sent: the archive and the importer's choices, as multipart. */
-export function useStartImport() {
+/** The form as it is sent: the archive and the importer's choices, as multipart, its upload's progress told. */
+export function useStartImport(onUploadProgress: (sent: number, total: number) => void) {
   const queryClient = useQueryClient();
   return useMutation({
-    mutationFn: (form: FormData) => api("/api/imports", importStateSchema, { method: "POST", body: form }),
+    mutationFn: (form: FormData) =>
+      api("/api/imports", importStateSchema, { method: "POST", body: form, onUploadProgress }),
     onSuccess: (started) => queryClient.setQueryData(queryKeys.imports.latest(), { import: started }),
   });
 }

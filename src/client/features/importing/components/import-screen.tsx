@@ -19,6 +19,8 @@ import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { useSession } from "../../../lib/session.ts";
 import { useCancelImport, useLatestImport, useStartImport } from "../api/imports.ts";
 
+const megabytes = (bytes: number) => (bytes / 1024 / 1024).toFixed(1);
+
 const STATUS_LINE: Record<ImportState["status"], string> = {
   queued: "Waiting to start…",
   running: "Importing…",
@@ -82,7 +84,8 @@ function ImportProgress({ state }: { state: ImportState }) {
 export function ImportScreen() {
   const session = useSession();
   const latest = useLatestImport();
-  const start = useStartImport();
+  const [uploaded, setUploaded] = useState<{ sent: number; total: number } | null>(null);
+  const start = useStartImport((sent, total) => setUploaded({ sent, total }));
   const [format, setFormat] = useState<ImportFormat>("wxr");
   const [file, setFile] = useState<File | null>(null);
   const [missing, setMissing] = useState(false);
@@ -94,6 +97,7 @@ export function ImportScreen() {
     event.preventDefault();
     if (!file) return setMissing(true);
     const form = new FormData(event.currentTarget);
+    setUploaded(null);
     start.mutate(form);
   };
 
@@ -177,6 +181,17 @@ export function ImportScreen() {
                   </Field.Root>
                 )}
               </>
+            )}
+            {start.isPending && uploaded && (
+              <Stack gap="1">
+                <Box asChild width="100%" height="3">
+                  <progress value={uploaded.sent} max={Math.max(uploaded.total, 1)} aria-label="Upload progress" />
+                </Box>
+                <Text fontSize="sm" role="status" aria-live="polite">
+                  Uploading: {megabytes(uploaded.sent)} of {megabytes(uploaded.total)} MB. Keep this page open; the
+                  archive is checked once it has arrived.
+                </Text>
+              </Stack>
             )}
             <ErrorLines error={start.error ?? latest.error} />
             <HStack>
