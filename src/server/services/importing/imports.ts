@@ -4,6 +4,7 @@ import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { ImportFormat, ImportRequest, ImportState } from "#shared/schemas/imports.ts";
 import { imports, postRedirects, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
+import { wakeable } from "../../infra/periodic.ts";
 import { setPoolPriority } from "../../infra/thread-priority.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
@@ -297,35 +298,12 @@ const reasonOf = (error: unknown) => {
 
 /** The job: reads waiting imports one at a time on each instance (woken by an upload, and every few seconds). */
 export function createImportJob(deps: ImportDeps, { everyMs = 5000 } = {}) {
-  let busy: Promise<void> | null = null;
-  let timer: NodeJS.Timeout | undefined;
-  let stopping = false;
-  const run = async () => {
-    while (!stopping && (await runNextImport(deps, () => stopping)));
-  };
-  const wake = () => {
-    busy ??= run()
-      .catch((error) => deps.log.error({ err: error }, "imports failed"))
-      .finally(() => {
-        busy = null;
-      });
-  };
-  return {
-    wake,
-    /** Resolves once the work under way has ended (tests wait on it). */
-    idle: async () => {
-      while (busy) await busy;
+  return wakeable(
+    async (stopping) => {
+      while (!stopping() && (await runNextImport(deps, stopping)));
     },
-    start() {
-      timer = setInterval(wake, everyMs);
-      timer.unref();
-    },
-    async close() {
-      stopping = true;
-      clearInterval(timer);
-      await busy;
-    },
-  };
+    { everyMs, onError: (error) => deps.log.error({ err: error }, "imports failed") },
+  );
 }
 export type ImportJob = ReturnType<typeof createImportJob>;
 

@@ -5,6 +5,7 @@ import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { DataExport } from "#shared/schemas/leaving.ts";
 import { dataExports, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
+import { wakeable } from "../../infra/periodic.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
@@ -179,37 +180,16 @@ export async function removeOldArchives(deps: Pick<Deps, "db" | "config">) {
  * what another instance queued or left), and removes old ones every hour.
  */
 export function createExportJob(deps: ExportDeps, { everyMs = 5000 } = {}) {
-  let busy: Promise<void> | null = null;
-  let timer: NodeJS.Timeout | undefined;
   let lastSweep = 0;
-  const run = async () => {
-    while (await prepareNextExport(deps));
-    if (Date.now() - lastSweep > 60 * 60_000) {
-      lastSweep = Date.now();
-      await removeOldArchives(deps);
-    }
-  };
-  const wake = () => {
-    busy ??= run()
-      .catch((error) => deps.log.error({ err: error }, "data exports failed"))
-      .finally(() => {
-        busy = null;
-      });
-  };
-  return {
-    wake,
-    /** Resolves once the work under way has ended (tests wait on it). */
-    idle: async () => {
-      while (busy) await busy;
+  return wakeable(
+    async () => {
+      while (await prepareNextExport(deps));
+      if (Date.now() - lastSweep > 60 * 60_000) {
+        lastSweep = Date.now();
+        await removeOldArchives(deps);
+      }
     },
-    start() {
-      timer = setInterval(wake, everyMs);
-      timer.unref();
-    },
-    async close() {
-      clearInterval(timer);
-      await busy;
-    },
-  };
+    { everyMs, onError: (error) => deps.log.error({ err: error }, "data exports failed") },
+  );
 }
 export type ExportJob = ReturnType<typeof createExportJob>;
