@@ -234,6 +234,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
         .returning({ id: imports.id });
       // Old posts are no news: public lists learn of them every few seconds, not at each item (each telling
       // re-renders every page readers are reading).
+      deps.mailer.drain();
       if (created > 0 && Date.now() - lastTold > TELL_EVERY_MS) {
         deps.changed([cacheTags.posts, cacheTags.categories]);
         created = 0;

@@ -16,6 +16,7 @@ import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts
 import { unsubscribeHeaders } from "../notifications/mails.ts";
 import { mailtoOf } from "../notifications/notify.ts";
 import { hasContent, sanitizePostHtml } from "../sanitize.ts";
+import { countEvent } from "../stats/counts.ts";
 import { subscriptionToken, subscriptionUnsubscribePath } from "../subscribers/subscriptions.ts";
 import { imageFailure } from "./images.ts";
 import type { ImportedPost, ImportedSubscriber } from "./items.ts";
@@ -211,15 +212,17 @@ export async function writeSubscriber(
     .onConflictDoNothing()
     .returning({ id: emailSubscriptions.id });
   if (!row) return { created: false, warnings: [] };
+  await countEvent(deps, author.id, "subscribers_gained");
   const [closed] = await deps.db.select({ closedAt: users.closedAt }).from(users).where(eq(users.id, author.id));
   if (closed?.closedAt) return { created: true, warnings: [] };
   const token = subscriptionToken(deps.config.jwtSecret ?? "", row.id);
   const link = `${deps.config.publicUrl}${subscriptionUnsubscribePath(row.id, token)}`;
   const mail = subscriptionMovedMail(author.name, deps.config.publicUrl, link);
-  await deps.mailer.queue({
-    to: email,
-    ...mail,
-    headers: unsubscribeHeaders(link, mailtoOf(deps.config.mailFrom)),
-  });
+  // Into the outbox for whoever drains it (the job does after each batch): a list of thousands is sent a few at a time.
+  await deps.mailer.enqueue(
+    { to: email, ...mail, headers: unsubscribeHeaders(link, mailtoOf(deps.config.mailFrom)) },
+    deps.db,
+    false,
+  );
   return { created: true, warnings: [] };
 }
