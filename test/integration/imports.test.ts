@@ -410,6 +410,46 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
     expect(badLines.statusCode).toBe(400);
   });
 
+  it("makes Ghost's members who take its newsletter the author's subscribers", async () => {
+    const writer = await signUp(app);
+    const member = (email: string, extra: object = {}) => ({ id: email, email, status: "free", ...extra });
+    const ghost = {
+      db: [
+        {
+          meta: { version: "5.0.0" },
+          data: {
+            posts: [
+              {
+                id: "p1",
+                uuid: "u-1",
+                title: "Hello",
+                slug: "hello",
+                html: "<p>Hi</p>",
+                status: "published",
+                type: "post",
+                published_at: "2024-01-01T00:00:00.000Z",
+              },
+            ],
+            members: [
+              member("reads@example.com"),
+              member("PAID@Example.com", { status: "paid" }),
+              member("bounced@example.com", { email_disabled: true }),
+              member("left@example.com", { subscribed: false }),
+            ],
+          },
+        },
+      ],
+    };
+    const state = await importFile(writer, "ghost", { data: JSON.stringify(ghost), filename: "ghost.json" });
+    expect(state).toMatchObject({ status: "done", total: 3, done: 3, errors: [] });
+    const subscribers = await app.db
+      .select({ email: emailSubscriptions.email, source: emailSubscriptions.source })
+      .from(emailSubscriptions)
+      .where(eq(emailSubscriptions.authorId, writer.id));
+    expect(subscribers.map((row) => row.email).sort()).toEqual(["paid@example.com", "reads@example.com"]);
+    expect(subscribers.every((row) => row.source === "ghost")).toBe(true);
+  });
+
   it("reads back the Ghost JSON of its own export", async () => {
     const writer = await signUp(app);
     const category = (await createCategory(app, admin)).title;

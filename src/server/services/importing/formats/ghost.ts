@@ -99,6 +99,9 @@ function rendered(row: Row, markdown: (text: string) => string) {
   return "";
 }
 
+/** A member who still takes the newsletter (Ghost marks those who turned mail off or whose address bounced). */
+const isSubscribed = (row: Row) => Boolean(str(row.email)) && row.email_disabled !== true && row.subscribed !== false;
+
 /** Ghost's `__GHOST_URL__` stands for the old site: what follows it is looked for in the archive. */
 const ghostUrl = (value: unknown) => str(value).replaceAll("__GHOST_URL__", "");
 
@@ -119,7 +122,7 @@ export function openGhost(markdown: (text: string) => string): FormatOpener {
       async scan() {
         let total = 0;
         for await (const row of rows("posts")) if (isPost(row)) total++;
-        for await (const row of rows("members")) if (str(row.email)) total++;
+        for await (const row of rows("members")) if (isSubscribed(row)) total++;
         for await (const row of rows("tags")) tagOf.set(str(row.id), str(row.name));
         for await (const row of rows("users")) authorOf.set(str(row.id), str(row.email) || str(row.slug));
         for await (const row of rows("posts_tags")) {
@@ -162,7 +165,7 @@ export function openGhost(markdown: (text: string) => string): FormatOpener {
           } satisfies ImportedPost;
         }
         for await (const row of rows("members")) {
-          if (!str(row.email)) continue;
+          if (!isSubscribed(row)) continue;
           yield { kind: "subscriber", source: `ghost-member:${str(row.email)}`, email: str(row.email), author: null };
         }
       },
