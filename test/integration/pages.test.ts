@@ -398,3 +398,53 @@ describe("reader pages, feeds and discovery", () => {
     expect((await get("/sitemap-3.xml")).statusCode).toBe(404);
   });
 });
+
+describe("an expired page", () => {
+  const MAX_AGE_MS = 1000;
+  let app: App;
+  beforeAll(async () => {
+    app = await buildTestApp(await pgliteTarget.open(), {
+      clientDir: CLIENT_DIR,
+      env: { READ_CACHE_MAX_AGE_MS: String(MAX_AGE_MS) },
+    });
+  });
+  afterAll(() => app.close());
+  const get = (url: string) => app.inject({ method: "GET", url });
+  const likesOn = (body: string, id: string) => {
+    const state = JSON.parse(html(body).getElementById("page-state")?.textContent ?? "{}");
+    const detail = (state.queries as { queryKey: unknown[]; state: { data: { likesCount: number } } }[]).find(
+      (query) => JSON.stringify(query.queryKey) === JSON.stringify(["posts", "detail", id]),
+    );
+    return detail?.state.data.likesCount;
+  };
+
+  it("is served at once while it is rendered again, and never after a write changed what it shows", async () => {
+    const admin = await signUp(app);
+    await makeAdmin(app, admin.id);
+    await createCategory(app, admin, "Pages");
+    const author = await signUp(app);
+    const shown = await createPost(app, author, "Pages", { title: "Served while rendered" });
+    const url = `/posts/${shown.id}`;
+    expect(likesOn((await get(url)).body, shown.id)).toBe(0);
+    await likePost(app, await signUp(app), shown.id);
+    await new Promise((resolve) => setTimeout(resolve, MAX_AGE_MS + 100));
+    // The first reader after it expired is not kept waiting for a render: the old page, and one render behind it.
+    const stale = app.readCache.stats().staleHits;
+    expect(likesOn((await get(url)).body, shown.id)).toBe(0);
+    expect(app.readCache.stats().staleHits).toBe(stale + 1);
+    await expect.poll(async () => likesOn((await get(url)).body, shown.id), { timeout: 2000 }).toBe(1);
+
+    // A write to what the page shows drops it: the next reader gets the new one, expired or not.
+    await new Promise((resolve) => setTimeout(resolve, MAX_AGE_MS + 100));
+    const edited = await app.inject({
+      method: "PUT",
+      url: `/api/posts/${shown.id}`,
+      headers: bearer(author),
+      payload: { title: "Renamed at once", description: "<p>Body</p>", category: "Pages" },
+    });
+    expect(edited.statusCode).toBe(200);
+    const staleBefore = app.readCache.stats().staleHits;
+    expect((await get(url)).body).toContain("Renamed at once");
+    expect(app.readCache.stats().staleHits).toBe(staleBefore);
+  });
+});

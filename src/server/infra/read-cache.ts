@@ -49,6 +49,8 @@ export interface CacheStats {
   invalidated: number;
   /** Answers made from others (a reader's copy, a rendered page) answered from memory. */
   derivedHits: number;
+  /** Rendered pages past their age served while they were rendered again. */
+  staleHits: number;
 }
 
 /** Past this many remembered tag changes, the next one empties the cache instead (it bounds the memory). */
@@ -74,7 +76,7 @@ export function createReadCache(options: {
   const maxEntries = options.maxEntries ?? 2000;
   const maxBytes = options.maxBytes ?? 64 * 1024 * 1024;
   const maxAgeMs = options.maxAgeMs ?? 5000;
-  const stats: CacheStats = { hits: 0, misses: 0, invalidated: 0, derivedHits: 0 };
+  const stats: CacheStats = { hits: 0, misses: 0, invalidated: 0, derivedHits: 0, staleHits: 0 };
 
   /** A logical clock: every invalidation ticks it; a read remembers the tick it began at. */
   let clock = 0;
@@ -82,8 +84,18 @@ export function createReadCache(options: {
   const tagChangedAt = new Map<string, number>();
 
   const responses = createTaggedStore<Entry>({ entries: maxEntries, bytes: maxBytes, maxAgeMs });
-  /** Answers made from other kept answers (a reader's copy with their reactions, a rendered page), by the same rules. */
-  const derived = createTaggedStore<Entry>({ entries: maxEntries * 5, bytes: maxBytes / 2, maxAgeMs });
+  /**
+   * Answers made from other kept answers (a reader's copy with their reactions, a rendered page), by the same rules.
+   * One past its age stays for another maxAgeMs, for a rendered page to be served once more while it is rendered
+   * again (a render costs milliseconds; the answers it is made from are read fresh); a write that changes what it
+   * shows drops it as before.
+   */
+  const derived = createTaggedStore<Entry>({
+    entries: maxEntries * 5,
+    bytes: maxBytes / 2,
+    maxAgeMs,
+    staleMs: maxAgeMs,
+  });
   /** Small values answers are assembled from (a post's counts), kept by the same rules. */
   const values = createTaggedStore<Kept>({ entries: maxEntries * 20, bytes: maxBytes / 8, maxAgeMs });
 
@@ -192,6 +204,13 @@ export function createReadCache(options: {
     getDerived(key: string): CachedResponse | undefined {
       const entry = derived.get(key);
       if (entry) stats.derivedHits++;
+      return entry;
+    },
+
+    /** A derived answer past its age that nothing it shows changed since (see `derived`). */
+    staleDerived(key: string): CachedResponse | undefined {
+      const entry = derived.stale(key);
+      if (entry) stats.staleHits++;
       return entry;
     },
 

@@ -7,10 +7,17 @@ export interface Kept {
 }
 
 /**
- * Values by key, each findable by its tags, expiring after `maxAgeMs`; past `entries` or `bytes` the oldest go
- * first. The read cache keeps its answers, derived answers and small values in three of these.
+ * Values by key, each findable by its tags, expiring after `maxAgeMs`; an expired one stays `staleMs` longer for
+ * `stale` (served while it is read again); past `entries` or `bytes` the oldest go first. The read cache keeps its
+ * answers, derived answers and small values in three of these.
  */
-export function createTaggedStore<T extends Kept>(limits: { entries: number; bytes: number; maxAgeMs: number }) {
+export function createTaggedStore<T extends Kept>(limits: {
+  entries: number;
+  bytes: number;
+  maxAgeMs: number;
+  staleMs?: number;
+}) {
+  const keptFor = limits.maxAgeMs + (limits.staleMs ?? 0);
   const entries = new Map<string, T>();
   const byTag = new Map<string, Set<string>>();
   let bytes = 0;
@@ -28,9 +35,16 @@ export function createTaggedStore<T extends Kept>(limits: { entries: number; byt
   return {
     get(key: string): T | undefined {
       const entry = entries.get(key);
-      if (entry && Date.now() - entry.storedAt <= limits.maxAgeMs) return entry;
-      drop(key);
+      if (!entry) return undefined;
+      const age = Date.now() - entry.storedAt;
+      if (age <= limits.maxAgeMs) return entry;
+      if (age > keptFor) drop(key);
       return undefined;
+    },
+    /** An entry past its age, still within `staleMs`: nothing it shows was changed since (a change drops it). */
+    stale(key: string): T | undefined {
+      const entry = entries.get(key);
+      return entry && Date.now() - entry.storedAt <= keptFor ? entry : undefined;
     },
     put(key: string, entry: T) {
       drop(key);

@@ -122,9 +122,23 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
     );
   }
 
+  /** Pages being rendered again in the background, while their expired copy is served. */
+  const rendering = new Set<string>();
+  /** An expired page nothing changed since: served at once, and rendered again (once) for the next reader. */
+  function staleWhileRendering(request: FastifyRequest, key: string) {
+    const stale = app.reads.stalePage(key);
+    if (stale && !rendering.has(key)) {
+      rendering.add(key);
+      renderPage(request, key)
+        .catch((error) => request.log.warn({ err: error }, "a page could not be rendered again"))
+        .finally(() => rendering.delete(key));
+    }
+    return stale;
+  }
+
   async function page(request: FastifyRequest, reply: FastifyReply) {
     const key = pageKey(request.url);
-    const kept = key ? app.reads.keptPage(key) : undefined;
+    const kept = key ? (app.reads.keptPage(key) ?? staleWhileRendering(request, key)) : undefined;
     const { value, entry } = kept ? { value: kept.value, entry: kept } : await renderPage(request, key);
     const answer = value as PageAnswer;
     // Counted like `GET /api/posts/{id}`: a page load carries no session, so the reader is their address.

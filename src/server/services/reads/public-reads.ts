@@ -274,6 +274,9 @@ export function createPublicReads(cache: ReadCache, deps: Deps) {
     /** A rendered page kept under `key`, if one is. */
     keptPage: (key: string) => cache.getDerived(key),
 
+    /** A rendered page under `key` past its age that nothing it shows changed since: served while it is rendered again. */
+    stalePage: (key: string) => cache.staleDerived(key),
+
     /**
      * Renders a page made from cached answers and keeps it under `key` (when given) with the tags of every answer it
      * was made from but their counts, plus the settings and categories it read as values. `render` lists those
