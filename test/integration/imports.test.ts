@@ -260,6 +260,12 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
       .replaceAll("xx/evil.md", "../evil.md");
     await refused("markdown", { data: Buffer.from(climbing, "latin1"), filename: "climb.zip" }, /leaves it/);
 
+    // A file the zip's directory says unpacks to 600 MB (the directory is rewritten: no test writes 600 MB).
+    const large = await zipOf({ "export.xml": wxr([{ id: 1, title: "Big", body: "<p>Big</p>" }]) });
+    const directory = large.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02]));
+    large.writeUInt32LE(600 * 1024 ** 2, directory + 24);
+    await refused("wxr", { data: large, filename: "large.zip" }, /"export\.xml" is larger than 512 MB/);
+
     const laughs = wxr(
       [{ id: 1, title: "&lol9;", body: "x" }],
       [],
