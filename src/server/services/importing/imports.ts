@@ -19,7 +19,7 @@ const LEASE_MS = 60_000;
 /** Progress is written (and a cancel noticed) at least this often. */
 const PROGRESS_MS = 500;
 /** The nice value of the thread pool while an import runs (0 is normal, 19 the lowest). */
-const BACKGROUND_NICE = 10;
+const BACKGROUND_NICE = 19;
 /** Public lists are told of the posts an import added at most this often. */
 const TELL_EVERY_MS = 10_000;
 /** Items written at once (each image is encoded on a thread of its own). */
@@ -219,6 +219,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
       format: row.format,
       authorFor: authorsOf(deps, owner, row.options),
       bringImage: imageBringer(deps, archive, row.options.fetchImages),
+      categories: new Map(),
     };
     const errors: { item: string; reason: string }[] = [];
     let done = 0;

@@ -30,8 +30,12 @@ export interface ImportTarget {
   ownerId: string;
   format: string;
   authorFor(name: string | null): Promise<{ id: string; name: string; limitedAt: Date | null }>;
+  /** Categories found or made so far, by lower-cased title (an archive names a few, many times). */
+  categories: Map<string, Promise<string>>;
   bringImage: BringImage;
 }
+
+class AlreadyImported extends Error {}
 
 /** What writing one item gave: done (new or already there), or done with the reasons some of it was left out. */
 export interface ItemResult {
@@ -104,6 +108,18 @@ async function categoryFor(deps: Pick<Deps, "db">, title: string | null, userId:
   return row.id;
 }
 
+function categoryOf(deps: Pick<Deps, "db">, target: ImportTarget, title: string | null, userId: string) {
+  const key = (title ?? "").trim().toLowerCase();
+  let id = target.categories.get(key);
+  if (!id) {
+    id = categoryFor(deps, title, userId);
+    // A failure is not kept: the next post asks again.
+    id.catch(() => target.categories.delete(key));
+    target.categories.set(key, id);
+  }
+  return id;
+}
+
 const commentText = (html: string) => plainText(html.replace(/<br\s*\/?>|<\/p>/gi, "\n")).slice(0, 5000);
 
 /**
@@ -133,55 +149,60 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
       warnings.push(imageFailure(item.cover, error));
     }
   }
-  const categoryId = await categoryFor(deps, item.category, author.id);
+  const categoryId = await categoryOf(deps, target, item.category, author.id);
   const date = item.date ?? new Date();
   const status = item.status === "scheduled" && date <= new Date() ? "draft" : item.status;
-  const postId = await deps.db.transaction(async (tx) => {
-    const [claimed] = await tx
-      .insert(importedItems)
-      .values({ userId: target.ownerId, source })
-      .onConflictDoNothing()
-      .returning({ source: importedItems.source });
-    if (!claimed) return null;
-    const [post] = await tx
-      .insert(posts)
-      .values({
-        title,
-        description,
-        categoryId,
-        image: cover,
-        userId: author.id,
-        status,
-        publishedAt: status === "draft" ? null : date,
-        createdAt: date,
-        updatedAt: date,
-        ...(held ? { moderation: "held" as const, moderationReason: WAITING_FOR_REVIEW } : {}),
-      })
-      .returning({ id: posts.id });
-    if (!post) throw new Error("the post was not written");
-    await tx
-      .update(importedItems)
-      .set({ postId: post.id })
-      .where(and(eq(importedItems.userId, target.ownerId), eq(importedItems.source, source)));
-    if (status === "published" && item.oldPaths.length > 0)
-      await tx
-        .insert(postRedirects)
-        .values(item.oldPaths.map((path) => ({ path, postId: post.id })))
-        .onConflictDoNothing();
-    for (const comment of item.comments) {
-      const text = commentText(comment.text);
-      if (!text) continue;
-      await tx.insert(comments).values({
-        postId: post.id,
-        userId: author.id,
-        description: text,
-        importedAuthor: oneLine(comment.author).slice(0, 100).trim() || "Anonymous",
-        createdAt: comment.date ?? date,
-        updatedAt: comment.date ?? date,
-      });
-    }
-    return post.id;
-  });
+  const postId = await deps.db
+    .transaction(async (tx) => {
+      const [post] = await tx
+        .insert(posts)
+        .values({
+          title,
+          description,
+          categoryId,
+          image: cover,
+          userId: author.id,
+          status,
+          publishedAt: status === "draft" ? null : date,
+          createdAt: date,
+          updatedAt: date,
+          ...(held ? { moderation: "held" as const, moderationReason: WAITING_FOR_REVIEW } : {}),
+        })
+        .returning({ id: posts.id });
+      if (!post) throw new Error("the post was not written");
+      // Claimed with the post: an import of the same file running at once rolls its copy back.
+      const [claimed] = await tx
+        .insert(importedItems)
+        .values({ userId: target.ownerId, source, postId: post.id })
+        .onConflictDoNothing()
+        .returning({ source: importedItems.source });
+      if (!claimed) throw new AlreadyImported();
+      if (status === "published" && item.oldPaths.length > 0)
+        await tx
+          .insert(postRedirects)
+          .values(item.oldPaths.map((path) => ({ path, postId: post.id })))
+          .onConflictDoNothing();
+      const kept = item.comments
+        .map((comment) => ({ comment, text: commentText(comment.text) }))
+        .filter(({ text }) => text);
+      // A thousand rows a statement: well under PostgreSQL's 65,535 parameters.
+      for (let start = 0; start < kept.length; start += 1000)
+        await tx.insert(comments).values(
+          kept.slice(start, start + 1000).map(({ comment, text }) => ({
+            postId: post.id,
+            userId: author.id,
+            description: text,
+            importedAuthor: oneLine(comment.author).slice(0, 100).trim() || "Anonymous",
+            createdAt: comment.date ?? date,
+            updatedAt: comment.date ?? date,
+          })),
+        );
+      return post.id;
+    })
+    .catch((error) => {
+      if (error instanceof AlreadyImported) return null;
+      throw error;
+    });
   if (!postId) return { created: false, warnings };
   if (held) await queueHeld(deps, { kind: "post", id: postId, subjectId: author.id }, heldFor(author, verdict.terms));
   return { created: true, warnings };
