@@ -19,7 +19,7 @@ const LEASE_MS = 60_000;
 /** Progress is written (and a cancel noticed) at least this often. */
 const PROGRESS_MS = 500;
 /** The nice value of the thread pool while an import runs (0 is normal, 19 the lowest). */
-const BACKGROUND_NICE = 19;
+const BACKGROUND_NICE = 15;
 /** Public lists are told of the posts an import added at most this often. */
 const TELL_EVERY_MS = 10_000;
 /** Items written at once (each image is encoded on a thread of its own). */
