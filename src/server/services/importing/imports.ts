@@ -233,9 +233,10 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
         .set({ done, errors, total: Math.max(scanned.total, done), leaseUntil: new Date(Date.now() + LEASE_MS) })
         .where(and(eq(imports.id, row.id), eq(imports.status, "running")))
         .returning({ id: imports.id });
+      // Subscribers' mails queued meanwhile go out a few at a time.
+      deps.mailer.drain();
       // Old posts are no news: public lists learn of them every few seconds, not at each item (each telling
       // re-renders every page readers are reading).
-      deps.mailer.drain();
       if (created > 0 && Date.now() - lastTold > TELL_EVERY_MS) {
         deps.changed([cacheTags.posts, cacheTags.categories]);
         created = 0;
