@@ -32,15 +32,19 @@ async function writeArchive(file: string) {
     .blur(1.5)
     .jpeg({ quality: 80 })
     .toBuffer();
-  const posts: WxrPost[] = Array.from({ length: POSTS }, (_, index) => ({
-    id: index + 1,
-    title: `Travel notes ${index + 1}`,
-    body: `${'<p>A paragraph of an old post, with <strong>bold</strong> words and a <a href="https://example.com/">link</a>.</p>'.repeat(12)}`,
-    category: `Topic ${index % 12}`,
-    thumbnail: 10_000 + index,
-    date: `20${String(10 + (index % 14)).padStart(2, "0")}-05-01 10:00:00`,
-    comments: [{ id: index, author: "A reader", date: "2020-01-01 10:00:00", content: "Thanks for this." }],
-  }));
+  const posts: WxrPost[] = Array.from({ length: POSTS }, (_, index) => {
+    // WordPress's own spelling of a date: one post a year's May from 2010, each commented on the day.
+    const date = `${2010 + (index % 14)}-05-01 10:00:00`;
+    return {
+      id: index + 1,
+      title: `Travel notes ${index + 1}`,
+      body: `${'<p>A paragraph of an old post, with <strong>bold</strong> words and a <a href="https://example.com/">link</a>.</p>'.repeat(12)}`,
+      category: `Topic ${index % 12}`,
+      thumbnail: 10_000 + index,
+      date,
+      comments: [{ id: index, author: "A reader", date, content: "Thanks for this." }],
+    };
+  });
   const attachments = posts.map((post, index) => ({
     id: 10_000 + index,
     url: `https://old.example/wp-content/uploads/2019/05/photo-${post.id}.jpg`,

@@ -5,7 +5,7 @@ import { dateOf, type FormatOpener, type ImportedPost, oldPath } from "../items.
 
 const MAX_FILE_BYTES = 5 * 1024 ** 2;
 const isMarkdown = (name: string) => /\.(md|markdown|mdx)$/i.test(name) && !/(^|\/)(__MACOSX|\.)/.test(name);
-/** Jekyll's `_posts/2019-05-01-my-post.md`. */
+/** Jekyll's `_posts/<year>-<month>-<day>-<slug>.md`. */
 const JEKYLL_NAME = /^(\d{4})-(\d{2})-(\d{2})-(.+)$/;
 
 type Front = Record<string, unknown>;
