@@ -1,20 +1,9 @@
-import {
-  Box,
-  Button,
-  Container,
-  Field,
-  Heading,
-  HStack,
-  Input,
-  NativeSelect,
-  Stack,
-  Text,
-  Textarea,
-} from "@chakra-ui/react";
+import { Box, Button, Container, Field, Heading, HStack, Input, Stack, Text, Textarea } from "@chakra-ui/react";
 import { type FormEvent, useState } from "react";
 import { IMPORT_FORMATS, type ImportFormat, type ImportState } from "#shared/schemas/imports.ts";
 import { CheckboxField } from "../../../components/form/checkbox-field.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { SelectField } from "../../../components/form/select-field.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { useSession } from "../../../lib/session.ts";
 import { useCancelImport, useLatestImport, useStartImport } from "../api/imports.ts";
@@ -117,23 +106,13 @@ export function ImportScreen() {
             <Heading as="h2" id="import-form-heading" size="lg">
               Import an archive
             </Heading>
-            <Field.Root>
-              <Field.Label>Where it comes from</Field.Label>
-              <NativeSelect.Root>
-                <NativeSelect.Field
-                  name="format"
-                  value={format}
-                  onChange={(event) => setFormat(event.target.value as ImportFormat)}
-                >
-                  {Object.entries(IMPORT_FORMATS).map(([value, label]) => (
-                    <option key={value} value={value}>
-                      {label}
-                    </option>
-                  ))}
-                </NativeSelect.Field>
-                <NativeSelect.Indicator />
-              </NativeSelect.Root>
-            </Field.Root>
+            <SelectField
+              label="Where it comes from"
+              name="format"
+              value={format}
+              options={IMPORT_FORMATS}
+              onChange={setFormat}
+            />
             <Field.Root invalid={missing}>
               <Field.Label>Archive file</Field.Label>
               <Input

@@ -12,6 +12,7 @@ import {
 } from "#shared/schemas/moderation.ts";
 import { CheckboxField } from "../../../components/form/checkbox-field.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { SelectField } from "../../../components/form/select-field.tsx";
 import { PagedList } from "../../../components/query-state.tsx";
 import { formatDate } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
@@ -47,19 +48,7 @@ export function ModerationQueue() {
         Moderation
       </Heading>
       <HStack gap="4" flexWrap="wrap">
-        <Field.Root width="auto">
-          <Field.Label>Reports</Field.Label>
-          <NativeSelect.Root size="sm" width="40">
-            <NativeSelect.Field value={status} onChange={(event) => setStatus(event.target.value as ReportStatus)}>
-              {Object.entries(STATUS_LABELS).map(([value, label]) => (
-                <option key={value} value={value}>
-                  {label}
-                </option>
-              ))}
-            </NativeSelect.Field>
-            <NativeSelect.Indicator />
-          </NativeSelect.Root>
-        </Field.Root>
+        <SelectField label="Reports" size="sm" width="40" value={status} options={STATUS_LABELS} onChange={setStatus} />
         <Field.Root width="auto">
           <Field.Label>Kind</Field.Label>
           <NativeSelect.Root size="sm" width="56">

@@ -8,7 +8,6 @@ import {
   HStack,
   Input,
   Link,
-  NativeSelect,
   SimpleGrid,
   Stack,
   Table,
@@ -19,6 +18,7 @@ import { Link as RouterLink } from "react-router-dom";
 import type { Interval, Metric, Stats } from "#shared/schemas/stats.ts";
 import { formatEth } from "#shared/text.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { SelectField } from "../../../components/form/select-field.tsx";
 import { QueryState } from "../../../components/query-state.tsx";
 import { downloadStats, type Period, type StatsTarget, useLiveReadingNow, useStats } from "../api/stats.ts";
 import { StatsChart } from "./stats-chart.tsx";
@@ -337,19 +337,7 @@ export function StatsScreen({ target, title, live = false }: { target: StatsTarg
             setPeriod(periodOf("range", range));
           }}
         >
-          <Field.Root width="auto">
-            <Field.Label>Period</Field.Label>
-            <NativeSelect.Root size="sm" width="56">
-              <NativeSelect.Field value={preset} onChange={(event) => choose(event.target.value as Preset)}>
-                {Object.entries(PRESETS).map(([value, label]) => (
-                  <option key={value} value={value}>
-                    {label}
-                  </option>
-                ))}
-              </NativeSelect.Field>
-              <NativeSelect.Indicator />
-            </NativeSelect.Root>
-          </Field.Root>
+          <SelectField label="Period" size="sm" width="56" value={preset} options={PRESETS} onChange={choose} />
           {preset === "range" && (
             <>
               <Field.Root width="auto">
