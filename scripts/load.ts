@@ -14,8 +14,8 @@ import { startScratchServer } from "./lib/scratch-server.ts";
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 /** How long the seeded server rests before its idle memory is read (V8 gives back start-up's garbage by then). */
 const REST_SECONDS = Number(process.env.LOAD_REST_SECONDS ?? 30);
-/** `likes` or `comments`: only that write, no reads, to see what one kind of write costs (not the issue's mix). */
-const ONLY = process.env.LOAD_ONLY;
+/** One part of the default mix alone (`list`, `post`, `signed-in`, `likes`, `comments`, `logins`): what it costs. */
+const ONLY = process.env.LOAD_ONLY as Part | undefined;
 const CLASSIC = process.env.LOAD_MIX === "classic";
 /** Logins beside the classic mix (the default mix has its own 1 %). */
 const LOGINS_PER_SECOND = CLASSIC ? Number(process.env.LOGINS_PER_SECOND ?? 20) : 0;
@@ -123,8 +123,11 @@ const shuffle = (items: Request[]) => items.sort(() => Math.random() - 0.5);
 /** A post as readers choose one: the first few (the newest, on the list's first screen) far more than the rest. */
 const hot = (site: Site) => site.postIds[Math.floor(site.postIds.length * Math.random() ** 3)] as string;
 
-/** One client's round of 100 requests in the default mix (see the top of the file). */
-function realisticMix(site: Site): Request[] {
+const PARTS = ["list", "post", "signed-in", "likes", "comments", "logins"] as const;
+type Part = (typeof PARTS)[number];
+
+/** The default mix's parts (see the top of the file): each one's share of a client's round of 100 requests. */
+function mixParts(site: Site): Record<Part, Request[]> {
   const comments = () => ({ postId: hot(site), description: "A comment under load" });
   const login: Request = {
     method: "POST",
@@ -135,17 +138,22 @@ function realisticMix(site: Site): Request[] {
       body: JSON.stringify({ email: pick(site.emails), password: PASSWORD }),
     }),
   };
-  const pages = shuffle([
-    ...reads(site, 42, () => "/posts"),
-    ...reads(site, 38, () => `/posts/${hot(site)}`),
-    ...reads(site, 5, () => "/api/posts", true),
-  ]);
-  const written = shuffle([
-    ...writes(site, 7, "PUT", "/api/posts/likes", () => ({ postId: hot(site) })),
-    ...writes(site, 7, "POST", "/api/comments", comments),
-    login,
-  ]);
-  return spread(pages, written);
+  return {
+    list: reads(site, 42, () => "/posts"),
+    post: reads(site, 38, () => `/posts/${hot(site)}`),
+    "signed-in": reads(site, 5, () => "/api/posts", true),
+    likes: writes(site, 7, "PUT", "/api/posts/likes", () => ({ postId: hot(site) })),
+    comments: writes(site, 7, "POST", "/api/comments", comments),
+    logins: [login],
+  };
+}
+
+/** One client's round of 100 requests in the default mix, the writes spread among the reads; or one part alone. */
+function realisticMix(site: Site, only?: Part): Request[] {
+  const parts = mixParts(site);
+  if (only) return parts[only];
+  const pages = shuffle([...parts.list, ...parts.post, ...parts["signed-in"]]);
+  return spread(pages, shuffle([...parts.likes, ...parts.comments, ...parts.logins]));
 }
 
 /** One client's round of 95 requests in the classic mix: 80 API reads, 8 likes and 7 comments, spread out. */
@@ -157,8 +165,6 @@ function classicMix(site: Site): Request[] {
     postId: pick(recent),
     description: "A comment under load",
   }));
-  if (ONLY === "likes") return likes;
-  if (ONLY === "comments") return comments;
   const shuffled = shuffle([
     ...reads(site, 25, () => "/api/posts"),
     ...reads(site, 10, () => "/api/posts?category=Other"),
@@ -193,7 +199,7 @@ function row(name: string, result: autocannon.Result): Row {
 }
 
 async function load() {
-  if (ONLY && ONLY !== "likes" && ONLY !== "comments") throw new Error("LOAD_ONLY is likes or comments");
+  if (ONLY && !PARTS.includes(ONLY)) throw new Error(`LOAD_ONLY is one of ${PARTS.join(", ")}`);
   console.log(
     `${ONLY ? `Only ${ONLY} (not the mix the targets are for)` : CLASSIC ? "The classic mix" : "A real site's mix"} for ${SECONDS} s on ${process.env.LOAD_DATABASE_URL ? "PostgreSQL" : "PGlite"}: ${CLIENTS} clients (${ONLY ? `${ONLY} only` : CLASSIC ? `80 % API reads, 8 % likes, 7 % comments, and ${LOGINS_PER_SECOND} logins a second` : "42 % the list page, 38 % post pages, 5 % the list signed in, 7 % likes, 7 % comments, 1 % logins"}); the server logs at "info".`,
   );
@@ -208,7 +214,7 @@ async function load() {
     const justSeededMiB = residentMiB(site.pid);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, REST_SECONDS - 2) * 1000));
     const idleMiB = residentMiB(site.pid);
-    const requests = ONLY || CLASSIC ? classicMix(site) : realisticMix(site);
+    const requests = CLASSIC ? classicMix(site) : realisticMix(site, ONLY);
     const cpuBefore = cpuSeconds(site.pid);
     // Requests must differ per client (setupRequest picks anew each time), so each client starts at another point.
     const [traffic, logins] = await Promise.all([
@@ -236,7 +242,7 @@ async function load() {
     const cpu = cpuSeconds(site.pid) - cpuBefore;
     const loadedMiB = residentMiB(site.pid);
     const rows = [
-      row(CLASSIC || ONLY ? "reads, likes, comments" : "the mix", traffic),
+      row(ONLY ?? (CLASSIC ? "reads, likes, comments" : "the mix"), traffic),
       ...(logins ? [row("logins", logins)] : []),
     ];
     const total = rows.reduce((sum, each) => sum + each.requests, 0);

@@ -447,4 +447,35 @@ describe("an expired page", () => {
     expect((await get(url)).body).toContain("Renamed at once");
     expect(app.readCache.stats().staleHits).toBe(staleBefore);
   });
+
+  it("shows a new comment once it expires (the API at once), and drops a removed one at once", async () => {
+    const admin = await signUp(app);
+    await makeAdmin(app, admin.id);
+    await createCategory(app, admin, "Talk");
+    const author = await signUp(app);
+    const reader = await signUp(app);
+    const shown = await createPost(app, author, "Talk", { title: "Talked about" });
+    const url = `/posts/${shown.id}`;
+    await get(url);
+    const posted = await app.inject({
+      method: "POST",
+      url: "/api/comments",
+      headers: bearer(reader),
+      payload: { postId: shown.id, description: "A new remark" },
+    });
+    expect(posted.statusCode).toBe(201);
+    expect((await get(`/api/posts/${shown.id}`)).body).toContain("A new remark");
+    // The rendered page keeps what it was until it expires: a busy post is not rendered again for every comment.
+    expect((await get(url)).body).not.toContain("A new remark");
+    await new Promise((resolve) => setTimeout(resolve, MAX_AGE_MS + 100));
+    await expect.poll(async () => (await get(url)).body, { timeout: 2000 }).toContain("A new remark");
+
+    const removed = await app.inject({
+      method: "DELETE",
+      url: `/api/comments/${posted.json().id}`,
+      headers: bearer(reader),
+    });
+    expect(removed.statusCode).toBe(200);
+    expect((await get(url)).body).not.toContain("A new remark");
+  });
 });

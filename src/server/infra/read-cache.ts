@@ -25,6 +25,8 @@ export interface CachedResponse {
 export interface Format {
   type: string;
   encode: (value: unknown) => string;
+  /** What of the value is kept beside its bytes, when not all of it (a page's document is its bytes already). */
+  kept?: (value: unknown) => unknown;
 }
 export const JSON_FORMAT: Format = {
   type: "application/json; charset=utf-8",
@@ -52,6 +54,9 @@ export interface CacheStats {
   /** Rendered pages past their age served while they were rendered again. */
   staleHits: number;
 }
+
+/** How long past its age a rendered page may still be served while it waits for its render (decisions 018, 019). */
+const STALE_PAGE_MS = 60_000;
 
 /** Past this many remembered tag changes, the next one empties the cache instead (it bounds the memory). */
 const MAX_TAG_CLOCKS = 100_000;
@@ -86,15 +91,16 @@ export function createReadCache(options: {
   const responses = createTaggedStore<Entry>({ entries: maxEntries, bytes: maxBytes, maxAgeMs });
   /**
    * Answers made from other kept answers (a reader's copy with their reactions, a rendered page), by the same rules.
-   * One past its age stays for another maxAgeMs, for a rendered page to be served once more while it is rendered
-   * again (a render costs milliseconds; the answers it is made from are read fresh); a write that changes what it
-   * shows drops it as before.
+   * One past its age stays for up to a minute, for a rendered page to be served while it waits to be rendered again
+   * (a render costs milliseconds; the answers it is made from are read fresh); a write that changes what it shows
+   * drops it as before.
    */
   const derived = createTaggedStore<Entry>({
     entries: maxEntries * 5,
-    bytes: maxBytes / 2,
+    // As many bytes again as the answers: a rendered page weighs ~150 KB and costs milliseconds to make again.
+    bytes: maxBytes,
     maxAgeMs,
-    staleMs: maxAgeMs,
+    staleMs: Math.max(maxAgeMs, STALE_PAGE_MS),
   });
   /** Small values answers are assembled from (a post's counts), kept by the same rules. */
   const values = createTaggedStore<Kept>({ entries: maxEntries * 20, bytes: maxBytes / 8, maxAgeMs });
@@ -106,9 +112,10 @@ export function createReadCache(options: {
   function respond(value: unknown, readAt: number, tags: readonly string[], format: Format): Entry {
     const body = Buffer.from(format.encode(value));
     const etag = `W/"${crypto.createHash("sha1").update(body).digest("base64url")}"`;
-    // The weight counts the parsed value and the compressed copies as about the body's size again.
-    const weight = 2 * body.length;
-    return { body, type: format.type, etag, compressed: {}, value, tags, readAt, storedAt: Date.now(), weight };
+    // The weight counts the parsed value (unless the format keeps little of it) and the compressed copies.
+    const weight = (format.kept ? 1.4 : 2) * body.length;
+    const kept = format.kept ? format.kept(value) : value;
+    return { body, type: format.type, etag, compressed: {}, value: kept, tags, readAt, storedAt: Date.now(), weight };
   }
 
   function applyInvalidation(tags: readonly string[] | null) {

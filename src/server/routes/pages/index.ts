@@ -62,7 +62,11 @@ interface PageAnswer {
   postId: string | null;
   noindex: boolean;
 }
-const HTML: Format = { type: "text/html; charset=utf-8", encode: (value) => (value as PageAnswer).document };
+const HTML: Format = {
+  type: "text/html; charset=utf-8",
+  encode: (value) => (value as PageAnswer).document,
+  kept: (value) => ({ ...(value as PageAnswer), document: "" }),
+};
 
 /** Only the query parameters the renderer reads: other addresses are rendered each time, not kept. */
 const PAGE_PARAMS = new Set(["category", "q", "author"]);
@@ -77,6 +81,28 @@ function pageKey(url: string): string | null {
   // One key whatever the parameters' order.
   searchParams.sort();
   return `page:${pathname}?${searchParams}`;
+}
+
+/**
+ * Expired pages rendered again each second at most. Under a busy site's reactions every hot page expires every
+ * READ_CACHE_MAX_AGE_MS; a render costs milliseconds, so without a bound re-rendering alone can take a core.
+ */
+const RERENDERS_PER_SECOND = 10;
+
+/** Lets `perSecond` renders through each second. */
+function renderBudget(perSecond: number) {
+  let second = 0;
+  let used = 0;
+  return {
+    take() {
+      const now = Math.floor(Date.now() / 1000);
+      if (now !== second) {
+        second = now;
+        used = 0;
+      }
+      return used++ < perSecond;
+    },
+  };
 }
 
 /** The built index.html without its own title and description: each rendered page writes its head. */
@@ -124,10 +150,14 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
 
   /** Pages being rendered again in the background, while their expired copy is served. */
   const rendering = new Set<string>();
-  /** An expired page nothing changed since: served at once, and rendered again (once) for the next reader. */
+  const rerenders = renderBudget(RERENDERS_PER_SECOND);
+  /**
+   * An expired page nothing changed since: served at once, and rendered again (once) for the next reader, as the
+   * budget allows; past it, the page waits for a later reader's turn (decision 019).
+   */
   function staleWhileRendering(request: FastifyRequest, key: string) {
     const stale = app.reads.stalePage(key);
-    if (stale && !rendering.has(key)) {
+    if (stale && !rendering.has(key) && rerenders.take()) {
       rendering.add(key);
       renderPage(request, key)
         .catch((error) => request.log.warn({ err: error }, "a page could not be rendered again"))

@@ -149,6 +149,11 @@ async function refusal(deps: Pick<Deps, "db">, userId: string, postId: string) {
   return new HttpError(404, POST_NOT_FOUND);
 }
 
+/** A comment edited or removed changes its post's comments (on every page at once) and its count. */
+const commentChanged = (postId: string) => [cacheTags.comments(postId), cacheTags.counts(postId)];
+/** A new one is on the API's answers at once and on rendered pages within seconds (decision 019). */
+const commentAdded = (postId: string) => [cacheTags.newComment(postId), cacheTags.counts(postId)];
+
 /** Comments go on published posts only (a draft is answered as a missing post), checked in the insert itself. */
 export async function createComment(
   deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,
@@ -167,7 +172,7 @@ export async function createComment(
   });
   if (!row) throw await refusal(deps, user.id, postId);
   if (!held && row.moderation === "held") await letThroughKnown(deps, row.id, user.id, row.author_id);
-  deps.changed(commentChanged(postId));
+  deps.changed(commentAdded(postId));
   // What the filter or a limit held waits for a moderator, and its post's author hears of it once let through. A
   // first-time commenter's waits for the author, who is told so they can approve it.
   if (held) await queueHeld(deps, { kind: "comment", id: row.id, subjectId: user.id }, heldFor(user, verdict.terms));
@@ -206,7 +211,7 @@ export async function decideWaitingComment(
     ? await deps.db.update(comments).set({ moderation: "visible" }).where(where).returning({ postId: comments.postId })
     : await deps.db.delete(comments).where(where).returning({ postId: comments.postId });
   if (!row) throw new HttpError(404, "No comment waits for you here");
-  deps.changed(commentChanged(row.postId));
+  deps.changed(approve ? commentAdded(row.postId) : commentChanged(row.postId));
   return { approved: approve };
 }
 
@@ -228,9 +233,6 @@ export async function setCommentSettings(
   deps.changed(NOTHING_PUBLIC);
   return commentSettings(deps, user);
 }
-
-/** A comment changes its post's comments and its count. */
-const commentChanged = (postId: string) => [cacheTags.comments(postId), cacheTags.counts(postId)];
 
 export async function updateComment(
   deps: Pick<Deps, "db" | "changed">,

@@ -31,9 +31,11 @@ const postsTags = (page: { items: Post[] }) => [
 const commentsTags = (postId: string, comments: Comment[]) => [
   cacheTags.post(postId),
   cacheTags.comments(postId),
+  cacheTags.newComment(postId),
   ...comments.map((comment) => cacheTags.user(comment.user.id)),
 ];
-const COUNTS_PREFIX = cacheTags.counts("");
+/** What a rendered page leaves to its expiry: counts (decision 016) and new comments (decision 019). */
+const FOLLOWED_LATER = [cacheTags.counts(""), cacheTags.newComment("")];
 const countsTags = (shown: Post[]) => shown.map((post) => cacheTags.counts(post.id));
 const isNotFound = (error: unknown) => error instanceof HttpError && error.statusCode === 404;
 
@@ -291,9 +293,11 @@ export function createPublicReads(cache: ReadCache, deps: Deps) {
       const from: CachedResponse[] = [];
       const { value, keep } = await render(from);
       if (!key || !keep) return { value };
-      // Counts are left out: a like or a comment's count shows on the page when it next expires (decision 016),
-      // so the pages of the posts people react to most are not rendered again on every reaction.
-      const shown = from.flatMap((entry) => entry.tags).filter((tag) => !tag.startsWith(COUNTS_PREFIX));
+      // Counts and new comments show on the page when it next expires (decisions 016, 019), so the pages of the
+      // posts people react to most are not rendered again on every reaction.
+      const shown = from
+        .flatMap((entry) => entry.tags)
+        .filter((tag) => !FOLLOWED_LATER.some((prefix) => tag.startsWith(prefix)));
       const tags = [cacheTags.settings, cacheTags.categories, ...shown];
       const storedAt = Math.min(Date.now(), ...from.map((entry) => entry.storedAt));
       const made: ReadFrom = { readAt, tags, storedAt };

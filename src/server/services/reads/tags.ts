@@ -9,8 +9,10 @@ export const cacheTags = {
   post: (id: string) => `post:${id}`,
   /** A post's likes, dislikes and comments counts, which readers change all the time: kept apart from pages. */
   counts: (id: string) => `counts:${id}`,
-  /** A post's comments. */
+  /** A post's comments: one edited, removed or hidden. */
   comments: (id: string) => `comments:${id}`,
+  /** A comment added under a post: the API's answers show it at once, a rendered page when it next expires (decision 019). */
+  newComment: (id: string) => `new-comment:${id}`,
   /** What shows this user's name, photo or wallet: their posts and comments. */
   user: (id: string) => `user:${id}`,
   /** A signed-in reader's own reaction to one post: their like elsewhere leaves their other copies as they are. */
