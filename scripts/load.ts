@@ -216,6 +216,7 @@ async function load() {
     const idleMiB = residentMiB(site.pid);
     const requests = CLASSIC ? classicMix(site) : realisticMix(site, ONLY);
     const cpuBefore = cpuSeconds(site.pid);
+    const generatorBefore = process.cpuUsage();
     // Requests must differ per client (setupRequest picks anew each time), so each client starts at another point.
     const [traffic, logins] = await Promise.all([
       autocannon({ url: site.url, connections: CLIENTS, duration: SECONDS, requests }),
@@ -240,6 +241,7 @@ async function load() {
         : null,
     ]);
     const cpu = cpuSeconds(site.pid) - cpuBefore;
+    const generator = process.cpuUsage(generatorBefore);
     const loadedMiB = residentMiB(site.pid);
     const rows = [
       row(ONLY ?? (CLASSIC ? "reads, likes, comments" : "the mix"), traffic),
@@ -258,6 +260,8 @@ async function load() {
       `${"all".padEnd(24)} ${String(total).padStart(8)} requests ${String(all.rps).padStart(6)} req/s   p99 ≤ ${all.p99} ms`,
     );
     console.log(`server CPU: ${cpu.toFixed(1)} s over ${total} requests = ${cpuMs.toFixed(3)} ms a request`);
+    // On a machine of few cores the load generator takes its share of them: what the server could have had.
+    console.log(`load generator CPU: ${((generator.user + generator.system) / 1e6).toFixed(1)} s on the same machine`);
     console.log(
       `server memory (RSS): ${idleMiB} MiB idle (${justSeededMiB} MiB 2 s after seeding), ${loadedMiB} MiB after the load`,
     );

@@ -87,7 +87,7 @@ function pageKey(url: string): string | null {
  * Expired pages rendered again each second at most. Under a busy site's reactions every hot page expires every
  * READ_CACHE_MAX_AGE_MS; a render costs milliseconds, so without a bound re-rendering alone can take a core.
  */
-const RERENDERS_PER_SECOND = 10;
+const RERENDERS_PER_SECOND = 5;
 
 /** Lets `perSecond` renders through each second. */
 function renderBudget(perSecond: number) {
