@@ -20,9 +20,9 @@ const GHOST = {
   cls: 0,
   scriptKiB: 50,
 };
-const TARGET = { performance: 97, accessibility: 100, seo: 100, lcp: 2000, cls: 0.02, scriptKiB: 150 };
-/** The app writers use (issue 19): a sign-in screen, Create Blog and a post, signed in. */
-const APP_TARGET = { performance: 90, lcp: 2500, tbt: 200, scriptKiB: 150 };
+const TARGET = { performance: 97, accessibility: 100, seo: 100, lcp: 2000, cls: 0.02, scriptKiB: 50 };
+/** The app writers use: a sign-in screen, Create Blog and a post, signed in (issue 40's budget). */
+const APP_TARGET = { performance: 95, lcp: 2500, tbt: 200, scriptKiB: 200 };
 
 const PARAGRAPH =
   "Blocks arrive every twelve seconds, and each one carries the state of a world that nobody owns. Writing about it " +

@@ -211,7 +211,7 @@ export async function decideWaitingComment(
     ? await deps.db.update(comments).set({ moderation: "visible" }).where(where).returning({ postId: comments.postId })
     : await deps.db.delete(comments).where(where).returning({ postId: comments.postId });
   if (!row) throw new HttpError(404, "No comment waits for you here");
-  deps.changed(approve ? commentAdded(row.postId) : commentChanged(row.postId));
+  deps.changed(commentChanged(row.postId));
   return { approved: approve };
 }
 
