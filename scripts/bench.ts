@@ -1,12 +1,13 @@
 // `npm run bench`: the read paths under load, each beside a bare node:http server answering the very same bytes
 // from memory (the machine's ceiling), measured in the same run with the same load generator (autocannon in its
 // own process, 50 connections). The server runs as `npm start` runs it, logging each request at the default level,
-// and every request asks for `Accept-Encoding: br, gzip` as browsers do: the ceiling sends the same compressed bytes. Prints req/s, p50, p99 and the share of the ceiling, and checks the targets below;
-// then how long uncached searches take, one at a time; then the audience loop (lib/bench-audience.ts): a new post
-// to 10,000 followers, reads while its mail drains, and a reader's 100,000 notifications; then federation,
-// moderation, and stats (lib/bench-stats.ts: what recording reads costs a page, the stats screens over 1,000,000
-// views). The app is seeded with 10,000 posts (`-- --scale`: also
-// 100,000 posts and 1,000,000 reactions, comparing what an uncached first and deep page cost). PGlite by default;
+// and every request asks for `Accept-Encoding: br, gzip` as browsers do: the ceiling sends the same compressed bytes.
+// Prints req/s, p50, p99 and the share of the ceiling, and checks the targets below; then how long uncached searches
+// take, one at a time; then the audience loop (lib/bench-audience.ts): a new post to 10,000 followers, reads while its
+// mail drains, and a reader's 100,000 notifications; then federation, moderation, stats (lib/bench-stats.ts: what
+// recording reads costs a page, the stats screens over 1,000,000 views), *Download my data*, an import, and
+// `npm start`'s start-up (lib/bench-start.ts). The app is seeded with 10,000 posts (`-- --scale`: also 100,000 posts
+// and 1,000,000 reactions, comparing what an uncached first and deep page cost). PGlite by default;
 // BENCH_DATABASE_URL (a PostgreSQL server) runs it on a fresh database there, dropped afterwards. Not part of
 // `npm test`: this machine is shared, so only same-run ratios count.
 import { execFile } from "node:child_process";
@@ -24,6 +25,7 @@ import { benchImport, pacedReaders, uploadArchive } from "./lib/bench-importing.
 import { benchExport } from "./lib/bench-leaving.ts";
 import { benchModeration } from "./lib/bench-moderation.ts";
 import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
+import { benchStart } from "./lib/bench-start.ts";
 import { benchStats, serveStatsPage } from "./lib/bench-stats.ts";
 import { bin, getRaw, READY_MARK, residentMiB, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
@@ -266,6 +268,7 @@ async function bench() {
     ...(await benchStats(import.meta.filename, SECONDS, process.env.BENCH_DATABASE_URL)),
     ...(await benchExport(process.env.BENCH_DATABASE_URL)),
     ...(await benchImport(import.meta.filename, process.env.BENCH_DATABASE_URL)),
+    ...(await benchStart()),
   ];
   if (process.argv.includes("--scale")) {
     const large = await benchAt(100_000);
@@ -304,6 +307,7 @@ else if (process.argv.includes("--import-only"))
   process.exitCode = (await benchImport(import.meta.filename, process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
 else if (process.argv.includes("--moderation-only"))
   process.exitCode = (await benchModeration(process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
+else if (process.argv.includes("--start-only")) process.exitCode = (await benchStart()).length ? 1 : 0;
 else if (process.argv.includes("--federation-only"))
   process.exitCode = (await benchFederation(import.meta.filename)).length ? 1 : 0;
 else await bench();

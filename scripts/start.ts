@@ -55,8 +55,8 @@ registerDrizzleResolve();
 
 let chain: LocalChain | undefined;
 try {
-  if (!dev) await buildClientIfNeeded();
-  // The chain starts in its own process while this one loads the server: neither waits for the other.
+  // The chain starts in its own process while this one builds the client if it must (a first start after install),
+  // loads the server and opens the database: none waits for another.
   const chainReady = (async () => {
     chain = process.env.RPC_URL
       ? undefined
@@ -65,14 +65,18 @@ try {
     const { ensureFeaturedFee } = await import("./deploy.ts");
     return { rpcUrl, feeRecipient: process.env.FEE_RECIPIENT ?? (await ensureFeaturedFee(rpcUrl)).address };
   })();
-  // Meanwhile the server's modules load and the database opens and migrates.
+  const built = dev ? Promise.resolve() : buildClientIfNeeded();
+  // Each is awaited below; until then a failure waits there rather than ending the process unexplained.
+  for (const work of [chainReady, built]) work.catch(() => {});
   const [{ loadConfig }, { closeOnSignals, openMigratedDatabase, startServer }, { mnemonicToAccount }] =
     await Promise.all([import("../src/server/env.ts"), import("../src/server/main.ts"), import("viem/accounts")]);
   const database = openDatabaseEarly(() => openMigratedDatabase(loadConfig({ ...process.env, DATA_DIR: dataDir })));
-  const { rpcUrl, feeRecipient } = await chainReady.catch(async (error) => {
+  const giveUp = async (error: unknown) => {
     await (await database)?.close();
     throw error;
-  });
+  };
+  const { rpcUrl, feeRecipient } = await chainReady.catch(giveUp);
+  await built.catch(giveUp);
 
   // In dev the pages come from Vite's port: links in mail and wallet sign-in messages must name that origin.
   const vitePort = process.env.VITE_PORT ?? "5173";

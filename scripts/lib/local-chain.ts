@@ -59,7 +59,7 @@ export async function startLocalChain(port: number, logDir: string): Promise<Loc
       throw new Error(`hardhat node exited (${child.exitCode}); see ${path.join(logDir, "hardhat-node.log")}`);
     }
     if ((await chainIdAt(rpcUrl)) !== null) return { rpcUrl, owned: true, stop: () => stopChild(child) };
-    await new Promise((resolve) => setTimeout(resolve, 250));
+    await new Promise((resolve) => setTimeout(resolve, 50));
   }
   await stopChild(child);
   throw new Error(`hardhat node did not answer on ${rpcUrl} within 60 s`);
