@@ -126,6 +126,33 @@ describe("the read cache", () => {
     vi.useRealTimers();
   });
 
+  it("keeps a derived answer's bytes and only what its format keeps of the value; a stale one up to a minute", () => {
+    vi.useFakeTimers({ toFake: ["Date"] });
+    const cache = createReadCache({ log, bus: createBus({ log }), maxAgeMs: 5000 });
+    const html = {
+      type: "text/html",
+      encode: (value: unknown) => (value as { document: string }).document,
+      kept: (value: unknown) => ({ ...(value as object), document: "" }),
+    };
+    cache.setDerived(
+      "page",
+      { document: "<p>the page</p>", status: 200 },
+      [{ readAt: cache.clock, tags: ["t"] }],
+      html,
+    );
+    const kept = cache.getDerived("page");
+    expect(kept?.body.toString()).toBe("<p>the page</p>");
+    expect(kept?.value).toEqual({ document: "", status: 200 });
+    // Past its age it is stale, servable while it waits for its render, for a minute more at most.
+    vi.advanceTimersByTime(5001);
+    expect(cache.getDerived("page")).toBeUndefined();
+    vi.advanceTimersByTime(59_000);
+    expect(cache.staleDerived("page")?.body.toString()).toBe("<p>the page</p>");
+    vi.advanceTimersByTime(1000);
+    expect(cache.staleDerived("page")).toBeUndefined();
+    vi.useRealTimers();
+  });
+
   it("stays within its byte budget, oldest out first, and keeps no single huge answer", () => {
     const cache = createReadCache({ log, bus: createBus({ log }), maxBytes: 5000 });
     const keys = ["a", "b", "c", "d", "e", "f", "g", "h"];

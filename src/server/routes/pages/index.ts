@@ -8,6 +8,7 @@ import type { Page } from "#shared/schemas/pagination.ts";
 import type { Post, PostDetail } from "#shared/schemas/posts.ts";
 import { postIdParamsSchema, postListQuerySchema } from "#shared/schemas/posts.ts";
 import { HttpError } from "../../http-error.ts";
+import { perSecond } from "../../infra/per-second.ts";
 import type { CachedResponse, Format } from "../../infra/read-cache.ts";
 import { sendCompressed, varyOn } from "../../plugins/compression.ts";
 import { addressKey } from "../../plugins/rate-limits.ts";
@@ -89,22 +90,6 @@ function pageKey(url: string): string | null {
  */
 const RERENDERS_PER_SECOND = 5;
 
-/** Lets `perSecond` renders through each second. */
-function renderBudget(perSecond: number) {
-  let second = 0;
-  let used = 0;
-  return {
-    take() {
-      const now = Math.floor(Date.now() / 1000);
-      if (now !== second) {
-        second = now;
-        used = 0;
-      }
-      return used++ < perSecond;
-    },
-  };
-}
-
 /** The built index.html without its own title and description: each rendered page writes its head. */
 function readTemplate(file: string) {
   return fs
@@ -150,7 +135,7 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
 
   /** Pages being rendered again in the background, while their expired copy is served. */
   const rendering = new Set<string>();
-  const rerenders = renderBudget(RERENDERS_PER_SECOND);
+  const rerenders = perSecond(RERENDERS_PER_SECOND);
   /**
    * An expired page nothing changed since: served at once, and rendered again (once) for the next reader, as the
    * budget allows; past it, the page waits for a later reader's turn (decision 019).
