@@ -200,6 +200,7 @@ function row(name: string, result: autocannon.Result): Row {
 
 async function load() {
   if (ONLY && !PARTS.includes(ONLY)) throw new Error(`LOAD_ONLY is one of ${PARTS.join(", ")}`);
+  if (ONLY && CLASSIC) throw new Error("LOAD_ONLY takes a part of the default mix, not of LOAD_MIX=classic");
   console.log(
     `${ONLY ? `Only ${ONLY} (not the mix the targets are for)` : CLASSIC ? "The classic mix" : "A real site's mix"} for ${SECONDS} s on ${process.env.LOAD_DATABASE_URL ? "PostgreSQL" : "PGlite"}: ${CLIENTS} clients (${ONLY ? `${ONLY} only` : CLASSIC ? `80 % API reads, 8 % likes, 7 % comments, and ${LOGINS_PER_SECOND} logins a second` : "42 % the list page, 38 % post pages, 5 % the list signed in, 7 % likes, 7 % comments, 1 % logins"}); the server logs at "info".`,
   );

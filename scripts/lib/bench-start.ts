@@ -4,22 +4,12 @@
 // there). Issue 40's targets: 20 s and 3 s.
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { bin, ROOT } from "./run.ts";
+import { bin, freePort, ROOT } from "./run.ts";
 
 const FIRST_TARGET_S = 20;
 const SECOND_TARGET_S = 3;
-
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const server = net.createServer().listen(0, "127.0.0.1", () => {
-      const { port } = server.address() as net.AddressInfo;
-      server.close(() => resolve(port));
-    });
-  });
-}
 
 /** Seconds from `npm start`'s script starting until its home page answers 200; the running start is returned too. */
 async function timedStart(dataDir: string): Promise<{ seconds: number; child: ChildProcess }> {
@@ -28,7 +18,14 @@ async function timedStart(dataDir: string): Promise<{ seconds: number; child: Ch
   const child = spawn(bin("node"), ["scripts/start.ts"], {
     cwd: ROOT,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, PORT: String(port), CHAIN_PORT: String(chainPort), DATA_DIR: dataDir },
+    env: {
+      ...process.env,
+      // As npm runs it: the project's own binaries (Node 22, hardhat) first.
+      PATH: `${path.dirname(bin("node"))}${path.delimiter}${process.env.PATH ?? ""}`,
+      PORT: String(port),
+      CHAIN_PORT: String(chainPort),
+      DATA_DIR: dataDir,
+    },
   });
   // Kept to say why, should it stop before it serves.
   let output = "";
@@ -37,11 +34,15 @@ async function timedStart(dataDir: string): Promise<{ seconds: number; child: Ch
   };
   child.stdout?.on("data", keep);
   child.stderr?.on("data", keep);
+  let running = true;
   const exited = new Promise((_, reject) =>
-    child.once("exit", (code) => reject(new Error(`npm start exited (${code}):\n${output}`))),
+    child.once("exit", (code) => {
+      running = false;
+      reject(new Error(`npm start exited (${code}):\n${output}`));
+    }),
   );
   const answered = (async () => {
-    for (;;) {
+    while (running) {
       const status = await fetch(`http://127.0.0.1:${port}/`).then(
         (response) => response.status,
         () => 0,
@@ -49,6 +50,7 @@ async function timedStart(dataDir: string): Promise<{ seconds: number; child: Ch
       if (status === 200) return (performance.now() - begun) / 1000;
       await new Promise((resolve) => setTimeout(resolve, 50));
     }
+    return Number.NaN;
   })();
   return { seconds: await Promise.race([answered, exited as Promise<never>]), child };
 }
