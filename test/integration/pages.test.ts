@@ -8,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { posts } from "../../src/server/db/schema.ts";
 import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost, likePost, submitPost } from "../support/content.ts";
+import { commentOn, createCategory, createPost, likePost, submitPost } from "../support/content.ts";
 import { pgliteTarget } from "../support/databases.ts";
 import { png } from "../support/images.ts";
 import { bearer, makeAdmin, signUp } from "../support/users.ts";
@@ -457,13 +457,7 @@ describe("an expired page", () => {
     const shown = await createPost(app, author, "Talk", { title: "Talked about" });
     const url = `/posts/${shown.id}`;
     await get(url);
-    const posted = await app.inject({
-      method: "POST",
-      url: "/api/comments",
-      headers: bearer(reader),
-      payload: { postId: shown.id, description: "A new remark" },
-    });
-    expect(posted.statusCode).toBe(201);
+    const posted = await commentOn(app, reader, shown.id, "A new remark");
     expect((await get(`/api/posts/${shown.id}`)).body).toContain("A new remark");
     // The rendered page keeps what it was until it expires: a busy post is not rendered again for every comment.
     expect((await get(url)).body).not.toContain("A new remark");
@@ -472,7 +466,7 @@ describe("an expired page", () => {
 
     const removed = await app.inject({
       method: "DELETE",
-      url: `/api/comments/${posted.json().id}`,
+      url: `/api/comments/${posted.id}`,
       headers: bearer(reader),
     });
     expect(removed.statusCode).toBe(200);

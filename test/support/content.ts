@@ -91,6 +91,18 @@ export async function likePost(app: App, reader: { token: string }, postId: stri
   return response;
 }
 
+/** `writer` comments under a post, as the comment form does; fails the test if refused. Answers the comment. */
+export async function commentOn(app: App, writer: { token: string }, postId: string, description: string) {
+  const response = await app.inject({
+    method: "POST",
+    url: "/api/comments",
+    payload: { postId, description },
+    headers: bearer(writer),
+  });
+  if (response.statusCode !== 201) throw new Error(`comment failed: ${response.statusCode} ${response.body}`);
+  return response.json() as { id: string };
+}
+
 /** A verified featured fee of `userId` for `postId`, written as the payment check writes one (chain 31337). */
 export async function recordFeaturedFee(app: App, userId: string, postId: string, txHash: `0x${string}`) {
   await app.db.insert(payments).values({
