@@ -11,7 +11,10 @@ export const cacheTags = {
   counts: (id: string) => `counts:${id}`,
   /** A post's comments: one edited, removed or hidden. */
   comments: (id: string) => `comments:${id}`,
-  /** A comment added under a post: the API's answers show it at once, a rendered page when it next expires (decision 019). */
+  /**
+   * A comment added under a post: the API's answers show it at once, a rendered page at its next render
+   * (decision 019).
+   */
   newComment: (id: string) => `new-comment:${id}`,
   /** What shows this user's name, photo or wallet: their posts and comments. */
   user: (id: string) => `user:${id}`,
