@@ -1,7 +1,7 @@
 import fs from "node:fs";
 import path from "node:path";
 import type { FastifyBaseLogger } from "fastify";
-import nodemailer from "nodemailer";
+import type { Transporter } from "nodemailer";
 import type { Db } from "../db/client.ts";
 import { insertMail, type OutboxRow, type OutgoingMail, outboxRows } from "./mail-outbox.ts";
 import { periodic } from "./periodic.ts";
@@ -18,8 +18,11 @@ const DRAIN_SENDERS = 3;
  */
 const LEASE_MS = 2 * 60_000;
 
-function smtpTransport(url: string) {
-  const parsed = new URL(url);
+/** Nodemailer loads with the first mail sent: a server that has sent none does not hold its memory. */
+async function createTransport(smtpUrl: string | undefined): Promise<Transporter> {
+  const { default: nodemailer } = await import("nodemailer");
+  if (!smtpUrl) return nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  const parsed = new URL(smtpUrl);
   return nodemailer.createTransport({
     host: parsed.hostname,
     port: Number(parsed.port) || (parsed.protocol === "smtps:" ? 465 : 587),
@@ -55,14 +58,13 @@ export function createMailer(options: {
   const outbox = outboxRows(db, leaseUntil);
   const outboxDir = path.resolve(options.dataDir, "outbox");
   const senderDomain = /@([^>\s]+)/.exec(options.from)?.[1] ?? "penchain.local";
-  const transport = options.smtpUrl
-    ? smtpTransport(options.smtpUrl)
-    : nodemailer.createTransport({ streamTransport: true, buffer: true, newline: "unix" });
+  let transport: Promise<Transporter> | undefined;
 
   async function deliver(row: OutboxRow) {
     let timer: NodeJS.Timeout | undefined;
+    transport ??= createTransport(options.smtpUrl);
     const info = await Promise.race([
-      transport.sendMail({
+      (await transport).sendMail({
         from: options.from,
         to: row.to,
         replyTo: row.replyTo ?? undefined,
@@ -179,7 +181,7 @@ export function createMailer(options: {
       await retrying.close();
       await draining;
       await Promise.all(pending);
-      transport.close();
+      (await transport?.catch(() => undefined))?.close();
     },
   };
   const retrying = periodic(() => mailer.retryDue(), {
