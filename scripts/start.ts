@@ -8,6 +8,10 @@ import { isBuildOf, recordBuildOf, sourcesDigest } from "./lib/client-build.ts";
 import { registerDrizzleResolve } from "./lib/drizzle-resolve.ts";
 import { type LocalChain, startLocalChain } from "./lib/local-chain.ts";
 import { bin, ROOT, run } from "./lib/run.ts";
+import { runWithServerSettings } from "./lib/server-settings.ts";
+
+// First of all: the server's memory settings can only be given to a process as it starts.
+runWithServerSettings();
 
 const dev = process.argv.includes("--dev");
 const dataDir = path.resolve(process.env.DATA_DIR ?? "data");

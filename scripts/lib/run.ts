@@ -3,6 +3,7 @@ import fs from "node:fs";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
+import { SERVER_NODE_FLAGS, serverEnvironment } from "./server-settings.ts";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 export const bin = (name: string) => path.join(ROOT, "node_modules/.bin", name);
@@ -33,13 +34,14 @@ export function startServerProcess<T>(
   env: NodeJS.ProcessEnv = {},
   mode = "--serve",
 ): Promise<{ child: ChildProcess; info: T }> {
-  // Under Node's own type stripping, as `npm start` runs the server (tsx would add its own memory and start-up).
+  // Under Node's own type stripping and with the server's settings, as `npm start` runs the server (tsx would add its
+  // own memory and start-up).
   const child = spawn(
     bin("node"),
-    [...(process.env.SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), script, mode],
+    [...SERVER_NODE_FLAGS, ...(process.env.SERVER_NODE_ARGS?.split(" ").filter(Boolean) ?? []), script, mode],
     {
       stdio: ["ignore", "pipe", "inherit"],
-      env: { ...process.env, ...env },
+      env: serverEnvironment({ ...process.env, ...env }),
     },
   );
   return new Promise((resolve, reject) => {

@@ -5,6 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/run.ts";
+import { SERVER_NODE_FLAGS, serverEnvironment } from "../../scripts/lib/server-settings.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-start-"));
@@ -36,6 +37,7 @@ async function start(port: number, chainPort: number) {
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
   await expect.poll(() => run.output, { timeout: 120_000, interval: 250 }).toContain("Press Ctrl-C to stop.");
   return {
+    pid: child.pid as number,
     get output() {
       return run.output;
     },
@@ -56,6 +58,12 @@ it("npm start serves the app with a chain and the fee contract, and Ctrl-C stops
   expect(output).toContain(`http://localhost:${port}`);
   expect(output).toMatch(/Fee contract\s+0x[0-9a-fA-F]{40}/);
   expect(output).toMatch(/Private key\s+0x[0-9a-f]{64}/);
+  // The script ran itself again in place with the server's memory settings (decision 020).
+  const cmdline = fs.readFileSync(`/proc/${server.pid}/cmdline`, "utf8").split("\0");
+  expect(cmdline).toEqual(expect.arrayContaining([...SERVER_NODE_FLAGS, path.join(ROOT, "scripts/start.ts")]));
+  // glibc cuts the variable short where it reads it in place, so its first setting is what shows.
+  const tunables = serverEnvironment({}).GLIBC_TUNABLES as string;
+  expect(fs.readFileSync(`/proc/${server.pid}/environ`, "utf8")).toContain(`GLIBC_TUNABLES=${tunables.split(":")[0]}`);
 
   const health = await fetch(`http://localhost:${port}/api/health`);
   expect(await health.json()).toEqual({ status: "ok", database: "ok", chain: "ok" });
