@@ -3,8 +3,9 @@
 // real SMTP server while readers keep reading, and a reader with 100,000 notifications reads their count and pages.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
-import { sql } from "drizzle-orm";
+import { type SQLWrapper, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
+import { notificationsPage } from "../../src/server/services/notifications/reads.ts";
 import { bin, startServerProcess } from "./run.ts";
 import { startScratchServer } from "./scratch-server.ts";
 
@@ -50,7 +51,7 @@ export async function serveAudience(smtpUrl: string) {
       case when g % 10 = 0 then null else now() end, now() - (g || ' seconds')::interval
     from generate_series(1, ${NOTIFICATIONS}) g`);
   await app.db.execute(sql`vacuum analyze`);
-  const plan = async (query: ReturnType<typeof sql>) =>
+  const plan = async (query: SQLWrapper) =>
     (await rows<Record<string, string>>(sql`explain ${query}`)).map((row) => Object.values(row)[0]).join("\n");
   const token = (id: string) => app.tokens.sign({ id, tokenVersion: 0 });
   // Served until stopped: then the scratch database and data folder go too.
@@ -62,8 +63,8 @@ export async function serveAudience(smtpUrl: string) {
     plans: {
       unreadCount: await plan(sql`select count(*) from (select 1 from notifications where user_id = ${reader.id}
           and read_at is null limit 100) unread`),
-      notificationsPage: await plan(sql`select id from notifications where user_id = ${reader.id}
-          order by updated_at desc, id desc limit 21`),
+      // The page's own statement, with every check of what a reader may see.
+      notificationsPage: await plan(notificationsPage(app.db, reader.id, { limit: 20 })),
     },
   } satisfies Omit<AudienceSite, "pid">);
 }

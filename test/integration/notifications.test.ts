@@ -8,6 +8,7 @@ import { notifications, posts, users } from "../../src/server/db/schema.ts";
 import { sendDigests } from "../../src/server/services/notifications/digest.ts";
 import { notify, withdraw } from "../../src/server/services/notifications/notify.ts";
 import { turnKeys } from "../../src/server/services/notifications/queries.ts";
+import { notificationsPage } from "../../src/server/services/notifications/reads.ts";
 import { unsubscribeToken } from "../../src/server/services/notifications/unsubscribe.ts";
 import { buildTestApp, TEST_JWT_SECRET as JWT_SECRET } from "../support/app.ts";
 import { createCategory, createPost } from "../support/content.ts";
@@ -373,5 +374,28 @@ describe.each(databaseTargets)("notifications on $name", (target) => {
     expect(page2.nextCursor).toBeNull();
     // Nobody else's: another reader's feed is empty, and the public list is unchanged by it.
     expect((await call("GET", "/api/posts?following=true", stranger as { token: string })).json().items).toEqual([]);
+  });
+
+  it("reads a page of a reader's 5,000 notifications on its index, newest first, not all of them sorted", async () => {
+    const reader = await signUp(app);
+    await app.db.execute(sql`
+      insert into notifications (user_id, kind, group_key, last_actor_id, updated_at)
+      select ${reader.id}::uuid, 'follow', 'many:' || g, ${admin.id}::uuid, now() - (g || ' seconds')::interval
+      from generate_series(1, 5000) g`);
+    await app.db.execute(sql`analyze`);
+    const explained = await app.db.execute(sql`explain ${notificationsPage(app.db, reader.id, { limit: 20 })}`);
+    const plan = (explained as unknown as { rows: Record<string, string>[] }).rows
+      .map((row) => Object.values(row)[0])
+      .join("\n");
+    expect(plan).toContain("notifications_list_idx");
+    expect(plan).not.toMatch(/\bSort\b/);
+    const page = await list(reader, "?limit=20");
+    expect(page.items).toHaveLength(20);
+    expect(page.items.map((item) => item.updatedAt)).toEqual(
+      page.items
+        .map((item) => item.updatedAt)
+        .sort()
+        .reverse(),
+    );
   });
 });

@@ -117,12 +117,14 @@ export const takingBack = statement<TakingBack, { withdrawn: number }>(
 /**
  * A notification its recipient may see, for the row `n`: its post is public (or the recipient's own), so a post
  * taken back to a draft shows no title it has now, its last actor is not blocked by an admin, nor blocked or muted
- * by the recipient, and its post's title holds none of the recipient's muted words.
+ * by the recipient, and its post's title holds none of the recipient's muted words. The post's checks say `post_id is
+ * null or` first: as a join, PostgreSQL 15 guessed that a recipient's notifications without a post (follows) all had
+ * one, planned one row, and read all of a reader's 100,000 notifications for each page.
  */
 export const shownSql = (n: string) =>
-  sql.raw(`not exists (select 1 from posts p where p.id = ${n}.post_id and (p.status <> 'published' or p.moderation <> 'visible') and p.user_id <> ${n}.user_id)
+  sql.raw(`(${n}.post_id is null or not exists (select 1 from posts p where p.id = ${n}.post_id and (p.status <> 'published' or p.moderation <> 'visible') and p.user_id <> ${n}.user_id))
     and not exists (select 1 from users a where a.id = ${n}.last_actor_id and a.is_blocked)
     and not exists (select 1 from user_blocks b where b.blocker_id = ${n}.user_id and b.blocked_id = ${n}.last_actor_id)
     and not exists (select 1 from user_mutes m where m.muter_id = ${n}.user_id and m.muted_id = ${n}.last_actor_id)
-    and not exists (select 1 from muted_words w join posts p on p.id = ${n}.post_id
-      where w.user_id = ${n}.user_id and strpos(lower(p.title), w.word) > 0)`);
+    and (${n}.post_id is null or not exists (select 1 from muted_words w join posts p on p.id = ${n}.post_id
+      where w.user_id = ${n}.user_id and strpos(lower(p.title), w.word) > 0))`);

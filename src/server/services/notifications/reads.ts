@@ -19,15 +19,15 @@ import { shownSql } from "./queries.ts";
 const NOTIFICATION_ID = sql.raw('"notifications"."id"');
 
 /**
- * A user's notifications, newest first, in one query per page on (user, updated_at, id): the people, post and
- * payment of each page's rows only.
+ * The statement of a page of a user's notifications, newest first, on (user, updated_at, id): the people, post and
+ * payment of the page's rows only. Apart so its plan can be tested.
  */
-export async function listNotifications(
-  deps: Pick<Deps, "db">,
-  user: AuthUser,
+export function notificationsPage(
+  db: Deps["db"],
+  userId: string,
   query: { limit: number; cursor?: string | undefined },
 ) {
-  const rows = await deps.db
+  return db
     .select({
       id: notifications.id,
       kind: notifications.kind,
@@ -48,13 +48,22 @@ export async function listNotifications(
     .leftJoin(payments, eq(payments.id, notifications.paymentId))
     .where(
       and(
-        eq(notifications.userId, user.id),
+        eq(notifications.userId, userId),
         afterCursor(notifications.updatedAt, notifications.id, query.cursor),
         shownSql('"notifications"'),
       ),
     )
     .orderBy(desc(notifications.updatedAt), desc(notifications.id))
     .limit(query.limit + 1);
+}
+
+/** A user's notifications, a page at a time (`notificationsPage`). */
+export async function listNotifications(
+  deps: Pick<Deps, "db">,
+  user: AuthUser,
+  query: { limit: number; cursor?: string | undefined },
+) {
+  const rows = await notificationsPage(deps.db, user.id, query);
   const page = toPage(rows, query.limit, (row) => [row.cursorAt, row.id]);
   return {
     items: page.items.map(
