@@ -308,6 +308,7 @@ else if (process.argv.includes("--import-only"))
 else if (process.argv.includes("--moderation-only"))
   process.exitCode = (await benchModeration(process.env.BENCH_DATABASE_URL)).length ? 1 : 0;
 else if (process.argv.includes("--start-only")) process.exitCode = (await benchStart()).length ? 1 : 0;
+else if (process.argv.includes("--reads-only")) process.exitCode = (await benchAt(10_000)).misses.length ? 1 : 0;
 else if (process.argv.includes("--federation-only"))
   process.exitCode = (await benchFederation(import.meta.filename)).length ? 1 : 0;
 else await bench();
