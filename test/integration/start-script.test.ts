@@ -3,7 +3,7 @@ import fs from "node:fs";
 import net from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, expect, it } from "vitest";
+import { afterAll, afterEach, expect, it } from "vitest";
 import { freePort } from "../../scripts/lib/run.ts";
 import { SERVER_NODE_FLAGS, serverEnvironment } from "../../scripts/lib/server-settings.ts";
 
@@ -21,6 +21,12 @@ const accepts = (port: number) =>
     socket.once("error", () => resolve(false));
   });
 
+/** Starts still running when a test failed half-way: stopped after it, so no server outlives the run. */
+const running = new Set<{ stop: () => Promise<number | null> }>();
+afterEach(async () => {
+  await Promise.all([...running].map((server) => server.stop()));
+});
+
 /** Runs `npm start`'s script as npm runs it (Node's own type stripping), until it serves; `stop()` is Ctrl-C. */
 async function start(port: number, chainPort: number) {
   const child = spawn(path.join(ROOT, "node_modules/.bin/node"), ["scripts/start.ts"], {
@@ -35,17 +41,20 @@ async function start(port: number, chainPort: number) {
     run.output += chunk;
   });
   const exited = new Promise<number | null>((resolve) => child.once("exit", resolve));
-  await expect.poll(() => run.output, { timeout: 120_000, interval: 250 }).toContain("Press Ctrl-C to stop.");
-  return {
+  const server = {
     pid: child.pid as number,
     get output() {
       return run.output;
     },
     stop: () => {
-      child.kill("SIGINT");
+      running.delete(server);
+      if (child.exitCode === null && child.signalCode === null) child.kill("SIGINT");
       return exited;
     },
   };
+  running.add(server);
+  await expect.poll(() => run.output, { timeout: 120_000, interval: 250 }).toContain("Press Ctrl-C to stop.");
+  return server;
 }
 
 const built = ["dist/client/index.html", "dist/server/entry-server.js", "src/shared/contracts/featured-fee.ts"];
