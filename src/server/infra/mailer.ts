@@ -62,7 +62,11 @@ export function createMailer(options: {
 
   async function deliver(row: OutboxRow) {
     let timer: NodeJS.Timeout | undefined;
-    transport ??= createTransport(options.smtpUrl);
+    // A transport that could not be made is made again for the next mail.
+    transport ??= createTransport(options.smtpUrl).catch((error) => {
+      transport = undefined;
+      throw error;
+    });
     const info = await Promise.race([
       (await transport).sendMail({
         from: options.from,

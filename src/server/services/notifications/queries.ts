@@ -117,9 +117,9 @@ export const takingBack = statement<TakingBack, { withdrawn: number }>(
 /**
  * A notification its recipient may see, for the row `n`: its post is public (or the recipient's own), so a post
  * taken back to a draft shows no title it has now, its last actor is not blocked by an admin, nor blocked or muted
- * by the recipient, and its post's title holds none of the recipient's muted words. The post's checks say `post_id is
- * null or` first: as a join, PostgreSQL 15 guessed that a recipient's notifications without a post (follows) all had
- * one, planned one row, and read all of a reader's 100,000 notifications for each page.
+ * by the recipient, and its post's title holds none of the recipient's muted words. The post's checks begin with
+ * `post_id is null or` so PostgreSQL does not plan them as a join, which it misjudges for notifications without a post
+ * (it then sorts all of a reader's notifications for each page rather than read its index).
  */
 export const shownSql = (n: string) =>
   sql.raw(`(${n}.post_id is null or not exists (select 1 from posts p where p.id = ${n}.post_id and (p.status <> 'published' or p.moderation <> 'visible') and p.user_id <> ${n}.user_id))
