@@ -84,13 +84,16 @@ export async function listNotifications(
   };
 }
 
-/** How many are unread, counted on the partial index up to a bound (the bell says "99+" past it). */
-export async function unreadCount(deps: Pick<Deps, "db">, userId: string) {
-  const [row] = await deps.db
-    .execute<{ count: number }>(sql`
+/** The statement counting a user's unread notifications on the partial index, up to a bound. Apart for its plan. */
+export const unreadCountStatement = (userId: string) => sql`
     select count(*)::int as count from (
       select 1 from ${notifications} n where n.user_id = ${userId} and n.read_at is null and ${shownSql("n")}
-      limit ${UNREAD_COUNT_LIMIT}) unread`)
+      limit ${UNREAD_COUNT_LIMIT}) unread`;
+
+/** How many are unread (the bell says "99+" past the bound). */
+export async function unreadCount(deps: Pick<Deps, "db">, userId: string) {
+  const [row] = await deps.db
+    .execute<{ count: number }>(unreadCountStatement(userId))
     .then((result) => (result as unknown as { rows: { count: number }[] }).rows);
   return { count: row?.count ?? 0 };
 }
