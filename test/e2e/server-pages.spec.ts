@@ -96,10 +96,18 @@ test("a signed-in reader's hydrated pages show their own reaction, and likes and
   await context.addInitScript((value) => localStorage.setItem("userInfo", value), JSON.stringify(session));
   const page = await context.newPage();
   const problems = watchConsole(page);
+  const apiCalls: string[] = [];
+  page.on("request", (call) => {
+    const { pathname } = new URL(call.url());
+    if (pathname.startsWith("/api/")) apiCalls.push(pathname);
+  });
   await page.goto(`/posts?category=Hydrate%20${tag}`);
   // The server's HTML is everyone's; the reader's own like arrives once the page is theirs.
   const card = page.getByRole("article").filter({ hasText: `Likeable ${tag}` });
   await expect(card.getByRole("button", { name: "1 likes, like this post" })).toHaveAttribute("aria-pressed", "true");
+  // Only what may differ for the reader is fetched again: the list, not the categories or the site's settings.
+  expect(apiCalls).toContain("/api/posts");
+  expect(apiCalls.filter((call) => call.startsWith("/api/category") || call.startsWith("/api/settings"))).toEqual([]);
   await card.getByRole("button", { name: "1 likes, like this post" }).click();
   await expect(card.getByRole("button", { name: "0 likes, like this post" })).toHaveAttribute("aria-pressed", "false");
   await page.goto(`/posts/${post.id}`);

@@ -7,9 +7,16 @@ import { sessionStore } from "../lib/session.ts";
 import { HydrationBoundary, useHydrated } from "../lib/use-hydrated.tsx";
 import { AppProvider } from "./provider.tsx";
 
+/** What a server-rendered page holds that is the same whoever reads it: not fetched again for a signed-in reader. */
+const SAME_FOR_EVERYONE = new Set<unknown>([
+  queryKeys.categories.all()[0],
+  queryKeys.settings()[0],
+  queryKeys.config()[0],
+]);
+
 /**
- * A server-rendered page is the same for everyone; once it is a signed-in reader's, it is fetched again with their
- * own reactions (a post without counting its view twice).
+ * A server-rendered page is the same for everyone; once it is a signed-in reader's, what may differ for them is
+ * fetched again with their own reactions (a post without counting its view twice).
  */
 function AddReadersOwn({ queryClient }: { queryClient: QueryClient }) {
   useEffect(() => {
@@ -23,7 +30,9 @@ function AddReadersOwn({ queryClient }: { queryClient: QueryClient }) {
           staleTime: 0,
         });
     }
-    void queryClient.invalidateQueries({ predicate: (query) => !postDetailId(query.queryKey) });
+    void queryClient.invalidateQueries({
+      predicate: (query) => !postDetailId(query.queryKey) && !SAME_FOR_EVERYONE.has(query.queryKey[0]),
+    });
   }, [queryClient]);
   return null;
 }

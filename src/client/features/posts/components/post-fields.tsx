@@ -1,6 +1,6 @@
 import { Box, Field, NativeSelect } from "@chakra-ui/react";
-import { useEffect, useRef, useState } from "react";
-import { Controller, type FieldValues, type UseFormReturn } from "react-hook-form";
+import { memo, useEffect, useRef, useState } from "react";
+import { Controller, type FieldValues, type UseFormReturn, useFormState } from "react-hook-form";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { useCategories } from "../../categories/public.ts";
@@ -12,7 +12,7 @@ type PostFieldValues = { title: string; category: string; description: string };
  * Title, category and the rich-text description: the part of a post Create Blog and Edit post share. With
  * `editorOnDemand`, the editor is fetched when the writer starts on these fields rather than with the page.
  */
-export function PostFields<T extends FieldValues & PostFieldValues>({
+function PostFieldsOf<T extends FieldValues & PostFieldValues>({
   form: anyForm,
   editorOnDemand = false,
 }: {
@@ -32,7 +32,8 @@ export function PostFields<T extends FieldValues & PostFieldValues>({
   useEffect(() => {
     if (fields.current?.contains(document.activeElement)) setStarted(true);
   }, []);
-  const { errors } = form.formState;
+  // Its own fields' errors: a change elsewhere in the form does not render these again.
+  const { errors } = useFormState({ control: form.control, name: ["title", "category", "description"] });
   return (
     <Box ref={fields} display="contents" onFocusCapture={start} onPointerDownCapture={start}>
       <TextField label="Title" registration={form.register("title")} error={errors.title} />
@@ -78,3 +79,6 @@ export function PostFields<T extends FieldValues & PostFieldValues>({
     </Box>
   );
 }
+
+/** Renders again only when its own fields' state does (`form` is the same object for the form's whole life). */
+export const PostFields = memo(PostFieldsOf) as typeof PostFieldsOf;

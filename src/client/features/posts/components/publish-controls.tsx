@@ -1,5 +1,6 @@
 import { Field, HStack, Input, Stack, Text } from "@chakra-ui/react";
-import type { FieldValues, UseFormReturn } from "react-hook-form";
+import { memo } from "react";
+import { type FieldValues, type UseFormReturn, useFormState, useWatch } from "react-hook-form";
 import type { PostStatus } from "#shared/schemas/posts.ts";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { formatUtcOffset, toLocalInput } from "../../../lib/format.ts";
@@ -11,7 +12,7 @@ type PublishingValues = { status?: PostStatus | undefined; publishAt?: string | 
  * The spec's button (publish now) with Save draft and Schedule beside it; each sets the status the form is sent
  * with. Schedule uses the time above it, in the author's own time zone.
  */
-export function PublishControls<T extends FieldValues & PublishingValues>({
+function PublishControlsOf<T extends FieldValues & PublishingValues>({
   form: anyForm,
   pending,
   submitLabel,
@@ -26,8 +27,8 @@ export function PublishControls<T extends FieldValues & PublishingValues>({
 }) {
   // Only these two fields are touched here, whatever else the form holds.
   const form = anyForm as unknown as UseFormReturn<PublishingValues>;
-  const intent = form.watch("status");
-  const error = form.formState.errors.publishAt;
+  const intent = useWatch({ control: form.control, name: "status" });
+  const error = useFormState({ control: form.control, name: "publishAt" }).errors.publishAt;
   // The author's zone and clock are the browser's: a page the server rendered names them once it is hydrated. The zone
   // as its offset: naming it (Europe/Berlin) takes Intl, whose first use costs a phone a tenth of a second.
   const hydrated = useHydrated();
@@ -63,3 +64,6 @@ export function PublishControls<T extends FieldValues & PublishingValues>({
     </Stack>
   );
 }
+
+/** Renders again only when its own fields' state, `pending` or the hydration does. */
+export const PublishControls = memo(PublishControlsOf) as typeof PublishControlsOf;
