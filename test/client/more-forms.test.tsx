@@ -1,4 +1,4 @@
-import { screen, within } from "@testing-library/react";
+import { fireEvent, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
 import { beforeAll, describe, expect, it } from "vitest";
 import { withApiServer } from "./api-server.ts";
@@ -51,6 +51,29 @@ describe("Create Blog", () => {
     expect(await screen.findByText("Description is required")).toBeInTheDocument();
     expect(screen.getByLabelText("Title")).toHaveValue("Kept title");
     expect(screen.getByLabelText("Transaction Hash")).toHaveValue(`0x${"ab".repeat(32)}`);
+  });
+
+  it("takes one JPEG or PNG by the picker or a drop, and refuses another type or a file over 5 MB in words", async () => {
+    const writer = await server.signUp();
+    await renderApp("/create-post", writer);
+    const picker = await screen.findByLabelText("Image", { selector: "input[type=file]" });
+    const png = new File([new Uint8Array([137, 80, 78, 71])], "cover.png", { type: "image/png" });
+    await userEvent.upload(picker, png);
+    expect(await screen.findByText("cover.png")).toBeInTheDocument();
+    // A type the post does not take, dropped on the box: refused, and the image chosen before stays.
+    const box = screen.getByText("Drag an image here, or click to choose one").parentElement as HTMLElement;
+    const script = new File(["<svg onload=alert(1)>"], "x.svg", { type: "image/svg+xml" });
+    fireEvent.drop(box, { dataTransfer: { files: [script] } });
+    expect(await screen.findByRole("alert")).toHaveTextContent("x.svg is not one of the types taken (.jpg, .jpeg, .png).");
+    expect(screen.getByText("cover.png")).toBeInTheDocument();
+    const large = new File([new Uint8Array(5 * 1024 * 1024 + 1)], "large.jpg", { type: "image/jpeg" });
+    fireEvent.drop(box, { dataTransfer: { files: [large] } });
+    expect(await screen.findByRole("alert")).toHaveTextContent("large.jpg is larger than 5 MB.");
+    const jpeg = new File([new Uint8Array([255, 216, 255])], "photo.jpeg", { type: "image/jpeg" });
+    fireEvent.drop(box, { dataTransfer: { files: [jpeg] } });
+    expect(await screen.findByText("photo.jpeg")).toBeInTheDocument();
+    expect(screen.queryByRole("alert")).not.toBeInTheDocument();
+    expect(screen.queryByText("cover.png")).not.toBeInTheDocument();
   });
 });
 
