@@ -70,6 +70,10 @@ export async function registerClient(
       index: false,
       // The build wrote .br and .gz copies (scripts/compress-assets.ts); they are sent to clients that take them.
       preCompressed: true,
+      // A writer's screen fetches some thirty scripts, each with these headers: the ETag alone revalidates, and
+      // nothing here is worth fetching by ranges.
+      acceptRanges: false,
+      lastModified: false,
       // Hashed asset names never change content; index.html must always be fresh.
       setHeaders: (res, filePath) =>
         res.header(
