@@ -62,6 +62,15 @@ describe("Create Blog", () => {
     expect(await screen.findByText("cover.png")).toBeInTheDocument();
     // A type the post does not take, dropped on the box: refused, and the image chosen before stays.
     const box = screen.getByText("Drag an image here, or click to choose one").parentElement as HTMLElement;
+    // A file carried over the box lights it up; moving over its own text is still over it.
+    fireEvent.dragEnter(box, { dataTransfer: { files: [] } });
+    expect(screen.getByText("Drop the image here")).toBeInTheDocument();
+    // (jsdom has no DragEvent to carry where the pointer went; a MouseEvent of the same name does.)
+    const leave = (to: Element) => fireEvent(box, new MouseEvent("dragleave", { bubbles: true, relatedTarget: to }));
+    leave(screen.getByText("JPEG or PNG, one image, at most 5 MB"));
+    expect(screen.getByText("Drop the image here")).toBeInTheDocument();
+    leave(document.body);
+    expect(screen.getByText("Drag an image here, or click to choose one")).toBeInTheDocument();
     const script = new File(["<svg onload=alert(1)>"], "x.svg", { type: "image/svg+xml" });
     fireEvent.drop(box, { dataTransfer: { files: [script] } });
     expect(await screen.findByRole("alert")).toHaveTextContent("x.svg is not one of the types taken (.jpg, .jpeg, .png).");

@@ -13,7 +13,7 @@ interface ImageDropProps {
 const IMAGES = { "image/jpeg": [".jpg", ".jpeg"], "image/png": [".png"] };
 
 /** Why `files` cannot be the image, in words; undefined when the one file is fine. */
-export function refusal(files: File[], accept: Record<string, string[]>): string | undefined {
+function refusal(files: File[], accept: Record<string, string[]>): string | undefined {
   const [file] = files;
   if (!file) return undefined;
   if (files.length > 1) return "Choose one image only.";
@@ -65,7 +65,10 @@ export function ImageDrop({ file, onChange, hint, accept = IMAGES }: ImageDropPr
         onKeyDown={open}
         onDragEnter={over}
         onDragOver={over}
-        onDragLeave={() => setDragging(false)}
+        // Leaving for the box's own text is not leaving the box.
+        onDragLeave={(event) => {
+          if (!event.currentTarget.contains(event.relatedTarget as Node | null)) setDragging(false);
+        }}
         onDrop={(event) => {
           event.preventDefault();
           setDragging(false);

@@ -92,7 +92,7 @@ export function CreatePostForm() {
   );
 }
 
-type CreatePostForm = UseFormReturn<PostInput, unknown, FieldValues>;
+type PostForm = UseFormReturn<PostInput, unknown, FieldValues>;
 
 const ImageField = memo(function ImageField({
   file,
@@ -110,7 +110,7 @@ const ImageField = memo(function ImageField({
 });
 
 /** Featured: Yes opens the fee's box, where the writer pays from their wallet or pastes the transaction's hash. */
-const FeaturedFields = memo(function FeaturedFields({ form }: { form: CreatePostForm }) {
+const FeaturedFields = memo(function FeaturedFields({ form }: { form: PostForm }) {
   const { control } = form;
   const featured = useWatch({ control, name: "isFeatured" }) === "true";
   const { errors } = useFormState({ control, name: ["isFeatured", "transectionHash"] });
@@ -149,7 +149,7 @@ const FeaturedFields = memo(function FeaturedFields({ form }: { form: CreatePost
   );
 });
 
-function FeeBox({ form, error }: { form: CreatePostForm; error: FieldError | undefined }) {
+function FeeBox({ form, error }: { form: PostForm; error: FieldError | undefined }) {
   const config = usePublicConfig();
   const hash = useWatch({ control: form.control, name: "transectionHash" });
   return (
