@@ -73,7 +73,9 @@ describe("Create Blog", () => {
     expect(screen.getByText("Drag an image here, or click to choose one")).toBeInTheDocument();
     const script = new File(["<svg onload=alert(1)>"], "x.svg", { type: "image/svg+xml" });
     fireEvent.drop(box, { dataTransfer: { files: [script] } });
-    expect(await screen.findByRole("alert")).toHaveTextContent("x.svg is not one of the types taken (.jpg, .jpeg, .png).");
+    expect(await screen.findByRole("alert")).toHaveTextContent(
+      "x.svg is not one of the types taken (.jpg, .jpeg, .png).",
+    );
     expect(screen.getByText("cover.png")).toBeInTheDocument();
     const large = new File([new Uint8Array(5 * 1024 * 1024 + 1)], "large.jpg", { type: "image/jpeg" });
     fireEvent.drop(box, { dataTransfer: { files: [large] } });
