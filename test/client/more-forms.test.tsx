@@ -1,6 +1,6 @@
 import { fireEvent, screen, within } from "@testing-library/react";
 import userEvent from "@testing-library/user-event";
-import { beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it, vi } from "vitest";
 import { withApiServer } from "./api-server.ts";
 import { renderApp } from "./render-app.tsx";
 
@@ -60,8 +60,12 @@ describe("Create Blog", () => {
     const png = new File([new Uint8Array([137, 80, 78, 71])], "cover.png", { type: "image/png" });
     await userEvent.upload(picker, png);
     expect(await screen.findByText("cover.png")).toBeInTheDocument();
-    // A type the post does not take, dropped on the box: refused, and the image chosen before stays.
     const box = screen.getByText("Drag an image here, or click to choose one").parentElement as HTMLElement;
+    // Enter on the box opens the picker, as a press does.
+    const opened = vi.spyOn(picker, "click");
+    box.focus();
+    await userEvent.keyboard("{Enter}");
+    expect(opened).toHaveBeenCalledTimes(1);
     // A file carried over the box lights it up; moving over its own text is still over it.
     fireEvent.dragEnter(box, { dataTransfer: { files: [] } });
     expect(screen.getByText("Drop the image here")).toBeInTheDocument();
@@ -71,6 +75,7 @@ describe("Create Blog", () => {
     expect(screen.getByText("Drop the image here")).toBeInTheDocument();
     leave(document.body);
     expect(screen.getByText("Drag an image here, or click to choose one")).toBeInTheDocument();
+    // A type the post does not take, dropped on the box: refused, and the image chosen before stays.
     const script = new File(["<svg onload=alert(1)>"], "x.svg", { type: "image/svg+xml" });
     fireEvent.drop(box, { dataTransfer: { files: [script] } });
     expect(await screen.findByRole("alert")).toHaveTextContent(
@@ -80,6 +85,13 @@ describe("Create Blog", () => {
     const large = new File([new Uint8Array(5 * 1024 * 1024 + 1)], "large.jpg", { type: "image/jpeg" });
     fireEvent.drop(box, { dataTransfer: { files: [large] } });
     expect(await screen.findByRole("alert")).toHaveTextContent("large.jpg is larger than 5 MB.");
+    // A MIME type that names an object's own property is no more taken than another.
+    const odd = new File(["x"], "odd.bin", { type: "constructor" });
+    fireEvent.drop(box, { dataTransfer: { files: [odd] } });
+    expect(await screen.findByRole("alert")).toHaveTextContent("odd.bin is not one of the types taken");
+    fireEvent.drop(box, { dataTransfer: { files: [png, png] } });
+    expect(await screen.findByRole("alert")).toHaveTextContent("Choose one image only.");
+    expect(screen.getByText("cover.png")).toBeInTheDocument();
     const jpeg = new File([new Uint8Array([255, 216, 255])], "photo.jpeg", { type: "image/jpeg" });
     fireEvent.drop(box, { dataTransfer: { files: [jpeg] } });
     expect(await screen.findByText("photo.jpeg")).toBeInTheDocument();

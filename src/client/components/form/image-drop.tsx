@@ -19,7 +19,8 @@ function refusal(files: File[], accept: Record<string, string[]>): string | unde
   if (files.length > 1) return "Choose one image only.";
   const endings = Object.values(accept).flat();
   const name = file.name.toLowerCase();
-  if (!(file.type in accept) && !endings.some((ending) => name.endsWith(ending))) {
+  // Own keys only: a type such as "constructor" is not one of them.
+  if (!Object.hasOwn(accept, file.type) && !endings.some((ending) => name.endsWith(ending))) {
     return `${file.name} is not one of the types taken (${endings.join(", ")}).`;
   }
   if (file.size > MAX_UPLOAD_BYTES) return `${file.name} is larger than ${MAX_UPLOAD_BYTES / 1024 / 1024} MB.`;
