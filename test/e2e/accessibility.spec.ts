@@ -3,11 +3,12 @@ import { expect, test } from "@playwright/test";
 import { registerUser } from "./fixtures/accounts.ts";
 import { ADMIN, adminSession } from "./fixtures/admin.ts";
 import { seriousViolations } from "./fixtures/axe.ts";
+import { uniqueTag } from "./fixtures/screens.ts";
 
 test("every screen passes axe-core with no serious or critical violations", async ({ browser, request }) => {
   // Some 50 screens, each checked by axe-core, on two shared cores: about two minutes, given room.
   test.setTimeout(240_000);
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const admin = await adminSession(request);
   const auth = { authorization: `Bearer ${admin.token}` };
   await request.post("/api/category", { data: { title: `Axe ${tag}` }, headers: auth });

@@ -3,7 +3,7 @@ import path from "node:path";
 import { expect, type Page, test } from "@playwright/test";
 import { ADMIN } from "./fixtures/admin.ts";
 import { linkFromMail } from "./fixtures/outbox.ts";
-import { chooseInAccountMenu } from "./fixtures/screens.ts";
+import { chooseInAccountMenu, uniqueTag } from "./fixtures/screens.ts";
 
 const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
 
@@ -16,7 +16,7 @@ async function logInAsAdmin(page: Page) {
 }
 
 test("an admin adds, renames and deletes a category", async ({ page }) => {
-  const title = `Topic ${crypto.randomBytes(3).toString("hex")}`;
+  const title = `Topic ${uniqueTag()}`;
   await logInAsAdmin(page);
   await page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: "Add Category" }).click();
   await expect(page.getByRole("heading", { name: "Add New Category" })).toBeVisible();

@@ -1,15 +1,14 @@
-import crypto from "node:crypto";
 import type { APIRequestContext } from "@playwright/test";
 import { parseEther } from "viem";
 import { logIn, registerUser, type TestUser, verifyWalletByApi } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
 import { linkFromMail } from "./fixtures/outbox.ts";
-import { auth, shot } from "./fixtures/screens.ts";
+import { auth, shot, uniqueTag } from "./fixtures/screens.ts";
 import { chain, expect, fundedAccount, test } from "./fixtures/wallet.ts";
 
 async function publish(request: APIRequestContext, author: TestUser, title: string) {
   const admin = await adminSession(request);
-  const category = `Audience ${crypto.randomBytes(3).toString("hex")}`;
+  const category = `Audience ${uniqueTag()}`;
   await request.post("/api/category", { data: { title: category }, headers: auth(admin) });
   const response = await request.post("/api/posts", {
     data: { title, description: "<p>For my readers.</p>", category, isFeatured: "false" },
@@ -25,7 +24,7 @@ test("the bell counts live what another browser does, and the notifications scre
   request,
 }) => {
   const author = await registerUser(request, { firstName: "Belle" });
-  const title = `Ring the bell ${crypto.randomBytes(3).toString("hex")}`;
+  const title = `Ring the bell ${uniqueTag()}`;
   await publish(request, author, title);
   await logIn(page, author.email);
   const bell = page.getByRole("navigation", { name: "Main" }).getByRole("link", { name: /^Notifications/ });
@@ -61,7 +60,7 @@ test("a reader tips an author from a post page with their wallet, and the post s
   const author = await registerUser(request, { firstName: "Tipped" });
   const authorWallet = await fundedAccount();
   await verifyWalletByApi(request, author, authorWallet);
-  const post = await publish(request, author, `Worth a tip ${crypto.randomBytes(3).toString("hex")}`);
+  const post = await publish(request, author, `Worth a tip ${uniqueTag()}`);
   const reader = await registerUser(request, { firstName: "Generous" });
   await verifyWalletByApi(request, reader, wallet.account);
   const before = await chain.getBalance({ address: authorWallet.address });
@@ -103,7 +102,7 @@ test("a follower's mail about a new post unsubscribes in one click from its link
     headers: auth(follower),
   });
   await request.put("/api/users/follow", { data: { followId: author.id }, headers: auth(follower) });
-  await publish(request, author, `News for followers ${crypto.randomBytes(3).toString("hex")}`);
+  await publish(request, author, `News for followers ${uniqueTag()}`);
 
   // The footer's link, from the mail as it was written, opened without logging in.
   const link = await linkFromMail(follower.email, `unsubscribe/${follower.id}/new_post`);

@@ -1,15 +1,14 @@
-import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
-import { auth, chooseInAccountMenu, shot } from "./fixtures/screens.ts";
+import { auth, chooseInAccountMenu, shot, uniqueTag } from "./fixtures/screens.ts";
 
 test("a writer blocks a pest from their profile, holds first-time comments, and approves one on the post", async ({
   page,
   browser,
   request,
 }) => {
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const admin = await adminSession(request);
   const category = `Blocks ${tag}`;
   await request.post("/api/category", { data: { title: category }, headers: auth(admin) });

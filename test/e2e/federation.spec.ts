@@ -1,11 +1,10 @@
-import crypto from "node:crypto";
 import { Create, type Person } from "@fedify/fedify/vocab";
 import { expect, test } from "@playwright/test";
 import { startPeer } from "../support/fediverse.ts";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
 import { seriousViolations } from "./fixtures/axe.ts";
-import { auth, shot } from "./fixtures/screens.ts";
+import { auth, shot, uniqueTag } from "./fixtures/screens.ts";
 import { baseURL } from "./playwright.config.ts";
 
 // axe-core is added to the page as a script, which the site's Content-Security-Policy would refuse.
@@ -17,9 +16,9 @@ test("a first reply from the fediverse waits for its author, who approves it, an
 }) => {
   const author = await registerUser(request, { firstName: "Federica" });
   const admin = await adminSession(request);
-  const category = `Fediverse ${crypto.randomBytes(3).toString("hex")}`;
+  const category = `Fediverse ${uniqueTag()}`;
   await request.post("/api/category", { data: { title: category }, headers: auth(admin) });
-  const title = `Hello fediverse ${crypto.randomBytes(3).toString("hex")}`;
+  const title = `Hello fediverse ${uniqueTag()}`;
   const created = await request.post("/api/posts", {
     data: { title, description: "<p>Reply to me from anywhere.</p>", category, isFeatured: "false" },
     headers: auth(author),

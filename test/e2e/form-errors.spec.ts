@@ -1,7 +1,7 @@
-import crypto from "node:crypto";
 import { expect, type Page, test } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { ADMIN, adminSession } from "./fixtures/admin.ts";
+import { uniqueTag } from "./fixtures/screens.ts";
 
 /**
  * Spec §5: "Errors show only after a field has been touched". On every form of the spec, a required field left
@@ -49,7 +49,7 @@ test("a writer's forms: create and edit a post, comment and edit it, profile, ph
 }) => {
   const admin = await adminSession(request);
   const auth = { authorization: `Bearer ${admin.token}` };
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const category = await (
     await request.post("/api/category", { data: { title: `Forms ${tag}` }, headers: auth })
   ).json();
@@ -91,7 +91,7 @@ test("a writer's forms: create and edit a post, comment and edit it, profile, ph
 
 test("an admin's forms: add and rename a category", async ({ page, request }) => {
   const admin = await adminSession(request);
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const category = await (
     await request.post("/api/category", {
       data: { title: `Renamed ${tag}` },

@@ -1,15 +1,14 @@
-import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
-import { auth, chooseInAccountMenu, shot } from "./fixtures/screens.ts";
+import { auth, chooseInAccountMenu, shot, uniqueTag } from "./fixtures/screens.ts";
 
 test("a reader reports a comment, a moderator hides it from the queue, and a visitor no longer sees it", async ({
   page,
   browser,
   request,
 }) => {
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const admin = await adminSession(request);
   const category = `Moderated ${tag}`;
   await request.post("/api/category", { data: { title: category }, headers: auth(admin) });
@@ -100,7 +99,7 @@ test("a reader reports a comment, a moderator hides it from the queue, and a vis
 });
 
 test("a moderator filters the queue by rule and hides two reported posts at once", async ({ page, request }) => {
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const admin = await adminSession(request);
   const category = `Bulk ${tag}`;
   await request.post("/api/category", { data: { title: category }, headers: auth(admin) });

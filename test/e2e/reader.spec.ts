@@ -1,12 +1,12 @@
-import crypto from "node:crypto";
 import path from "node:path";
 import { expect, test } from "@playwright/test";
 import { adminSession } from "./fixtures/admin.ts";
+import { uniqueTag } from "./fixtures/screens.ts";
 
 const SCREENS = path.resolve(import.meta.dirname, "../../test-results/screens");
 
 test("a visitor browses, filters by category and opens a post; a reader likes it", async ({ page, request }) => {
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const admin = await adminSession(request);
   const auth = { authorization: `Bearer ${admin.token}` };
   for (const title of [`Art ${tag}`, `Code ${tag}`])
@@ -79,7 +79,7 @@ test.describe("on a 360 px phone", () => {
 });
 
 test("a signed-in user messages another from their profile", async ({ page, request }) => {
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const [writer, reader] = [`w-${tag}@example.com`, `r-${tag}@example.com`];
   for (const [email, first] of [
     [writer, "Wanda"],

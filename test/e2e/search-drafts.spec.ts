@@ -1,11 +1,11 @@
-import crypto from "node:crypto";
 import { type APIRequestContext, expect, type Page, test } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
+import { uniqueTag } from "./fixtures/screens.ts";
 
 /** A category and a published post whose body holds a word no other post has. */
 async function postWithWord(request: APIRequestContext) {
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const admin = await adminSession(request);
   const headers = { authorization: `Bearer ${admin.token}` };
   const category = `Nature ${tag}`;
@@ -93,7 +93,7 @@ test.describe("writing", () => {
     request,
     browser,
   }) => {
-    const tag = crypto.randomBytes(3).toString("hex");
+    const tag = uniqueTag();
     const admin = await adminSession(request);
     const category = `Drafts ${tag}`;
     await request.post("/api/category", {

@@ -1,6 +1,6 @@
-import crypto from "node:crypto";
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
 import { adminSession } from "./fixtures/admin.ts";
+import { uniqueTag } from "./fixtures/screens.ts";
 
 /** Console errors and warnings, hydration mismatches included, and uncaught errors. */
 function watchConsole(page: Page) {
@@ -28,7 +28,7 @@ test("reader pages arrive rendered: text, head and list without JavaScript, then
   browser,
   request,
 }) => {
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const { post } = await publish(
     request,
     `Ledgers ${tag}`,
@@ -85,7 +85,7 @@ test("a signed-in reader's hydrated pages show their own reaction, and likes and
   browser,
   request,
 }) => {
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const { post, auth } = await publish(request, `Hydrate ${tag}`, `Likeable ${tag}`, "<p>Body</p>");
   await request.put("/api/posts/likes", { data: { postId: post.id }, headers: auth });
 

@@ -1,9 +1,8 @@
-import crypto from "node:crypto";
 import { devices, expect, test } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
 import { seriousViolations } from "./fixtures/axe.ts";
-import { auth, chooseInAccountMenu, shot } from "./fixtures/screens.ts";
+import { auth, chooseInAccountMenu, shot, uniqueTag } from "./fixtures/screens.ts";
 
 test("an author opens Stats after readers came from two sources and sees both in the chart and the table", async ({
   page,
@@ -11,7 +10,7 @@ test("an author opens Stats after readers came from two sources and sees both in
   request,
 }) => {
   test.setTimeout(90_000);
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const admin = await adminSession(request);
   const category = `Stats ${tag}`;
   await request.post("/api/category", { data: { title: category }, headers: auth(admin) });
@@ -88,7 +87,7 @@ test("the stats screens pass axe-core, light and dark, on a phone and a desktop,
 }) => {
   test.setTimeout(150_000);
   const admin = await adminSession(request);
-  const category = `Axe stats ${crypto.randomBytes(3).toString("hex")}`;
+  const category = `Axe stats ${uniqueTag()}`;
   await request.post("/api/category", { data: { title: category }, headers: auth(admin) });
   const post = await (
     await request.post("/api/posts", {

@@ -1,10 +1,9 @@
-import crypto from "node:crypto";
 import { type Browser, expect, type Page, test } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
 import { seriousViolations } from "./fixtures/axe.ts";
 import { linkFromMail, mailSays } from "./fixtures/outbox.ts";
-import { auth, shot } from "./fixtures/screens.ts";
+import { auth, shot, uniqueTag } from "./fixtures/screens.ts";
 
 const PHONE = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true };
 
@@ -29,7 +28,7 @@ test("a visitor without an account subscribes by e-mail under a post, confirms f
   request,
 }) => {
   test.setTimeout(120_000);
-  const tag = crypto.randomBytes(3).toString("hex");
+  const tag = uniqueTag();
   const admin = await adminSession(request);
   const category = `Letters ${tag}`;
   await request.post("/api/category", { data: { title: category }, headers: auth(admin) });

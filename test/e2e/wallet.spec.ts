@@ -4,7 +4,7 @@ import { formatEther, parseEther, parseEventLogs } from "viem";
 import { featuredFeeAbi } from "#shared/contracts/featured-fee.ts";
 import { logIn, PASSWORD, registerUser, verifyWalletByApi } from "./fixtures/accounts.ts";
 import { ADMIN, adminSession } from "./fixtures/admin.ts";
-import { chooseInAccountMenu, shot } from "./fixtures/screens.ts";
+import { chooseInAccountMenu, shot, uniqueTag } from "./fixtures/screens.ts";
 import { chain, expect, fundedAccount, type TestWallet, test } from "./fixtures/wallet.ts";
 
 const FEE = parseEther("0.01");
@@ -20,7 +20,7 @@ const chooseTestWallet = (page: Page) =>
 
 async function newCategory(request: APIRequestContext) {
   const admin = await adminSession(request);
-  const title = `Ledgers ${crypto.randomBytes(3).toString("hex")}`;
+  const title = `Ledgers ${uniqueTag()}`;
   const response = await request.post("/api/category", {
     data: { title },
     headers: { authorization: `Bearer ${admin.token}` },
@@ -44,7 +44,7 @@ async function featuredDraft(page: Page, request: APIRequestContext, wallet: Tes
   const category = await newCategory(request);
   const writer = await registerUser(request, { firstName });
   await verifyWalletByApi(request, writer, wallet.account);
-  const title = `${firstName}'s featured post ${crypto.randomBytes(3).toString("hex")}`;
+  const title = `${firstName}'s featured post ${uniqueTag()}`;
   await logIn(page, writer.email);
   await draftPost(page, title, category);
   return { writer, title, category };
@@ -81,7 +81,7 @@ test("a writer pays the featured fee from the wallet, verifying it on the way; t
 }) => {
   const category = await newCategory(request);
   const writer = await registerUser(request, { firstName: "Fay" });
-  const title = `Paid from the wallet ${crypto.randomBytes(3).toString("hex")}`;
+  const title = `Paid from the wallet ${uniqueTag()}`;
   const contract = await feeContract(request);
   const balanceBefore = await chain.getBalance({ address: contract });
 

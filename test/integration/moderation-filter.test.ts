@@ -63,6 +63,29 @@ describe.each(databaseTargets)("the filter of new text on $name", (target) => {
     expect(await verdict("beware this crypt0 sc4m")).toBe("refuse");
   });
 
+  it("reads a number as a number: digits alone are not leetspeak, and a site term with digits matches as written", async () => {
+    const verdict = async (text: string) => (await screen(app.deps, { text })).action;
+    for (const clean of ["Route 455", "Counted reads 455f68", "Release 5.5.0 fixed 455 bugs", "call 7490 4551"])
+      expect(await verdict(clean), clean).toBe("allow");
+    for (const flagged of ["what a 4ss", "such sh1t"]) expect(await verdict(flagged), flagged).toBe("hold");
+
+    const terms = await app.inject({ method: "GET", url: "/api/moderation/terms", headers: bearer(admin) });
+    const withNumber = [...terms.json().terms, { term: "1488", action: "hold" }];
+    const put = (list: unknown[]) =>
+      app.inject({ method: "PUT", url: "/api/moderation/terms", headers: bearer(admin), payload: { terms: list } });
+    expect((await put(withNumber)).statusCode).toBe(200);
+    try {
+      expect(await screen(app.deps, { text: "they wrote 1488 on the wall" })).toMatchObject({
+        action: "hold",
+        terms: ["1488"],
+      });
+      for (const clean of ["order 21488 shipped", "ia8 is not it"]) expect(await verdict(clean), clean).toBe("allow");
+      expect(await verdict("go to the c4s1no")).toBe("hold");
+    } finally {
+      expect((await put(terms.json().terms)).statusCode).toBe(200);
+    }
+  });
+
   it("keeps a held comment out of public places until a moderator approves it; refuses a refused word", async () => {
     const post = await createPost(app, author, category, { title: "Open thread" });
     const held = await comment(reader, post.id, "Visit my casino tonight");

@@ -6,6 +6,9 @@ import {
   type MatchPayload,
   parseRawPattern,
   RegExpMatcher,
+  type RegExpMatcherOptions,
+  resolveConfusablesTransformer,
+  toAsciiLowerCaseTransformer,
 } from "obscenity";
 import type { FilterTermsInput } from "#shared/schemas/moderation.ts";
 import type { Db } from "../../db/client.ts";
@@ -40,19 +43,36 @@ const maintained = new RegExpMatcher({
 const wordOf = (match: MatchPayload) =>
   englishDataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord ?? "a listed word";
 
+/** Leetspeak reads 4 as a and 5 as s; a match read mostly from digits ("Route 455", a hex id) is a number, not a word. */
+function readAsWord(text: string, match: MatchPayload) {
+  const span = text.slice(match.startIndex, match.endIndex + 1);
+  return (span.match(/\d/g)?.length ?? 0) <= (span.match(/\p{L}/gu)?.length ?? 0);
+}
+
 /** A site term as an obscenity pattern: a single word only as a whole word; its syntax characters taken literally. */
 const patternOf = (term: string) => {
   const literal = term.replace(/[[\]?|\\]/g, (char) => `\\${char}`);
   return parseRawPattern(term.includes(" ") ? literal : `|${literal}|`);
 };
 
+/**
+ * The site's terms in two matchers: words with leetspeak and look-alike letters, and terms with digits in them
+ * ("1488") as written, since leetspeak would turn the text's digits into letters before they are compared.
+ */
 function siteMatcher(terms: { term: string; action: string }[]) {
   if (terms.length === 0) return null;
+  const matcher = (withDigits: boolean, transformers: Pick<RegExpMatcherOptions, "blacklistMatcherTransformers">) =>
+    new RegExpMatcher({
+      blacklistedTerms: terms.flatMap((entry, id) =>
+        /\d/.test(entry.term) === withDigits ? [{ id, pattern: patternOf(entry.term) }] : [],
+      ),
+      ...transformers,
+    });
   return {
     terms,
-    matcher: new RegExpMatcher({
-      blacklistedTerms: terms.map((entry, id) => ({ id, pattern: patternOf(entry.term) })),
-      ...englishRecommendedTransformers,
+    words: matcher(false, englishRecommendedTransformers),
+    numbers: matcher(true, {
+      blacklistMatcherTransformers: [resolveConfusablesTransformer(), toAsciiLowerCaseTransformer()],
     }),
   };
 }
@@ -80,11 +100,13 @@ export async function screen(deps: Pick<Deps, "db">, fields: Record<string, stri
   const found: { action: "hold" | "refuse"; term: string; field: string }[] = [];
   for (const [field, text] of Object.entries(fields)) {
     if (!text) continue;
-    for (const match of site?.matcher.getAllMatches(text) ?? []) {
+    const siteMatches = site ? [...site.words.getAllMatches(text), ...site.numbers.getAllMatches(text)] : [];
+    for (const match of siteMatches) {
       const entry = site?.terms[match.termId];
       if (entry) found.push({ action: entry.action === "refuse" ? "refuse" : "hold", term: entry.term, field });
     }
-    for (const match of maintained.getAllMatches(text)) found.push({ action: "hold", term: wordOf(match), field });
+    for (const match of maintained.getAllMatches(text))
+      if (readAsWord(text, match)) found.push({ action: "hold", term: wordOf(match), field });
   }
   const refused = found.filter((entry) => entry.action === "refuse");
   const deciding = refused.length > 0 ? refused : found;
