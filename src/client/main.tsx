@@ -57,8 +57,12 @@ async function beforeApp() {
   await import("react-dom/client").then(nextTask);
   // zod and react-hook-form (their chunk), configured before the app's modules make their schemas (see the file).
   await import("./lib/zod-config.ts").then(nextTask);
-  // The API's schemas that every screen parses answers with (zod builds each one as its module runs).
-  await Promise.all([import("#shared/schemas/users.ts"), import("#shared/schemas/system.ts")]).then(nextTask);
+  // The API's schemas that every screen parses answers with, a few modules a task: zod builds each schema as its
+  // module runs, and the start chunk's schemas made in one go were its longest task.
+  await import("#shared/schemas/users.ts").then(nextTask);
+  await Promise.all([import("#shared/schemas/system.ts"), import("#shared/schemas/session.ts")]).then(nextTask);
+  await import("#shared/schemas/comments.ts").then(nextTask);
+  await import("#shared/schemas/posts.ts").then(nextTask);
 }
 
 let started: Promise<void> | undefined;

@@ -1,3 +1,5 @@
+import fs from "node:fs";
+import path from "node:path";
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
 import { adminSession } from "./fixtures/admin.ts";
 import { uniqueTag } from "./fixtures/screens.ts";
@@ -10,6 +12,19 @@ function watchConsole(page: Page) {
   });
   page.on("pageerror", (error) => problems.push(`pageerror: ${error.message}`));
   return problems;
+}
+
+const CLIENT_DIR = path.resolve(import.meta.dirname, "../../dist/client");
+
+/** The source files that the scripts a page loaded were built from, read from their source maps in dist. */
+function sourcesOf(scripts: string[]) {
+  return scripts.flatMap((url) => {
+    const file = path.join(CLIENT_DIR, `${new URL(url).pathname}.map`);
+    // A chunk that only imports others has no code, so no map.
+    if (!fs.existsSync(file)) return [];
+    const map = JSON.parse(fs.readFileSync(file, "utf8"));
+    return (map.sources as string[]).map((source) => source.replace(/^(\.\.\/)+/, ""));
+  });
 }
 
 /** A post by the admin in a category of its own; answers the post and the admin's session. */
@@ -97,9 +112,11 @@ test("a signed-in reader's hydrated pages show their own reaction, and likes and
   const page = await context.newPage();
   const problems = watchConsole(page);
   const apiCalls: string[] = [];
+  const scripts: string[] = [];
   page.on("request", (call) => {
     const { pathname } = new URL(call.url());
     if (pathname.startsWith("/api/")) apiCalls.push(pathname);
+    if (pathname.startsWith("/assets/") && pathname.endsWith(".js")) scripts.push(call.url());
   });
   await page.goto(`/posts?category=Hydrate%20${tag}`);
   // The server's HTML is everyone's; the reader's own like arrives once the page is theirs.
@@ -108,6 +125,10 @@ test("a signed-in reader's hydrated pages show their own reaction, and likes and
   // Only what may differ for the reader is fetched again: the list, not the categories or the site's settings.
   expect(apiCalls).toContain("/api/posts");
   expect(apiCalls.filter((call) => call.startsWith("/api/category") || call.startsWith("/api/settings"))).toEqual([]);
+  // The bell's live count comes with every signed-in page; the notifications' and stats' schemas only with theirs.
+  const sources = sourcesOf(scripts);
+  expect(sources).toContain("src/shared/schemas/live.ts");
+  expect(sources.filter((source) => /schemas\/(notifications|stats)\.ts$/.test(source))).toEqual([]);
   await card.getByRole("button", { name: "1 likes, like this post" }).click();
   await expect(card.getByRole("button", { name: "0 likes, like this post" })).toHaveAttribute("aria-pressed", "false");
   await page.goto(`/posts/${post.id}`);

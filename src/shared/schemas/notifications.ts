@@ -75,12 +75,6 @@ export const notificationSchema = z.object({
 });
 export type Notification = z.infer<typeof notificationSchema>;
 
-export const unreadCountSchema = z.object({
-  /** Counted up to a bound: the bell shows "99+" past it. */
-  count: z.number().int(),
-});
-export const UNREAD_COUNT_LIMIT = 100;
-
 export const markReadSchema = z.object({
   /** Only these; none: every notification. */
   ids: z.array(z.uuid("ids must be notification ids")).max(100, "Mark at most 100 at once").optional(),

@@ -75,5 +75,3 @@ export const statsSchema = z.object({
   now: z.array(z.object({ key: z.string(), label: z.string(), value: z.number() })),
 });
 export type Stats = z.infer<typeof statsSchema>;
-
-export const readingNowSchema = z.object({ count: z.number() });

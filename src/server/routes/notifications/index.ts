@@ -1,11 +1,11 @@
 import type { FastifyPluginAsync } from "fastify";
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
+import { unreadCountSchema } from "#shared/schemas/live.ts";
 import {
   markReadSchema,
   notificationSchema,
   notificationSettingsSchema,
   resubscribeSchema,
-  unreadCountSchema,
   unsubscribeResultSchema,
   unsubscribeSchema,
   updateNotificationSettingsSchema,

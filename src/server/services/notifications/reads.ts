@@ -1,11 +1,11 @@
 import { and, desc, eq, inArray, isNull, sql } from "drizzle-orm";
+import { UNREAD_COUNT_LIMIT } from "#shared/schemas/live.ts";
 import {
   type Notification,
   type NotificationSettings,
   type NotificationTopic,
   SETTABLE_TOPICS,
   TOPICS,
-  UNREAD_COUNT_LIMIT,
 } from "#shared/schemas/notifications.ts";
 import { notificationActors, notificationSettings, notifications, payments, posts, users } from "../../db/schema.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";

@@ -1,5 +1,6 @@
 import { infiniteQueryOptions, useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import { notificationSchema, unreadCountSchema } from "#shared/schemas/notifications.ts";
+import { unreadCountSchema } from "#shared/schemas/live.ts";
+import { notificationSchema } from "#shared/schemas/notifications.ts";
 import { pageOf } from "#shared/schemas/pagination.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";

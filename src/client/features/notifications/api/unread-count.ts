@@ -1,8 +1,7 @@
 import { queryOptions, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useEffect } from "react";
 import { useLocation } from "react-router-dom";
-import { unreadCountSchema } from "#shared/schemas/notifications.ts";
-import { readingNowSchema } from "#shared/schemas/stats.ts";
+import { readingNowSchema, unreadCountSchema } from "#shared/schemas/live.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 import { sessionStore } from "../../../lib/session.ts";

@@ -1,6 +1,6 @@
 import { Box, Button } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
-import { UNREAD_COUNT_LIMIT } from "#shared/schemas/notifications.ts";
+import { UNREAD_COUNT_LIMIT } from "#shared/schemas/live.ts";
 import { BellIcon } from "../../../components/icons.tsx";
 import { useUnreadCount } from "../api/unread-count.ts";
 
