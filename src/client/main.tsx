@@ -4,9 +4,11 @@ import { HYDRATE_ATTRIBUTE, ROOT_ID, START_NOW_ATTRIBUTE } from "./app/page-shel
 // The entry, kept tiny. Screens the browser renders start the app at once. A page the server rendered (a reader page,
 // or the login and register forms) is already whole for a visitor who is not signed in: its script (React, the
 // router, Chakra UI) loads at the first sign they want more than reading — a press, a key, a touch, a scroll towards
-// the end of the list — and a button pressed before it is there is pressed again once it is (so is the submit button
-// that Enter presses in a form), and a field left before it is there is left again, so the form checks it. Links work meanwhile as plain links. A signed-in reader's page starts at once, to
-// show what is theirs, and so does a page only signed-in users may use (Create Blog), to send others to log in.
+// the end of the list. Links work meanwhile as plain links. A signed-in reader's page starts at once, to show what is
+// theirs, and so does a page only signed-in users may use (Create Blog), to send others to log in. On every page the
+// server rendered, a button pressed before the app is there is pressed again once it is (so is the submit button that
+// Enter presses in a form), a field left is left again, so the form checks it, and a file chosen is chosen again;
+// what is typed or picked stays in its field, where the form finds it.
 
 const root = document.getElementById(ROOT_ID);
 if (!root) throw new Error("index.html has no #root element");
@@ -35,6 +37,12 @@ const left = new Set<Element>();
 function noteLeft(event: FocusEvent) {
   const field = event.target as Element | null;
   if (field?.matches("input, textarea, select") && root?.contains(field)) left.add(field);
+}
+const chosen = new Set<HTMLInputElement>();
+/** A file chosen before the app is there: its input changes again once the app is, so the form takes it. */
+function noteChosen(event: Event) {
+  const field = event.target;
+  if (field instanceof HTMLInputElement && field.type === "file" && root?.contains(field)) chosen.add(field);
 }
 function onScroll() {
   if (window.innerHeight + window.scrollY > document.documentElement.scrollHeight - 1200) void start();
@@ -74,6 +82,10 @@ function start() {
       removeEventListener("click", hold, true);
       removeEventListener("scroll", onScroll);
       removeEventListener("focusout", noteLeft, true);
+      removeEventListener("change", noteChosen, true);
+      for (const field of chosen) {
+        if (field.isConnected && field.files?.length) field.dispatchEvent(new Event("change", { bubbles: true }));
+      }
       // React hears a field's blur as `focusout`; one focused again since will be left again.
       for (const field of left) {
         if (field.isConnected && field !== document.activeElement)
@@ -84,12 +96,15 @@ function start() {
   return started;
 }
 
+if (hydrate) {
+  addEventListener("click", hold, true);
+  addEventListener("focusout", noteLeft, true);
+  addEventListener("change", noteChosen, true);
+}
 if (!hydrate || root.hasAttribute(START_NOW_ATTRIBUTE) || localStorage.getItem(SESSION_STORAGE_KEY)) void start();
 else {
   for (const type of ["pointerdown", "keydown", "touchstart", "focusin"]) {
     addEventListener(type, () => void start(), { capture: true, passive: true, once: true });
   }
   addEventListener("scroll", onScroll, { passive: true });
-  addEventListener("click", hold, true);
-  addEventListener("focusout", noteLeft, true);
 }

@@ -2,6 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { type APIRequestContext, type Browser, expect, type Page, test } from "@playwright/test";
 import { adminSession } from "./fixtures/admin.ts";
+import { coverPng } from "./fixtures/cover.ts";
 import { uniqueTag } from "./fixtures/screens.ts";
 
 /** Console errors and warnings, hydration mismatches included, and uncaught errors. */
@@ -205,6 +206,50 @@ test("a writer who presses the description before the app is there types into th
   await expect(editor).toBeFocused();
   await page.keyboard.type("Typed <b>at once</b>");
   await expect(editor).toHaveText("Typed <b>at once</b>");
+  expect(problems).toEqual([]);
+  await context.close();
+});
+
+test("what a writer types, picks and chooses before the app is there is still there once it is", async ({
+  browser,
+  request,
+}) => {
+  const category = `Early ${uniqueTag()}`;
+  const admin = await adminSession(request);
+  await request.post("/api/category", {
+    data: { title: category },
+    headers: { authorization: `Bearer ${admin.token}` },
+  });
+  const { context, page, problems } = await writerPage(browser, request);
+  let release = () => {};
+  const filled = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held = false;
+  await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => {
+    held = true;
+    await filled;
+    await route.continue();
+  });
+  await page.goto("/create-post");
+  // On the server's page, before the app's script has arrived: a title, a category and a cover.
+  await page.getByLabel("Title").fill("Typed while the app came");
+  await page.getByLabel("Category").selectOption({ label: category });
+  await page
+    .locator('input[type="file"]')
+    .setInputFiles({ name: "early-cover.png", mimeType: "image/png", buffer: await coverPng() });
+  await page.getByLabel("Title").blur();
+  await expect.poll(() => held).toBe(true);
+  release();
+  // The app is there: its header knows who is signed in; the form holds what was given before.
+  await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
+  await expect(page.getByText("early-cover.png")).toBeVisible();
+  await expect(page.getByLabel("Title")).toHaveValue("Typed while the app came");
+  await expect(page.getByLabel("Category")).toHaveValue(category);
+  // The form has them, not only the page: sent now, it asks for the description alone.
+  await page.getByRole("button", { name: "Create" }).click();
+  await expect(page.getByText("Description is required")).toBeVisible();
+  await expect(page.getByText(/Title is required|Category is required/)).toHaveCount(0);
   expect(problems).toEqual([]);
   await context.close();
 });
