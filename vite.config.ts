@@ -63,6 +63,17 @@ export default defineConfig(({ isSsrBuild }) => ({
   // rebuild the client.
   cacheDir: path.join(ROOT, "node_modules/.vite"),
   plugins: [react(), globalStyles(), lazyChakraGlobalStyles()],
+  // React Router publishes its production build beside the development one but names only the latter in its
+  // exports, so bundlers take the build with development warnings on.
+  resolve: {
+    alias: [
+      { find: /^react-router$/, replacement: path.join(ROOT, "node_modules/react-router/dist/production/index.mjs") },
+      {
+        find: /^react-router\/dom$/,
+        replacement: path.join(ROOT, "node_modules/react-router/dist/production/dom-export.mjs"),
+      },
+    ],
+  },
   // The server renderer is one file with everything it uses (React, React Router, Chakra UI and the rest): loading
   // their hundreds of modules one by one cost the server about 100 MB of memory. React comes in it as its production
   // build whatever NODE_ENV the server runs with: its development build rendered pages several times slower.
