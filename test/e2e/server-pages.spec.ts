@@ -130,6 +130,9 @@ test("a signed-in reader's hydrated pages show their own reaction, and likes and
   const sources = sourcesOf(scripts);
   expect(sources).toContain("src/shared/schemas/live.ts");
   expect(sources.filter((source) => /schemas\/(notifications|stats)\.ts$/.test(source))).toEqual([]);
+  // React Router's production build, not the one with development warnings that its exports name.
+  expect(sources.filter((source) => source.includes("react-router/dist/development/"))).toEqual([]);
+  expect(sources.some((source) => source.includes("react-router/dist/production/"))).toBe(true);
   await card.getByRole("button", { name: "1 likes, like this post" }).click();
   await expect(card.getByRole("button", { name: "0 likes, like this post" })).toHaveAttribute("aria-pressed", "false");
   await page.goto(`/posts/${post.id}`);
