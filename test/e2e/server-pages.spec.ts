@@ -182,29 +182,35 @@ async function writerPage(browser: Browser, request: APIRequestContext) {
   return { context, page, problems: watchConsole(page) };
 }
 
+/** Holds the app's start chunk back until `release`: the page stays the server's meanwhile. */
+async function holdAppStart(page: Page) {
+  let release = () => {};
+  const released = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  let held = false;
+  await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => {
+    held = true;
+    await released;
+    await route.continue();
+  });
+  return { release, held: () => held };
+}
+
 test("a writer who presses the description before the app is there types into the editor once it is", async ({
   browser,
   request,
 }) => {
   const { context, page, problems } = await writerPage(browser, request);
   // The app's own script waits until the press is made on the server's page.
-  let release = () => {};
-  const pressed = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let held = false;
-  await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => {
-    held = true;
-    await pressed;
-    await route.continue();
-  });
+  const start = await holdAppStart(page);
   await page.goto("/create-post");
   const field = page.getByRole("textbox", { name: "Description" });
   await field.click();
   // The press really came first: the app's script was asked for and is still held.
-  await expect.poll(() => held).toBe(true);
+  await expect.poll(start.held).toBe(true);
   expect(await page.locator("[contenteditable=true]").count()).toBe(0);
-  release();
+  start.release();
   const editor = page.locator("[contenteditable=true]");
   await expect(editor).toBeFocused();
   await page.keyboard.type("Typed <b>at once</b>");
@@ -224,16 +230,7 @@ test("what a writer types, picks and chooses before the app is there is still th
     headers: { authorization: `Bearer ${admin.token}` },
   });
   const { context, page, problems } = await writerPage(browser, request);
-  let release = () => {};
-  const filled = new Promise<void>((resolve) => {
-    release = resolve;
-  });
-  let held = false;
-  await page.route(/\/assets\/start-[\w-]+\.js$/, async (route) => {
-    held = true;
-    await filled;
-    await route.continue();
-  });
+  const start = await holdAppStart(page);
   await page.goto("/create-post");
   // On the server's page, before the app's script has arrived: a title, a category and a cover.
   await page.getByLabel("Title").fill("Typed while the app came");
@@ -242,8 +239,8 @@ test("what a writer types, picks and chooses before the app is there is still th
     .locator('input[type="file"]')
     .setInputFiles({ name: "early-cover.png", mimeType: "image/png", buffer: await coverPng() });
   await page.getByLabel("Title").blur();
-  await expect.poll(() => held).toBe(true);
-  release();
+  await expect.poll(start.held).toBe(true);
+  start.release();
   // The app is there: its header knows who is signed in; the form holds what was given before.
   await expect(page.getByRole("button", { name: "Logout" })).toBeVisible();
   await expect(page.getByText("early-cover.png")).toBeVisible();
