@@ -43,7 +43,10 @@ const maintained = new RegExpMatcher({
 const wordOf = (match: MatchPayload) =>
   englishDataset.getPayloadWithPhraseMetadata(match).phraseMetadata?.originalWord ?? "a listed word";
 
-/** Leetspeak reads 4 as a and 5 as s; a match read mostly from digits ("Route 455", a hex id) is a number, not a word. */
+/**
+ * Leetspeak reads 4 as a and 5 as s; a word matched mostly from digits ("Route 455", a hex id) is a number, whether
+ * the word is on the maintained list or the site's.
+ */
 function readAsWord(text: string, match: MatchPayload) {
   const span = text.slice(match.startIndex, match.endIndex + 1);
   return (span.match(/\d/g)?.length ?? 0) <= (span.match(/\p{L}/gu)?.length ?? 0);
@@ -100,8 +103,8 @@ export async function screen(deps: Pick<Deps, "db">, fields: Record<string, stri
   const found: { action: "hold" | "refuse"; term: string; field: string }[] = [];
   for (const [field, text] of Object.entries(fields)) {
     if (!text) continue;
-    const siteMatches = site ? [...site.words.getAllMatches(text), ...site.numbers.getAllMatches(text)] : [];
-    for (const match of siteMatches) {
+    const words = site?.words.getAllMatches(text).filter((match) => readAsWord(text, match)) ?? [];
+    for (const match of [...words, ...(site?.numbers.getAllMatches(text) ?? [])]) {
       const entry = site?.terms[match.termId];
       if (entry) found.push({ action: entry.action === "refuse" ? "refuse" : "hold", term: entry.term, field });
     }
