@@ -1,8 +1,9 @@
 import createCache from "@emotion/cache";
 import { CacheProvider } from "@emotion/react";
 import { dehydrate, type QueryClient } from "@tanstack/react-query";
+import type { ReactNode } from "react";
 import { prerenderToNodeStream } from "react-dom/static";
-import { createMemoryRouter } from "react-router-dom";
+import { StaticRouter } from "react-router-dom";
 import {
   type PageHead,
   type PostFilter,
@@ -15,7 +16,7 @@ import { pageHeads } from "./app/page-heads.ts";
 import { pageShell } from "./app/page-shell.ts";
 import { createQueryClient } from "./app/provider.tsx";
 import { Root } from "./app/root.tsx";
-import { preloadScreen, routes } from "./app/routes.tsx";
+import { preloadScreen } from "./app/routes.tsx";
 import { screenAt } from "./app/screen-table.ts";
 import { categoriesQueryOptions } from "./features/categories/api/get-categories.ts";
 import { queryKeys } from "./lib/query-keys.ts";
@@ -39,13 +40,15 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
   const { head, found } = await loadPage(address, load, queryClient, site);
   await preloadScreen(found ? address.pathname : "/not-found/");
 
-  // A memory router, so the tree is the browser's own (see app/root.tsx); the reader pages load no route data. A
-  // page that is not found renders the not-found page (an address no route matches); the browser renders its own.
-  const router = createMemoryRouter(routes, { initialEntries: [found ? url : "/not-found/"] });
+  // The page's one address, in the same tree as the browser's (see app/root.tsx). A page that is not found renders
+  // the not-found page (an address no route matches); the browser renders its own.
+  const Router = ({ children }: { children?: ReactNode }) => (
+    <StaticRouter location={found ? url : "/not-found/"}>{children}</StaticRouter>
+  );
   const { cache, styles: pageStyles } = recordingCache();
   const { prelude } = await prerenderToNodeStream(
     <CacheProvider value={cache}>
-      <Root queryClient={queryClient} router={router} hydrating />
+      <Root queryClient={queryClient} Router={Router} hydrating />
     </CacheProvider>,
     // One piece of HTML: React would otherwise move large parts behind a script, which the CSP does not run.
     { progressiveChunkSize: Number.POSITIVE_INFINITY },

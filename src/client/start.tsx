@@ -1,11 +1,11 @@
 import { hydrate as hydrateQueries } from "@tanstack/react-query";
 import { startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
-import { createBrowserRouter } from "react-router-dom";
+import { BrowserRouter } from "react-router-dom";
 import { PAGE_STATE_ID } from "./app/page-shell.ts";
 import { createQueryClient } from "./app/provider.tsx";
 import { Root } from "./app/root.tsx";
-import { preloadScreen, routes } from "./app/routes.tsx";
+import { preloadScreen } from "./app/routes.tsx";
 
 /**
  * Starts the app in `root`: hydrates a page the server rendered (`hydrate`, see entry-server.tsx), or renders one.
@@ -19,9 +19,7 @@ export async function start(root: HTMLElement, hydrate: boolean) {
   if (state?.textContent) hydrateQueries(queryClient, JSON.parse(state.textContent));
   await preloadScreen(location.pathname);
   return new Promise<void>((resolve) => {
-    const app = (
-      <Root queryClient={queryClient} router={createBrowserRouter(routes)} onStarted={resolve} hydrating={hydrate} />
-    );
+    const app = <Root queryClient={queryClient} Router={BrowserRouter} onStarted={resolve} hydrating={hydrate} />;
     startTransition(() => {
       if (hydrate) hydrateRoot(root, app);
       else createRoot(root).render(app);

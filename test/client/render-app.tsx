@@ -1,10 +1,10 @@
 import { render, screen, waitFor } from "@testing-library/react";
 import { getDefaultStore } from "jotai";
-import { createMemoryRouter, RouterProvider } from "react-router-dom";
+import { type Location, MemoryRouter, useLocation } from "react-router-dom";
 import { expect } from "vitest";
 import type { Session } from "#shared/schemas/session.ts";
 import { AppProvider } from "../../src/client/app/provider.tsx";
-import { routes } from "../../src/client/app/routes.tsx";
+import { AppRoutes } from "../../src/client/app/routes.tsx";
 import { sessionAtom } from "../../src/client/lib/session.ts";
 
 export function buildSession(overrides: Partial<Session> = {}): Session {
@@ -25,13 +25,26 @@ export function buildSession(overrides: Partial<Session> = {}): Session {
   };
 }
 
+/** Where the app is: `state.location` follows the router's address, as a data router's `state` would. */
+interface RouterProbe {
+  state: { location: Location };
+}
+
+function FollowLocation({ into }: { into: RouterProbe }) {
+  into.state.location = useLocation();
+  return null;
+}
+
 /** Renders the whole app at `path`, signed in as `session` (null: a visitor), once its lazily loaded screen is in. */
 export async function renderApp(path: string, session: Session | null = null) {
   getDefaultStore().set(sessionAtom, session);
-  const router = createMemoryRouter(routes, { initialEntries: [path] });
+  const router = { state: {} } as RouterProbe;
   const view = render(
     <AppProvider>
-      <RouterProvider router={router} />
+      <MemoryRouter initialEntries={[path]}>
+        <AppRoutes />
+        <FollowLocation into={router} />
+      </MemoryRouter>
     </AppProvider>,
   );
   await waitFor(() => expect(screen.queryByLabelText("Loading page")).toBeNull());

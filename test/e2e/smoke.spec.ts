@@ -82,3 +82,24 @@ test("dark mode follows the system and can be toggled", async ({ browser }) => {
   await expect(page.locator("html")).toHaveClass(/light/);
   await context.close();
 });
+
+test("a screen whose script cannot be fetched says so, and the rest of the site still works", async ({ page }) => {
+  await page.goto("/");
+  // A press starts the app (the theme's button is carried out once it is there), so the link below is the app's.
+  await page.getByRole("button", { name: "Switch to dark mode" }).click();
+  await expect(page.locator("html")).toHaveClass(/dark/);
+  await page.route(/\/assets\/auth-[\w-]+\.js$/, (route) => route.abort());
+  const footer = page.getByRole("contentinfo");
+  await footer.getByRole("link", { name: "Login" }).click();
+  await expect(page).toHaveURL(/\/login$/);
+  await expect(page.getByRole("alert")).toContainText("This page could not be shown");
+  await expect(page.getByRole("button", { name: "Reload the page" })).toBeVisible();
+  await footer.getByRole("link", { name: "Home" }).click();
+  await expect(page).toHaveURL(/\/$/);
+  await expect(page.getByRole("alert")).toHaveCount(0);
+  await expect(page.getByRole("main")).toBeVisible();
+  // The reload the message offers fetches the screen again.
+  await page.unroute(/\/assets\/auth-[\w-]+\.js$/);
+  await page.goto("/login");
+  await expect(page.getByRole("heading", { name: "Login" })).toBeVisible();
+});

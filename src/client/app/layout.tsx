@@ -9,10 +9,12 @@ import { WalletSessionGuard } from "../features/wallet/public.tsx";
 import { useSession } from "../lib/session.ts";
 import { useSiteTitle } from "../lib/site-settings.ts";
 import { useFinishLogout } from "../lib/use-logout.ts";
+import { ScreenErrorBoundary } from "./screen-error.tsx";
 
 export function Layout() {
   useFinishLogout();
-  useSiteTitle(useLocation().pathname);
+  const { pathname } = useLocation();
+  useSiteTitle(pathname);
   const session = useSession();
   return (
     <Flex direction="column" minH="100dvh">
@@ -20,9 +22,11 @@ export function Layout() {
       <Navbar actions={session && <NotificationBell userId={session.id} />} />
       <UnverifiedNotice />
       <Flex as="main" direction="column" flex="1">
-        <Suspense fallback={<Spinner m="10" alignSelf="center" role="status" aria-label="Loading page" />}>
-          <Outlet />
-        </Suspense>
+        <ScreenErrorBoundary address={pathname}>
+          <Suspense fallback={<Spinner m="10" alignSelf="center" role="status" aria-label="Loading page" />}>
+            <Outlet />
+          </Suspense>
+        </ScreenErrorBoundary>
       </Flex>
       <Footer />
     </Flex>

@@ -1,11 +1,11 @@
 import type { QueryClient } from "@tanstack/react-query";
-import { StrictMode, useEffect } from "react";
-import { type createBrowserRouter, RouterProvider } from "react-router-dom";
+import { type ComponentType, type ReactNode, StrictMode, useEffect } from "react";
 import { getPost } from "../features/posts/api/get-post.ts";
 import { postDetailId, queryKeys } from "../lib/query-keys.ts";
 import { sessionStore } from "../lib/session.ts";
 import { HydrationBoundary, useHydrated } from "../lib/use-hydrated.tsx";
 import { AppProvider } from "./provider.tsx";
+import { AppRoutes } from "./routes.tsx";
 
 /** What a server-rendered page holds that is the same whoever reads it: not fetched again for a signed-in reader. */
 const SAME_FOR_EVERYONE = new Set<unknown>([
@@ -50,25 +50,29 @@ function Started({ onStarted }: { onStarted: () => void }) {
 
 /**
  * The whole app, the same tree on the server and in the browser: React derives `useId` values (which components use
- * to tie a menu to its button) from the tree's shape, so a hydrated page only works if both render this.
+ * to tie a menu to its button) from the tree's shape, so a hydrated page only works if both render this. `Router` is
+ * React Router's declarative router for where it runs (the browser's history, or one address on the server): the app
+ * loads no route data, so it does without the data router's code and its start-up (decision 021).
  */
 export function Root({
   queryClient,
-  router,
+  Router,
   onStarted = () => {},
   hydrating = false,
 }: {
   queryClient: QueryClient;
   /** The tree renders (on the server) or hydrates (in the browser) HTML the server rendered. */
   hydrating?: boolean;
-  router: ReturnType<typeof createBrowserRouter>;
+  Router: ComponentType<{ children?: ReactNode }>;
   onStarted?: () => void;
 }) {
   return (
     <StrictMode>
       <AppProvider queryClient={queryClient}>
         <HydrationBoundary hydrating={hydrating}>
-          <RouterProvider router={router} />
+          <Router>
+            <AppRoutes />
+          </Router>
           <AddReadersOwn queryClient={queryClient} />
           <Started onStarted={onStarted} />
         </HydrationBoundary>

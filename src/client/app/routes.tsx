@@ -1,5 +1,5 @@
 import { type ComponentType, lazy } from "react";
-import type { RouteObject } from "react-router-dom";
+import { type RouteObject, useRoutes } from "react-router-dom";
 import { RequireAccess } from "../features/auth/components/require-access.tsx";
 import { Layout } from "./layout.tsx";
 import { HomeRoute } from "./routes/home.tsx";
@@ -29,7 +29,7 @@ async function preload(path: string) {
   loaded.set(path, module[screen.name] as ComponentType);
 }
 
-export const routes: RouteObject[] = [
+const routes: RouteObject[] = [
   {
     element: <Layout />,
     children: [
@@ -41,6 +41,11 @@ export const routes: RouteObject[] = [
     ],
   },
 ];
+
+/** The screen at the router's address. */
+export function AppRoutes() {
+  return useRoutes(routes);
+}
 
 /** Fetches the chunk of the screen at `pathname`, if it has one of its own. */
 export async function preloadScreen(pathname: string) {
