@@ -1,23 +1,50 @@
 import { Box } from "@chakra-ui/react";
-import DOMPurify from "dompurify";
-import { useMemo } from "react";
+import type { DOMPurify } from "dompurify";
+import { useEffect, useState } from "react";
+import { useHydrated } from "../lib/use-hydrated.tsx";
+
+let purify: DOMPurify | undefined;
+let loading: Promise<DOMPurify> | undefined;
+
+/** DOMPurify, once its chunk is in (fetched the first time it is `needed`); a failed fetch is thrown in render. */
+function useSanitizer(needed: boolean) {
+  const [failure, setFailure] = useState<unknown>();
+  const [, setLoaded] = useState(false);
+  useEffect(() => {
+    if (!needed || purify) return;
+    let live = true;
+    loading ??= import("dompurify").then((module) => (purify = module.default));
+    loading.then(
+      () => live && setLoaded(true),
+      (error: unknown) => live && setFailure(() => error),
+    );
+    return () => {
+      live = false;
+    };
+  }, [needed]);
+  if (failure) throw failure;
+  return purify;
+}
 
 /**
- * Shows post HTML read-only. The server already sanitised it; it is sanitised again in the browser so that the
- * browser never trusts stored HTML on its own. (The server's renderer, which has no DOM, writes what the server
- * sanitised; the browser keeps that markup while it hydrates.)
+ * Shows post HTML read-only. The server sanitised it when it was stored, and the browser sanitises again every HTML it
+ * puts into the page itself, so it never trusts stored HTML on its own. The markup a page was served with is the
+ * exception: the server wrote it (sanitised) and hydration keeps the DOM as it is, so DOMPurify (11 KiB) is fetched
+ * only when other HTML is to be shown (another post opened in the app, a reply from the fediverse).
  */
 export function RichText({ html }: { html: string }) {
-  const clean = useMemo(
-    () =>
-      typeof window === "undefined"
-        ? html
-        : DOMPurify.sanitize(html, { USE_PROFILES: { html: true }, FORBID_ATTR: ["onerror", "onload"] }),
-    [html],
-  );
+  const hydrated = useHydrated();
+  // What the server renders, and what the browser hydrates, is the HTML the page was served with.
+  const [served] = useState(() => (hydrated ? null : html));
+  const fromServer = html === served;
+  const sanitizer = useSanitizer(!fromServer);
+  const clean = fromServer
+    ? html
+    : (sanitizer?.sanitize(html, { USE_PROFILES: { html: true }, FORBID_ATTR: ["onerror", "onload"] }) ?? "");
   return (
     <Box
       className="rich-text"
+      aria-busy={clean === "" && html !== "" ? true : undefined}
       lineHeight="1.8"
       fontSize="lg"
       css={{
@@ -33,7 +60,7 @@ export function RichText({ html }: { html: string }) {
           [1, 2, 3, 4, 5, 6, 7, 8].map((level) => [`& .indent-${level}`, { ps: `${level * 2}em` }]),
         ),
       }}
-      // biome-ignore lint/security/noDangerouslySetInnerHtml: sanitised by the server and again by DOMPurify above.
+      // biome-ignore lint/security/noDangerouslySetInnerHtml: the served page's own markup, or sanitised by DOMPurify above.
       dangerouslySetInnerHTML={{ __html: clean }}
     />
   );
