@@ -4,7 +4,8 @@ import { AppProvider } from "../../src/client/app/provider.tsx";
 import { RichText } from "../../src/client/components/rich-text.tsx";
 import { HydrationBoundary } from "../../src/client/lib/use-hydrated.tsx";
 
-const HOSTILE = '<p>Kept</p><img src="x" onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">link</a>';
+const HOSTILE =
+  '<p>Kept</p><img src="x" onerror="alert(1)"><script>alert(2)</script><a href="javascript:alert(3)">link</a>';
 
 describe("rich text", () => {
   it("sanitises HTML the browser puts into the page itself", async () => {
