@@ -1,4 +1,5 @@
 import { render, screen, waitFor } from "@testing-library/react";
+import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { AppProvider } from "../../src/client/app/provider.tsx";
 import { RichText } from "../../src/client/components/rich-text.tsx";
@@ -21,20 +22,35 @@ describe("rich text", () => {
     expect(container.querySelector(".rich-text")).not.toHaveAttribute("aria-busy");
   });
 
-  it("keeps the markup the page was served with, and sanitises any other HTML it is then given", async () => {
+  it("keeps the markup the page was hydrated from, and sanitises any other HTML it is then given", async () => {
     // The served markup is the server's, sanitised when stored; hydration keeps the DOM as it is.
     const served = '<p>Served <img src="/uploads/a.png" alt="a"></p>';
     const view = (html: string) => (
       <AppProvider>
-        <HydrationBoundary hydrating>
-          <RichText html={html} />
-        </HydrationBoundary>
+        <RichText html={html} />
       </AppProvider>
     );
-    const { container, rerender } = render(view(served));
+    const container = document.createElement("div");
+    container.innerHTML = renderToString(view(served));
+    document.body.append(container);
+    const { rerender } = render(view(served), { container, hydrate: true });
     expect(container.querySelector(".rich-text")?.innerHTML).toBe(served);
+    expect(container.querySelector(".rich-text")).not.toHaveAttribute("aria-busy");
     rerender(view(HOSTILE));
     await waitFor(() => expect(screen.getByText("Kept")).toBeInTheDocument());
+    expect(container.querySelector("img")).not.toHaveAttribute("onerror");
+    expect(container.querySelector("script")).toBeNull();
+  });
+
+  it("sanitises HTML mounted in the browser while the rest of the page is still hydrating", async () => {
+    const { container } = render(
+      <AppProvider>
+        <HydrationBoundary hydrating>
+          <RichText html={HOSTILE} />
+        </HydrationBoundary>
+      </AppProvider>,
+    );
+    expect(await screen.findByText("Kept")).toBeInTheDocument();
     expect(container.querySelector("img")).not.toHaveAttribute("onerror");
     expect(container.querySelector("script")).toBeNull();
   });

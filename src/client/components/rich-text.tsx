@@ -1,9 +1,9 @@
 import { Box } from "@chakra-ui/react";
 import type { DOMPurify } from "dompurify";
-import { useEffect, useState } from "react";
-import { useHydrated } from "../lib/use-hydrated.tsx";
+import { useEffect, useState, useSyncExternalStore } from "react";
 
 let purify: DOMPurify | undefined;
+const subscribe = () => () => {};
 let loading: Promise<DOMPurify> | undefined;
 
 /** DOMPurify, once its chunk is in (fetched the first time it is `needed`); a failed fetch is thrown in render. */
@@ -33,9 +33,14 @@ function useSanitizer(needed: boolean) {
  * only when other HTML is to be shown (another post opened in the app, a reply from the fediverse).
  */
 export function RichText({ html }: { html: string }) {
-  const hydrated = useHydrated();
-  // What the server renders, and what the browser hydrates, is the HTML the page was served with.
-  const [served] = useState(() => (hydrated ? null : html));
+  // True only as the server renders and as the browser hydrates this element (React reads the server's snapshot
+  // then); an element the browser mounts itself, even while the rest of the page hydrates, reads false.
+  const hydrating = useSyncExternalStore(
+    subscribe,
+    () => false,
+    () => true,
+  );
+  const [served] = useState(() => (hydrating ? html : null));
   const fromServer = html === served;
   const sanitizer = useSanitizer(!fromServer);
   const clean = fromServer
@@ -44,7 +49,7 @@ export function RichText({ html }: { html: string }) {
   return (
     <Box
       className="rich-text"
-      aria-busy={clean === "" && html !== "" ? true : undefined}
+      aria-busy={fromServer || sanitizer ? undefined : true}
       lineHeight="1.8"
       fontSize="lg"
       css={{
