@@ -9,8 +9,9 @@ interface Failure {
 
 /**
  * A screen that fails to render (its chunk gone after a deploy, a bug) shows this in its place, with the bar and the
- * footer still there, rather than leaving the whole page blank. Going to another address tries again (not a key: a
- * new boundary would show the loading spinner where the page being left stays until the next is in).
+ * footer still there, rather than leaving the whole page blank. Another address shows its own page (the boundary
+ * forgets the failure; not a key, which would show the loading spinner where the page being left stays until the next
+ * is in). A screen whose chunk failed stays failed until the reload, as React.lazy keeps the failure.
  */
 export class ScreenErrorBoundary extends Component<{ address: string; children: ReactNode }, Failure> {
   override state: Failure = { failed: false, address: this.props.address };
