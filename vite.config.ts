@@ -55,43 +55,6 @@ export function lazyChakraGlobalStyles(): Plugin {
   };
 }
 
-/**
- * zod's classic API gives every schema a `toJSONSchema` method, so its JSON Schema generator (17 kB, a fifth of zod)
- * came into every page of the app, which never makes JSON Schema (the server's API document does). In the browser's
- * build its two modules are stand-ins that throw if called; the server and the tests keep the real ones. The build
- * fails if zod's modules no longer export what the stand-ins expect.
- */
-export function browserZodWithoutJsonSchema(): Plugin {
-  const modules = /zod[\\/]v4[\\/]core[\\/](json-schema-processors|to-json-schema)\.js$/;
-  // Called as schemas are made or read (`~standard`), so they must hand back a method rather than throw.
-  const makers = new Set(["createToJSONSchemaMethod", "createStandardJSONSchemaMethod"]);
-  return {
-    name: "penchain:browser-zod-without-json-schema",
-    apply: (_config, { command, isSsrBuild }) => command === "build" && !isSsrBuild,
-    transform(code, id) {
-      if (!modules.test(id)) return null;
-      const names = [...code.matchAll(/^export (?:const|function) (\w+)/gm)].map((match) => match[1] as string);
-      const expected = id.includes("processors") ? ["stringProcessor", "allProcessors", "toJSONSchema"] : [...makers];
-      if (!expected.every((name) => names.includes(name))) {
-        throw new Error(`${id} no longer exports what browserZodWithoutJsonSchema expects`);
-      }
-      const aliases = [...code.matchAll(/^export \{ (\w+) as (\w+) \};/gm)].map(
-        ([, name, alias]) => `${name} as ${alias}`,
-      );
-      const stub = (name: string) =>
-        name === "allProcessors" ? "{}" : makers.has(name) ? "() => unavailable" : "unavailable";
-      return {
-        code: [
-          "const unavailable = () => { throw new Error(\"zod's JSON Schema is not in the browser's build (vite.config.ts)\"); };",
-          ...names.map((name) => `export const ${name} = ${stub(name)};`),
-          ...aliases.map((alias) => `export { ${alias} };`),
-        ].join("\n"),
-        map: { mappings: "" },
-      };
-    },
-  };
-}
-
 // `vite build` builds the browser client into dist/client; `vite build --ssr entry-server.tsx` the server renderer of
 // reader pages into dist/server, which the server loads at run time.
 export default defineConfig(({ isSsrBuild }) => ({
@@ -99,7 +62,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   // Vite's and Vitest's caches stay out of the sources: a test run writing into src/client made the next `npm start`
   // rebuild the client.
   cacheDir: path.join(ROOT, "node_modules/.vite"),
-  plugins: [react(), globalStyles(), lazyChakraGlobalStyles(), browserZodWithoutJsonSchema()],
+  plugins: [react(), globalStyles(), lazyChakraGlobalStyles()],
   // React Router publishes its production build beside the development one but names only the latter in its
   // exports, so bundlers take the build with development warnings on.
   resolve: {
@@ -148,9 +111,10 @@ export default defineConfig(({ isSsrBuild }) => ({
                   test: /node_modules[\\/](react|react-dom|scheduler|react-is|@emotion|stylis|hoist-non-react-statics)[\\/]/,
                   priority: 3,
                 },
+                // With the module that configures zod and the one the API's schemas import it through.
                 {
                   name: "forms",
-                  test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]/,
+                  test: /node_modules[\\/](zod|react-hook-form|@hookform)[\\/]|src[\\/](shared[\\/]zod|client[\\/]lib[\\/]zod-config)\.ts$/,
                   priority: 2,
                 },
                 {

@@ -130,9 +130,11 @@ test("a signed-in reader's hydrated pages show their own reaction, and likes and
   const sources = sourcesOf(scripts);
   expect(sources).toContain("src/shared/schemas/live.ts");
   expect(sources.filter((source) => /schemas\/(notifications|stats)\.ts$/.test(source))).toEqual([]);
-  // zod's JSON Schema generator stays out of the browser's build (vite.config.ts), though its schemas are there.
+  // The API's schemas are zod/mini's (decision 022): classic zod and zod's JSON Schema generator stay out of the
+  // browser's build, though the schemas are there.
   const code = scripts.map((url) => fs.readFileSync(path.join(CLIENT_DIR, new URL(url).pathname), "utf8")).join("");
-  expect(sources.some((source) => source.includes("node_modules/zod/v4/classic/"))).toBe(true);
+  expect(sources.some((source) => source.includes("node_modules/zod/v4/mini/"))).toBe(true);
+  expect(sources.filter((source) => source.includes("node_modules/zod/v4/classic/"))).toEqual([]);
   expect(code).not.toContain("json-schema.org/draft");
   // React Router's production build, not the one with development warnings that its exports name.
   expect(sources.filter((source) => source.includes("react-router/dist/development/"))).toEqual([]);

@@ -1,5 +1,5 @@
-import type { z } from "zod";
 import { apiErrorSchema } from "#shared/schemas/error.ts";
+import type { z } from "#shared/zod.ts";
 import { sessionStore } from "./session.ts";
 
 /** The server answered with an error: `message` is its `{ message }`, shown to the user as appErr. */
@@ -56,7 +56,7 @@ function sendWithProgress(
  * Checks an answer against its shared schema. In development and tests a mismatch fails loudly; in production it is
  * reported and the answer used as it is, since a reader is better served by a page that mostly works.
  */
-function checked<S extends z.ZodType>(path: string, schema: S, payload: unknown): z.output<S> {
+function checked<S extends z.ZodMiniType>(path: string, schema: S, payload: unknown): z.output<S> {
   const parsed = schema.safeParse(payload);
   if (parsed.success) return parsed.data;
   const error = new ContractError(`The answer of ${path} does not match its schema: ${parsed.error.message}`);
@@ -70,7 +70,7 @@ function checked<S extends z.ZodType>(path: string, schema: S, payload: unknown)
  * one the server answers with). A 401 ends the session, so guarded screens send the user to /login. Network
  * failures reject with the browser's own error (the spec's serverErr).
  */
-export async function api<S extends z.ZodType>(
+export async function api<S extends z.ZodMiniType>(
   path: string,
   schema: S,
   options: RequestOptions = {},

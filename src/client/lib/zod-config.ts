@@ -1,4 +1,4 @@
-import { config } from "zod";
+import { config } from "zod/mini";
 
 // Zod compiles an object schema's checks with `new Function` where it may, and finds out whether it may by trying
 // once as it makes the first one. The content security policy (`script-src 'self'`) refuses it: zod catches that,

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { userSummarySchema } from "./users.ts";
 
 export const MUTED_WORDS_MAX = 100;
@@ -21,12 +21,14 @@ export const mutedWordsInputSchema = z.object({
     .array(
       z
         .string()
-        .trim()
-        .toLowerCase()
-        .min(2, "A muted word has at least 2 characters")
-        .max(50, "A muted word has at most 50 characters"),
+        .check(
+          z.trim(),
+          z.toLowerCase(),
+          z.minLength(2, "A muted word has at least 2 characters"),
+          z.maxLength(50, "A muted word has at most 50 characters"),
+        ),
     )
-    .max(MUTED_WORDS_MAX, `Mute at most ${MUTED_WORDS_MAX} words`),
+    .check(z.maxLength(MUTED_WORDS_MAX, `Mute at most ${MUTED_WORDS_MAX} words`)),
 });
 export type MutedWordsInput = z.infer<typeof mutedWordsInputSchema>;
 

@@ -1,12 +1,10 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { userSummarySchema } from "./users.ts";
 
 export const categoryInputSchema = z.object({
   title: z
     .string({ error: "Title is required" })
-    .trim()
-    .min(1, "Title is required")
-    .max(60, "Title is at most 60 characters"),
+    .check(z.trim(), z.minLength(1, "Title is required"), z.maxLength(60, "Title is at most 60 characters")),
 });
 export type CategoryInput = z.infer<typeof categoryInputSchema>;
 
@@ -18,6 +16,6 @@ export const categorySchema = z.object({
   title: z.string(),
   createdAt: z.string(),
   /** The creator; `email` only for admins. */
-  user: userSummarySchema.extend({ email: z.string().optional() }),
+  user: z.extend(userSummarySchema, { email: z.optional(z.string()) }),
 });
 export type Category = z.infer<typeof categorySchema>;

@@ -1,11 +1,13 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { userSummarySchema } from "./users.ts";
 
 const description = z
   .string({ error: "Description is required" })
-  .trim()
-  .min(1, "Description is required")
-  .max(5000, "Comments are at most 5000 characters");
+  .check(
+    z.trim(),
+    z.minLength(1, "Description is required"),
+    z.maxLength(5000, "Comments are at most 5000 characters"),
+  );
 
 export const commentInputSchema = z.object({ description, postId: z.uuid("postId must be a post id") });
 export const commentUpdateSchema = z.object({ description });
@@ -18,9 +20,9 @@ export const commentSchema = z.object({
   description: z.string(),
   user: userSummarySchema,
   /** An imported comment's original writer (its row belongs to the post's author), or null. */
-  importedAuthor: z.string().nullable().default(null),
+  importedAuthor: z._default(z.nullable(z.string()), null),
   /** The filter holds it until a moderator approves it; only its author is told so. */
-  waitingForReview: z.boolean().default(false),
+  waitingForReview: z._default(z.boolean(), false),
   createdAt: z.string(),
   updatedAt: z.string(),
 });

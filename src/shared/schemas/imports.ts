@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 
 /** The archives Penchain reads, as the Import screen names them. */
 export const IMPORT_FORMATS = {
@@ -14,17 +14,15 @@ const formats = Object.keys(IMPORT_FORMATS) as [ImportFormat, ...ImportFormat[]]
 export const MAX_IMPORT_BYTES = 1024 ** 3;
 
 /** A multipart field that is a checkbox: "true" when ticked. */
-const ticked = z
-  .enum(["true", "false", "on"])
-  .optional()
-  .transform((value) => value === "true" || value === "on");
+const ticked = z.pipe(
+  z.optional(z.enum(["true", "false", "on"])),
+  z.transform((value) => value === "true" || value === "on"),
+);
 
 /** "old name = e-mail of the account here", one per line (the whole site's import). */
-export const authorLinesSchema = z
-  .string()
-  .max(20_000)
-  .optional()
-  .transform((text, context) => {
+export const authorLinesSchema = z.pipe(
+  z.optional(z.string().check(z.maxLength(20_000))),
+  z.transform((text, context) => {
     const authors: Record<string, string> = {};
     for (const [index, line] of (text ?? "").split(/\r?\n/).entries()) {
       if (!line.trim()) continue;
@@ -35,8 +33,9 @@ export const authorLinesSchema = z
         .trim()
         .toLowerCase();
       if (at < 1 || !from || !/^[^\s@]+@[^\s@]+$/.test(to)) {
-        context.addIssue({
+        context.issues.push({
           code: "custom",
+          input: text,
           message: `Line ${index + 1}: write "old name = e-mail of the account here"`,
         });
         continue;
@@ -44,14 +43,15 @@ export const authorLinesSchema = z
       authors[from] = to;
     }
     return authors;
-  });
+  }),
+);
 
 /** The file itself, kept on disk by the server as it arrives. */
 export const storedUploadSchema = z
   .custom<{ path: string; name: string }>((value) => typeof value === "object" && value !== null && "path" in value, {
     error: "Choose the archive to import",
   })
-  .meta({ type: "string", format: "binary" });
+  .check(z.meta({ type: "string", format: "binary" }));
 
 /** `POST /api/imports` (multipart). */
 export const importRequestSchema = z.object({
@@ -73,12 +73,12 @@ export const importStateSchema = z.object({
   format: z.enum(formats),
   fileName: z.string(),
   status: z.enum(["queued", "running", "done", "failed", "cancelled"]),
-  total: z.number().int(),
-  done: z.number().int(),
+  total: z.int(),
+  done: z.int(),
   errors: z.array(importErrorSchema),
-  error: z.string().nullable(),
+  error: z.nullable(z.string()),
   createdAt: z.iso.datetime({ offset: true }),
-  finishedAt: z.iso.datetime({ offset: true }).nullable(),
+  finishedAt: z.nullable(z.iso.datetime({ offset: true })),
 });
 export type ImportState = z.infer<typeof importStateSchema>;
 export const importIdParamsSchema = z.object({ id: z.uuid("Unknown import") });

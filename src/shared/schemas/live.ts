@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 
 /**
  * What every signed-in page hears live: the bell's unread count and how many read a post now. Apart from the
@@ -6,7 +6,7 @@ import { z } from "zod";
  */
 export const unreadCountSchema = z.object({
   /** Counted up to a bound: the bell shows "99+" past it. */
-  count: z.number().int(),
+  count: z.int(),
 });
 export const UNREAD_COUNT_LIMIT = 100;
 

@@ -1,10 +1,10 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 
 /** The site's rules: a short numbered list every report and every moderation action names one of. */
 export const ruleSchema = z.object({
   id: z.string(),
   /** 1, 2, 3…: the order readers see them in. */
-  number: z.number().int(),
+  number: z.int(),
   title: z.string(),
   description: z.string(),
 });
@@ -13,16 +13,14 @@ export const rulesSchema = z.object({ rules: z.array(ruleSchema) });
 
 export const ruleInputSchema = z.object({
   /** An existing rule's id, to edit it in place; none for a new rule. */
-  id: z.uuid().optional(),
+  id: z.optional(z.uuid()),
   title: z
     .string({ error: "Title is required" })
-    .trim()
-    .min(1, "Title is required")
-    .max(80, "Title is at most 80 characters"),
-  description: z.string().trim().max(300, "Description is at most 300 characters").default(""),
+    .check(z.trim(), z.minLength(1, "Title is required"), z.maxLength(80, "Title is at most 80 characters")),
+  description: z._default(z.string().check(z.trim(), z.maxLength(300, "Description is at most 300 characters")), ""),
 });
 export const rulesInputSchema = z.object({
-  rules: z.array(ruleInputSchema).min(1, "Keep at least one rule").max(20, "At most 20 rules"),
+  rules: z.array(ruleInputSchema).check(z.minLength(1, "Keep at least one rule"), z.maxLength(20, "At most 20 rules")),
 });
 export type RulesInput = z.infer<typeof rulesInputSchema>;
 
@@ -39,9 +37,9 @@ export const reportInputSchema = z.object({
   kind: z.enum(REPORT_KINDS, { error: "Choose what to report" }),
   id: z.uuid("Invalid id"),
   rule: reasonSchema,
-  note: z.string().trim().max(1000, "A note is at most 1000 characters").default(""),
+  note: z._default(z.string().check(z.trim(), z.maxLength(1000, "A note is at most 1000 characters")), ""),
   /** A remote reply's report may also go to its own server, from the site (never naming the reporter). */
-  forward: z.boolean().default(false),
+  forward: z._default(z.boolean(), false),
 });
 export type ReportInput = z.input<typeof reportInputSchema>;
 
@@ -56,7 +54,7 @@ export const reportSchema = z.object({
   reason: z.string(),
   status: z.enum(REPORT_STATUSES),
   createdAt: z.string(),
-  resolvedAt: z.string().nullable(),
+  resolvedAt: z.nullable(z.string()),
 });
 export type Report = z.infer<typeof reportSchema>;
 
@@ -70,20 +68,20 @@ export type ModerationAction = (typeof MODERATION_ACTIONS)[number];
 
 export const actionInputSchema = z.object({
   /** The reports it answers; none: every open report of the item. */
-  reportIds: z.array(z.uuid()).max(100).optional(),
+  reportIds: z.optional(z.array(z.uuid()).check(z.maxLength(100))),
   target: z.object({ kind: z.enum(REPORT_KINDS), id: z.uuid("Invalid id") }),
   action: z.enum(MODERATION_ACTIONS, { error: "Choose an action" }),
   rule: reasonSchema,
-  note: z.string().trim().max(1000, "A note is at most 1000 characters").default(""),
+  note: z._default(z.string().check(z.trim(), z.maxLength(1000, "A note is at most 1000 characters")), ""),
 });
 export type ActionInput = z.input<typeof actionInputSchema>;
 
 export const actionResultSchema = z.object({
   action: z.enum(MODERATION_ACTIONS),
   /** How many open reports it closed. */
-  reportsResolved: z.number().int(),
+  reportsResolved: z.int(),
   /** The public log's entry for it. */
-  logSeq: z.number().int(),
+  logSeq: z.int(),
 });
 
 /** One item in the queue: what it is, in context, and what its reports say. */
@@ -91,8 +89,8 @@ export const queueItemSchema = z.object({
   target: z.object({ kind: z.enum(REPORT_KINDS), id: z.string() }),
   state: z.enum(["visible", "held", "hidden", "removed", "limited"]),
   preview: z.object({ title: z.string(), text: z.string(), author: z.string(), path: z.string() }),
-  reportsCount: z.number().int(),
-  reasons: z.array(z.object({ reason: z.string(), count: z.number().int() })),
+  reportsCount: z.int(),
+  reasons: z.array(z.object({ reason: z.string(), count: z.int() })),
   /** The reporters' notes (never their names). */
   notes: z.array(z.string()),
   firstReportedAt: z.string(),
@@ -107,13 +105,13 @@ export const REPORT_ORIGINS = ["local", "remote"] as const;
 export type ReportOrigin = (typeof REPORT_ORIGINS)[number];
 
 export const queueQuerySchema = z.object({
-  status: z.enum(REPORT_STATUSES).default("open"),
-  kind: z.enum(REPORT_KINDS).optional(),
+  status: z._default(z.enum(REPORT_STATUSES), "open"),
+  kind: z.optional(z.enum(REPORT_KINDS)),
   /** Only items reported under this rule (or spam, or other). */
-  rule: reasonSchema.optional(),
-  origin: z.enum(REPORT_ORIGINS, { error: "Choose local or remote" }).optional(),
-  limit: z.coerce.number().int().min(1).max(50).default(20),
-  cursor: z.string().max(200).optional(),
+  rule: z.optional(reasonSchema),
+  origin: z.optional(z.enum(REPORT_ORIGINS, { error: "Choose local or remote" })),
+  limit: z._default(z.coerce.number().check(z.int(), z.gte(1), z.lte(50)), 20),
+  cursor: z.optional(z.string().check(z.maxLength(200))),
 });
 
 export const FILTER_ACTIONS = ["hold", "refuse"] as const;
@@ -126,15 +124,17 @@ export const filterTermsInputSchema = z.object({
       z.object({
         term: z
           .string()
-          .trim()
-          .toLowerCase()
-          .min(2, "A term is at least 2 characters")
-          .max(60, "A term is at most 60 characters")
-          .regex(/^[\p{L}\p{N}' -]+$/u, "A term is letters, digits, spaces, hyphens and apostrophes"),
+          .check(
+            z.trim(),
+            z.toLowerCase(),
+            z.minLength(2, "A term is at least 2 characters"),
+            z.maxLength(60, "A term is at most 60 characters"),
+            z.regex(/^[\p{L}\p{N}' -]+$/u, "A term is letters, digits, spaces, hyphens and apostrophes"),
+          ),
         action: z.enum(FILTER_ACTIONS, { error: "Hold for review, or refuse" }),
       }),
     )
-    .max(500, "At most 500 terms"),
+    .check(z.maxLength(500, "At most 500 terms")),
 });
 export type FilterTermsInput = z.infer<typeof filterTermsInputSchema>;
 
@@ -151,7 +151,7 @@ export const decisionSchema = z.object({
   createdAt: z.string(),
   appeal: z.object({
     status: z.enum(["none", "waiting", "upheld", "reversed"]),
-    text: z.string().nullable(),
+    text: z.nullable(z.string()),
     /** Whether they may still appeal: once, within APPEAL_DAYS days. */
     open: z.boolean(),
   }),
@@ -163,22 +163,24 @@ export const appealInputSchema = z.object({
   actionId: z.uuid("Invalid decision"),
   text: z
     .string({ error: "Say why the decision is wrong" })
-    .trim()
-    .min(10, "Say why the decision is wrong, in a sentence or more")
-    .max(2000, "An appeal is at most 2000 characters"),
+    .check(
+      z.trim(),
+      z.minLength(10, "Say why the decision is wrong, in a sentence or more"),
+      z.maxLength(2000, "An appeal is at most 2000 characters"),
+    ),
 });
 
 /** An appeal from the link in a suspension's mail, which works without signing in. */
 export const appealLinkSchema = z.object({
   actionId: z.uuid("This appeal link is not valid"),
-  token: z.string().regex(/^[0-9a-f]{32}$/, "This appeal link is not valid"),
+  token: z.string().check(z.regex(/^[0-9a-f]{32}$/, "This appeal link is not valid")),
 });
-export const appealByLinkSchema = appealInputSchema.extend({ token: appealLinkSchema.shape.token });
+export const appealByLinkSchema = z.extend(appealInputSchema, { token: appealLinkSchema.shape.token });
 
 /** An appeal waiting for a moderator, with the decision it is about. */
-export const appealSchema = decisionSchema.extend({
+export const appealSchema = z.extend(decisionSchema, {
   targetId: z.string(),
-  preview: z.object({ title: z.string(), text: z.string(), author: z.string(), path: z.string() }).nullable(),
+  preview: z.nullable(z.object({ title: z.string(), text: z.string(), author: z.string(), path: z.string() })),
 });
 export const appealsSchema = z.object({ appeals: z.array(appealSchema) });
 export const appealDecisionSchema = z.object({
@@ -187,12 +189,12 @@ export const appealDecisionSchema = z.object({
 
 /** What an imported block list did: how many domains it blocked, and which lines it skipped and why. */
 export const blocklistResultSchema = z.object({
-  imported: z.number().int(),
-  skipped: z.array(z.object({ line: z.number().int(), reason: z.string() })),
+  imported: z.int(),
+  skipped: z.array(z.object({ line: z.int(), reason: z.string() })),
 });
 
 export const logEntrySchema = z.object({
-  seq: z.number().int(),
+  seq: z.int(),
   at: z.string(),
   targetKind: z.string(),
   action: z.string(),
@@ -202,6 +204,6 @@ export const logEntrySchema = z.object({
 });
 export const logExportSchema = z.object({
   entries: z.array(logEntrySchema),
-  heads: z.array(z.object({ day: z.string(), seq: z.number().int(), hash: z.string(), signature: z.string() })),
+  heads: z.array(z.object({ day: z.string(), seq: z.int(), hash: z.string(), signature: z.string() })),
   publicKey: z.object({ kty: z.string(), crv: z.string(), x: z.string() }),
 });

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { userSummarySchema } from "./users.ts";
 
 /** What a notification is about (docs/product.md, "Following, notifications and tips"). */
@@ -62,12 +62,12 @@ export const notificationSchema = z.object({
   id: z.string(),
   kind: z.enum(NOTIFICATION_KINDS),
   /** The newest of the people it is about (none for the site's own news: a post went out, a payment). */
-  actor: userSummarySchema.nullable(),
+  actor: z.nullable(userSummarySchema),
   /** How many people it is about: "Ana and 12 others" is 13. */
-  actorsCount: z.number().int(),
-  post: z.object({ id: z.string(), title: z.string() }).nullable(),
+  actorsCount: z.int(),
+  post: z.nullable(z.object({ id: z.string(), title: z.string() })),
   /** A tip's or a payment's amount, in wei (decimal text). */
-  amountWei: z.string().nullable(),
+  amountWei: z.nullable(z.string()),
   read: z.boolean(),
   /** When the newest of it happened. */
   updatedAt: z.string(),
@@ -77,7 +77,7 @@ export type Notification = z.infer<typeof notificationSchema>;
 
 export const markReadSchema = z.object({
   /** Only these; none: every notification. */
-  ids: z.array(z.uuid("ids must be notification ids")).max(100, "Mark at most 100 at once").optional(),
+  ids: z.optional(z.array(z.uuid("ids must be notification ids")).check(z.maxLength(100, "Mark at most 100 at once"))),
 });
 
 export const notificationSettingsSchema = z.object({
@@ -95,8 +95,7 @@ export const updateNotificationSettingsSchema = z.object({
         delivery: z.enum(DELIVERIES, { error: "Choose app, email or digest" }),
       }),
     )
-    .min(1, "Change at least one setting")
-    .max(SETTABLE_TOPICS.length),
+    .check(z.minLength(1, "Change at least one setting"), z.maxLength(SETTABLE_TOPICS.length)),
 });
 
 /** What an unsubscribe link turns off: one topic's e-mail, or (from a digest) the daily digest. */
@@ -108,17 +107,14 @@ export const INVALID_UNSUBSCRIBE = "This unsubscribe link is not valid";
 export const unsubscribeSchema = z.object({
   userId: z.uuid(INVALID_UNSUBSCRIBE),
   topic: z.enum(UNSUBSCRIBE_TOPICS, { error: INVALID_UNSUBSCRIBE }),
-  token: z.string().regex(/^[0-9a-f]{32}$/, INVALID_UNSUBSCRIBE),
+  token: z.string().check(z.regex(/^[0-9a-f]{32}$/, INVALID_UNSUBSCRIBE)),
 });
 export type UnsubscribeInput = z.infer<typeof unsubscribeSchema>;
 
 /** Undoing it: the topics the link turned off (a digest's several, vouched for by the unsubscribe's `undo`). */
-export const resubscribeSchema = unsubscribeSchema.extend({
-  topics: z.array(z.enum(NOTIFICATION_TOPICS)).max(NOTIFICATION_TOPICS.length).optional(),
-  undo: z
-    .string()
-    .regex(/^[0-9a-f]{32}$/, INVALID_UNSUBSCRIBE)
-    .optional(),
+export const resubscribeSchema = z.extend(unsubscribeSchema, {
+  topics: z.optional(z.array(z.enum(NOTIFICATION_TOPICS)).check(z.maxLength(NOTIFICATION_TOPICS.length))),
+  undo: z.optional(z.string().check(z.regex(/^[0-9a-f]{32}$/, INVALID_UNSUBSCRIBE))),
 });
 
 export const unsubscribeResultSchema = z.object({
@@ -128,6 +124,6 @@ export const unsubscribeResultSchema = z.object({
   topics: z.array(z.enum(NOTIFICATION_TOPICS)),
   delivery: z.enum(DELIVERIES),
   /** A digest's: the server's signature over the topics it turned off, which undoing it must bring back. */
-  undo: z.string().optional(),
+  undo: z.optional(z.string()),
 });
 export type UnsubscribeResult = z.infer<typeof unsubscribeResultSchema>;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 
 /** The login response; the client keeps it in localStorage under `userInfo`. */
 export const sessionSchema = z.object({
@@ -7,14 +7,14 @@ export const sessionSchema = z.object({
   firstName: z.string(),
   lastName: z.string(),
   email: z.string(),
-  profilePhoto: z.string().nullable(),
+  profilePhoto: z.nullable(z.string()),
   isAdmin: z.boolean(),
   /** Works the moderation queue; older stored sessions have no such field. */
-  isModerator: z.boolean().default(false),
+  isModerator: z._default(z.boolean(), false),
   isVerified: z.boolean(),
-  walletAddress: z.string().nullable(),
+  walletAddress: z.nullable(z.string()),
   /** A session started by signing with the wallet ends when that wallet disconnects or switches accounts. */
-  loginMethod: z.enum(["password", "wallet"]).default("password"),
+  loginMethod: z._default(z.enum(["password", "wallet"]), "password"),
   token: z.string(),
 });
 export type Session = z.infer<typeof sessionSchema>;

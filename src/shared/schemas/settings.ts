@@ -1,16 +1,16 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 
 export const siteSettingsSchema = z.object({
   siteName: z
     .string({ error: "Site name is required" })
-    .trim()
-    .min(1, "Site name is required")
-    .max(60, "Site name is at most 60 characters"),
+    .check(z.trim(), z.minLength(1, "Site name is required"), z.maxLength(60, "Site name is at most 60 characters")),
   siteDescription: z
     .string({ error: "Site description is required" })
-    .trim()
-    .min(1, "Site description is required")
-    .max(300, "Site description is at most 300 characters"),
+    .check(
+      z.trim(),
+      z.minLength(1, "Site description is required"),
+      z.maxLength(300, "Site description is at most 300 characters"),
+    ),
 });
 export type SiteSettings = z.infer<typeof siteSettingsSchema>;
 
@@ -23,10 +23,10 @@ export const DEFAULT_SITE_SETTINGS: SiteSettings = {
 /** What an admin sees of the running system. */
 export const systemStatusSchema = z.object({
   database: z.enum(["pglite", "postgres"]),
-  chain: z.object({ id: z.number().int(), name: z.string(), rpcUrl: z.string() }),
+  chain: z.object({ id: z.int(), name: z.string(), rpcUrl: z.string() }),
   feeRecipient: z.string(),
   feeWei: z.string(),
-  minConfirmations: z.number().int(),
-  mail: z.object({ transport: z.enum(["smtp", "outbox"]), queued: z.number().int(), sent: z.number().int() }),
+  minConfirmations: z.int(),
+  mail: z.object({ transport: z.enum(["smtp", "outbox"]), queued: z.int(), sent: z.int() }),
 });
 export type SystemStatus = z.infer<typeof systemStatusSchema>;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 
 export const DEVICES = ["desktop", "phone", "tablet"] as const;
 export type Device = (typeof DEVICES)[number];
@@ -13,9 +13,9 @@ const instant = z.union([z.iso.datetime({ offset: true }), z.iso.date()]);
 
 /** `?from=&to=&interval=`: a range (by default the last 30 days) and its buckets (by default days). */
 export const statsQuerySchema = z.object({
-  from: instant.optional(),
-  to: instant.optional(),
-  interval: z.enum(INTERVALS, "interval is hour, day or month").default("day"),
+  from: z.optional(instant),
+  to: z.optional(instant),
+  interval: z._default(z.enum(INTERVALS, "interval is hour, day or month"), "day"),
 });
 export type StatsQuery = z.input<typeof statsQuerySchema>;
 
@@ -24,9 +24,9 @@ export const beaconSchema = z.object({
   kind: z.enum(["post", "profile"]),
   id: z.uuid(),
   /** `document.referrer` when the app opened on this page; none after a navigation inside the app. */
-  referrer: z.string().max(2048).optional(),
+  referrer: z.optional(z.string().check(z.maxLength(2048))),
   /** The page's path and query, where UTM parameters are. */
-  url: z.string().max(4096),
+  url: z.string().check(z.maxLength(4096)),
 });
 export type Beacon = z.infer<typeof beaconSchema>;
 
@@ -55,9 +55,9 @@ export const statsSchema = z.object({
   /** One per bucket, oldest first, every bucket present; values as decimal strings. */
   points: z.array(z.object({ at: z.string(), values: z.record(z.string(), z.string()) })),
   totals: z.array(metricSchema),
-  topPosts: z.array(rankSchema.extend({ id: z.string() })),
+  topPosts: z.array(z.extend(rankSchema, { id: z.string() })),
   sources: z.array(rankSchema),
-  campaigns: z.array(rankSchema.extend({ source: z.string(), medium: z.string() })),
+  campaigns: z.array(z.extend(rankSchema, { source: z.string(), medium: z.string() })),
   devices: z.array(rankSchema),
   /** Each featured post of the period: its views in the 7 days before and after its fee was paid. */
   featured: z.array(

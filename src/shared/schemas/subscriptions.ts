@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 import { emailSchema } from "./users.ts";
 
 /** "Subscribe by e-mail": an author's new posts by mail, for anyone with an address (no account, no wallet). */
@@ -24,12 +24,12 @@ export const confirmResultSchema = z.object({
 });
 export type ConfirmResult = z.infer<typeof confirmResultSchema>;
 
-export const confirmParamsSchema = z.object({ token: z.string().min(20).max(100) });
+export const confirmParamsSchema = z.object({ token: z.string().check(z.minLength(20), z.maxLength(100)) });
 
 /** What a subscriber's unsubscribe link carries: the subscription and the server's signature over it. */
 export const subscriptionLinkSchema = z.object({
   id: z.uuid(INVALID_SUBSCRIPTION_LINK),
-  token: z.string().regex(/^[0-9a-f]{32}$/, INVALID_SUBSCRIPTION_LINK),
+  token: z.string().check(z.regex(/^[0-9a-f]{32}$/, INVALID_SUBSCRIPTION_LINK)),
 });
 export type SubscriptionLink = z.infer<typeof subscriptionLinkSchema>;
 
@@ -41,5 +41,5 @@ export const subscriptionStateSchema = z.object({
 export type SubscriptionState = z.infer<typeof subscriptionStateSchema>;
 
 /** An author's own subscribers, as counted on their profile. */
-export const subscriberCountsSchema = z.object({ active: z.number().int(), pending: z.number().int() });
+export const subscriberCountsSchema = z.object({ active: z.int(), pending: z.int() });
 export type SubscriberCounts = z.infer<typeof subscriberCountsSchema>;

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "../zod.ts";
 
 /**
  * A file field of a multipart form, as the server reads it (its bytes). The OpenAPI document shows it as a binary
@@ -7,6 +7,6 @@ import { z } from "zod";
 export const uploadSchema = (message: string) =>
   z
     .custom<Uint8Array>((value) => value instanceof Uint8Array, { error: message })
-    .meta({ type: "string", format: "binary" });
+    .check(z.meta({ type: "string", format: "binary" }));
 
 export const photoUploadSchema = z.object({ image: uploadSchema("Image is required") });

@@ -1,11 +1,11 @@
 import { zodResolver } from "@hookform/resolvers/zod";
 import { useLayoutEffect } from "react";
 import { type FieldValues, type Path, type UseFormProps, useForm } from "react-hook-form";
-import type { z } from "zod";
+import type { z } from "#shared/zod.ts";
 import { ApiError } from "../../lib/api-client.ts";
 import { markShownAtFields } from "./shown-at-fields.ts";
 
-type Options<S extends z.ZodType<FieldValues, FieldValues>> = Omit<
+type Options<S extends z.ZodMiniType<FieldValues, FieldValues>> = Omit<
   UseFormProps<z.input<S>, unknown, z.output<S>>,
   "resolver" | "mode"
 > & {
@@ -17,7 +17,7 @@ type Options<S extends z.ZodType<FieldValues, FieldValues>> = Omit<
  * Every form: the shared zod schema checks each field once it has been left (the spec's messages come from it),
  * and what the server refuses field by field appears beside that field too.
  */
-export function useZodForm<S extends z.ZodType<FieldValues, FieldValues>>(
+export function useZodForm<S extends z.ZodMiniType<FieldValues, FieldValues>>(
   schema: S,
   { serverError, ...options }: Options<S> = {},
 ) {

@@ -44,7 +44,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
       tags,
       security,
       summary: "The signed-in user's latest import, if any",
-      response: { 200: z.object({ import: importStateSchema.nullable() }) },
+      response: { 200: z.object({ import: z.nullable(importStateSchema) }) },
     },
     preHandler: app.requireUser,
     handler: async (request) => ({ import: await latestImport(app.deps, currentUser(request)) }),

@@ -68,7 +68,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       tags,
       security,
       summary: "The signed-in user's latest archive, if any",
-      response: { 200: z.object({ export: dataExportSchema.nullable() }) },
+      response: { 200: z.object({ export: z.nullable(dataExportSchema) }) },
     },
     preHandler: app.requireUser,
     handler: async (request) => ({ export: await latestExport(app.deps, currentUser(request)) }),

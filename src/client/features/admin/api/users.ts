@@ -1,7 +1,7 @@
 import { useInfiniteQuery, useMutation, useQueryClient } from "@tanstack/react-query";
-import type { z } from "zod";
 import { pageOf } from "#shared/schemas/pagination.ts";
 import { adminUserListItemSchema, privateUserSchema, rewardResultSchema } from "#shared/schemas/users.ts";
+import type { z } from "#shared/zod.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

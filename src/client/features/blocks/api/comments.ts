@@ -1,7 +1,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
 import { commentSchema, commentSettingsSchema } from "#shared/schemas/comments.ts";
 import { pageOf } from "#shared/schemas/pagination.ts";
+import { z } from "#shared/zod.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 

@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
 import { importStateSchema } from "#shared/schemas/imports.ts";
+import { z } from "#shared/zod.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 
-const latestSchema = z.object({ import: importStateSchema.nullable() });
+const latestSchema = z.object({ import: z.nullable(importStateSchema) });
 const isUnderWay = (status: string | undefined) => status === "queued" || status === "running";
 
 /** The user's latest import, followed every second while it runs (the progress bar). */

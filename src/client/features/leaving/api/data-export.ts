@@ -1,10 +1,10 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { z } from "zod";
 import { dataExportSchema } from "#shared/schemas/leaving.ts";
+import { z } from "#shared/zod.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 
-const latestSchema = z.object({ export: dataExportSchema.nullable() });
+const latestSchema = z.object({ export: z.nullable(dataExportSchema) });
 
 /** The user's latest archive, followed every 2 seconds while it is being prepared. */
 export const useLatestExport = () =>

@@ -1,6 +1,6 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import type { z } from "zod";
 import { type createPostBodySchema, postSchema } from "#shared/schemas/posts.ts";
+import type { z } from "#shared/zod.ts";
 import { api } from "../../../lib/api-client.ts";
 import { toFormData } from "../../../lib/form-data.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";

@@ -1,5 +1,5 @@
 import { useMutation } from "@tanstack/react-query";
-import { z } from "zod";
+import { z } from "#shared/zod.ts";
 import { api } from "../../../lib/api-client.ts";
 
 /** Where the server records a confirmed tip. */
