@@ -93,6 +93,10 @@ export default defineConfig(({ isSsrBuild }) => ({
     // warning only adds noise.
     chunkSizeWarningLimit: 700,
     rolldownOptions: {
+      // A feature's public.ts(x) only exports: imported for what it re-exports, it is not a file of its own to fetch.
+      treeshake: {
+        moduleSideEffects: [{ test: /src[\\/]client[\\/]features[\\/][^\\/]+[\\/]public\.tsx?$/, sideEffects: false }],
+      },
       // The libraries every screen runs on, in a few chunks rather than dozens of small ones: a phone on a slow
       // network pays a round trip for each file it fetches. React, Chakra UI's styling (all the theme needs) and the
       // form libraries (zod, which main.tsx configures before any schema is made) are apart from the rest, so main.tsx
@@ -122,10 +126,11 @@ export default defineConfig(({ isSsrBuild }) => ({
                   test: /node_modules[\\/](react-router|react-router-dom|@tanstack|jotai|cookie|set-cookie-parser|timeago\.js)[\\/]/,
                   priority: 2,
                 },
-                // Chakra UI's styling system and theme; its components go with the screens that use them.
+                // Chakra UI's styling system and theme, with the app's theme config that only picks from them
+                // (createSystem, in theme.ts, still runs in a task of its own); its components go with the screens.
                 {
                   name: "ui",
-                  test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/](?!components[\\/])|@pandacss[\\/])/,
+                  test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/](?!components[\\/])|@pandacss[\\/])|src[\\/]client[\\/]app[\\/]theme-config\.ts$/,
                   priority: 1,
                 },
                 // Chakra UI's components and the Ark UI and Zag parts under them, grouped by the screens that use
@@ -139,15 +144,23 @@ export default defineConfig(({ isSsrBuild }) => ({
                   entriesAware: true,
                   entriesAwareMergeThreshold: 40_000,
                 },
+                // The API's schemas every screen parses answers with, in one file rather than six small ones.
+                {
+                  name: "schemas",
+                  test: /src[\\/]shared[\\/]schemas[\\/](users|posts|comments|siwe|tips|upload|system|session)\.ts$|src[\\/]shared[\\/]handles\.ts$/,
+                  includeDependenciesRecursively: false,
+                },
                 // What every screen of the app runs on: its client library and shared components, without what they
                 // import (not src/shared, whose constants the tiny entry of the reader pages imports, nor the image
                 // picker's, the post body's sanitiser's and the menus' libraries, which come with what needs them).
                 // Not the components with large libraries of their own (the image picker, the post body's sanitiser,
                 // the bar's menus), which come with the screens or the presses that need them; nor lib/zod-config.ts,
-                // which main.tsx runs before the shell's modules make their schemas.
+                // which main.tsx runs before the shell's modules make their schemas. With it, the few small modules
+                // most screens share (the error and page shapes of every answer, the pages' titles and the text
+                // helpers under them, the wallet's unused-payment note): a file each cost its headers and a round trip.
                 {
                   name: "shell",
-                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list|zod-config)/,
+                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list|zod-config)|src[\\/]client[\\/](app[\\/]page-heads|features[\\/]wallet[\\/]unused-payment)\.ts$|src[\\/]shared[\\/](text|schemas[\\/](error|pagination))\.ts$/,
                   includeDependenciesRecursively: false,
                 },
               ],

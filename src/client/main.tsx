@@ -54,10 +54,10 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
 /**
  * The app's largest pieces run each in a task of their own before the rest of its modules do in the next: Chakra UI's
  * styling code and the theme's recipes, then the theme built from them (createSystem, the largest single piece of
- * start-up work), then React, then the form libraries, then the API's schemas: several short tasks rather than one
- * long one that holds a painted page (decision 006). (Only modules whose exports the app uses whole: a library
- * imported whole here would keep all it exports in the build, and the app's own modules share chunks whose order of
- * running this must not change.)
+ * start-up work), then React, then the form libraries: several short tasks rather than one long one that holds a
+ * painted page (decision 006). The API's schemas come with the rest: zod/mini makes them all in a few milliseconds
+ * (decision 022). (Only modules whose exports the app uses whole: a library imported whole here would keep all it
+ * exports in the build, and the app's own modules share chunks whose order of running this must not change.)
  */
 async function beforeApp() {
   await import("./app/theme-config.ts").then(nextTask);
@@ -65,12 +65,6 @@ async function beforeApp() {
   await import("react-dom/client").then(nextTask);
   // zod and react-hook-form (their chunk), configured before the app's modules make their schemas (see the file).
   await import("./lib/zod-config.ts").then(nextTask);
-  // The API's schemas that every screen parses answers with, a few modules a task: zod builds each schema as its
-  // module runs, and the start chunk's schemas made in one go were its longest task.
-  await import("#shared/schemas/users.ts").then(nextTask);
-  await Promise.all([import("#shared/schemas/system.ts"), import("#shared/schemas/session.ts")]).then(nextTask);
-  await import("#shared/schemas/comments.ts").then(nextTask);
-  await import("#shared/schemas/posts.ts").then(nextTask);
 }
 
 let started: Promise<void> | undefined;
