@@ -47,6 +47,7 @@ export async function renderApp(path: string, session: Session | null = null) {
       </MemoryRouter>
     </AppProvider>,
   );
-  await waitFor(() => expect(screen.queryByLabelText("Loading page")).toBeNull());
+  // A screen's first load in a test file also transforms its modules, which can take seconds on a busy machine.
+  await waitFor(() => expect(screen.queryByLabelText("Loading page")).toBeNull(), { timeout: 10_000 });
   return { ...view, router };
 }
