@@ -70,16 +70,17 @@ export async function registerClient(
       index: false,
       // The build wrote .br and .gz copies (scripts/compress-assets.ts); they are sent to clients that take them.
       preCompressed: true,
-      // A writer's screen fetches some thirty scripts, each with these headers: the ETag alone revalidates, and
+      // A writer's screen fetches some twenty scripts, each with these headers: the ETag alone revalidates, and
       // nothing here is worth fetching by ranges.
       acceptRanges: false,
       lastModified: false,
-      // Hashed asset names never change content; index.html must always be fresh.
-      setHeaders: (res, filePath) =>
-        res.header(
-          "cache-control",
-          filePath.includes(`${path.sep}assets${path.sep}`) ? "public, max-age=31536000, immutable" : "no-cache",
-        ),
+      // Hashed asset names never change content, so browsers never revalidate them and they need no ETag; index.html
+      // must always be fresh.
+      setHeaders: (res, filePath) => {
+        if (!filePath.includes(`${path.sep}assets${path.sep}`)) return res.header("cache-control", "no-cache");
+        res.removeHeader("etag");
+        return res.header("cache-control", "max-age=31536000, immutable");
+      },
     });
   }
 

@@ -5,10 +5,10 @@ import helmet from "helmet";
 /**
  * What a built script, stylesheet or font under /assets/ needs of them. The rest (the content security policy, framing,
  * the opener and agent-cluster policies, HSTS, which every page sends) only means something on a document, and a
- * writer's first screen fetches dozens of such files (docs/decisions/007).
- * The referrer policy stays: a module script's own one governs the imports it makes.
+ * writer's first screen fetches some twenty such files (docs/decisions/007). A module script without a referrer
+ * policy of its own makes its imports under its page's, which every page sends.
  */
-const ASSET_HEADERS = new Set(["x-content-type-options", "cross-origin-resource-policy", "referrer-policy"]);
+const ASSET_HEADERS = new Set(["x-content-type-options", "cross-origin-resource-policy"]);
 
 /**
  * Helmet's security headers. They are the same for every response, so helmet runs once at start-up against a
