@@ -144,7 +144,9 @@ export default defineConfig(({ isSsrBuild }) => ({
                   entriesAware: true,
                   entriesAwareMergeThreshold: 40_000,
                 },
-                // The API's schemas every screen parses answers with, in one file rather than six small ones.
+                // The API's schemas every screen parses answers with, in one file rather than six small ones. Only
+                // these modules (not constants.ts under them, which the reader pages' entry imports), and none of them
+                // imported dynamically: the build would then add a shared runtime file that reader pages fetch too.
                 {
                   name: "schemas",
                   test: /src[\\/]shared[\\/]schemas[\\/](users|posts|comments|siwe|tips|upload|system|session)\.ts$|src[\\/]shared[\\/]handles\.ts$/,
