@@ -156,13 +156,13 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // import (not src/shared, whose constants the tiny entry of the reader pages imports, nor the image
                 // picker's, the post body's sanitiser's and the menus' libraries, which come with what needs them).
                 // Not the components with large libraries of their own (the image picker, the post body's sanitiser,
-                // the bar's menus), which come with the screens or the presses that need them; nor lib/zod-config.ts,
-                // which main.tsx runs before the shell's modules make their schemas. With it, the few small modules
-                // most screens share (the error and page shapes of every answer, the pages' titles and the text
-                // helpers under them, the wallet's unused-payment note): a file each cost its headers and a round trip.
+                // the bar's menus), which come with the screens or the presses that need them (lib/zod-config.ts goes
+                // with zod, above). With it, the few small modules most screens share (the error and page shapes of
+                // every answer, the pages' titles and the text helpers under them, the wallet's unused-payment note):
+                // a file each cost its headers and a round trip.
                 {
                   name: "shell",
-                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list|zod-config)|src[\\/]client[\\/](app[\\/]page-heads|features[\\/]wallet[\\/]unused-payment)\.ts$|src[\\/]shared[\\/](text|schemas[\\/](error|pagination))\.ts$/,
+                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list)|src[\\/]client[\\/](app[\\/]page-heads|features[\\/]wallet[\\/]unused-payment)\.ts$|src[\\/]shared[\\/](text|schemas[\\/](error|pagination))\.ts$/,
                   includeDependenciesRecursively: false,
                 },
               ],

@@ -70,8 +70,8 @@ export async function registerClient(
       index: false,
       // The build wrote .br and .gz copies (scripts/compress-assets.ts); they are sent to clients that take them.
       preCompressed: true,
-      // A writer's screen fetches some twenty scripts, each with these headers: the ETag alone revalidates, and
-      // nothing here is worth fetching by ranges.
+      // A writer's screen fetches some twenty scripts, each with these headers: an ETag revalidates what is not hashed
+      // (below), and nothing here is worth fetching by ranges.
       acceptRanges: false,
       lastModified: false,
       // Hashed asset names never change content, so browsers never revalidate them and they need no ETag; index.html
