@@ -12,8 +12,11 @@ import { cpuSeconds, residentMiB, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
-/** How long the seeded server rests before its idle memory is read (V8 gives back start-up's garbage by then). */
-const REST_SECONDS = Number(process.env.LOAD_REST_SECONDS ?? 30);
+/**
+ * How long the seeded server rests before its idle memory is read: V8 (Node 22) gives back start-up's and seeding's
+ * garbage once its memory reducer judges the allocation rate low, over samples taken 8 s apart, 35–45 s after they end.
+ */
+const REST_SECONDS = Number(process.env.LOAD_REST_SECONDS ?? 60);
 /** One part of the default mix alone (`list`, `post`, `signed-in`, `likes`, `comments`, `logins`): what it costs. */
 const ONLY = process.env.LOAD_ONLY as Part | undefined;
 const CLASSIC = process.env.LOAD_MIX === "classic";
@@ -209,8 +212,7 @@ async function load() {
   // measured: it adds about 30 MiB that a server as users run it does not have.
   const { default: autocannon } = await import("autocannon");
   try {
-    // Idle is the server at rest: V8 gives back the garbage of start-up and seeding only once it has been quiet for
-    // a while (its memory reducer, 10–20 s here), so the RSS 2 s after seeding is shown too, but judged after 30 s.
+    // Idle is the server at rest, judged after REST_SECONDS; the RSS 2 s after seeding is shown beside it.
     await new Promise((resolve) => setTimeout(resolve, Math.min(2, REST_SECONDS) * 1000));
     const justSeededMiB = residentMiB(site.pid);
     await new Promise((resolve) => setTimeout(resolve, Math.max(0, REST_SECONDS - 2) * 1000));
