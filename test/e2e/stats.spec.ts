@@ -106,8 +106,7 @@ test("the stats screens pass axe-core, light and dark, on a phone and a desktop,
       const page = await context.newPage();
       for (const screen of ["/stats", "/admin/stats", `/stats/posts/${post.id}`]) {
         await page.goto(screen, { waitUntil: "load" });
-        // The stats screens render in the browser, with the charts' chunk, as a transition that yields to other work:
-        // on a busy two-core CI machine the first paint has come a little after five seconds.
+        // A stats screen renders in the browser with the charts' chunk, as a transition that yields on a busy machine.
         await expect(page.getByRole("button", { name: "Account menu" })).toBeVisible({ timeout: 15_000 });
         await expect(page.getByRole("region", { name: "Readers" })).toBeVisible({ timeout: 15_000 });
         for (const violation of await seriousViolations(page)) {
