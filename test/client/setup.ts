@@ -1,5 +1,5 @@
 import "@testing-library/jest-dom/vitest";
-import { cleanup } from "@testing-library/react";
+import { cleanup, configure } from "@testing-library/react";
 import { afterEach } from "vitest";
 
 // jsdom has no layout engine, so it lacks ResizeObserver; Chakra's popovers only need it to exist.
@@ -8,6 +8,10 @@ globalThis.ResizeObserver ??= class {
   unobserve() {}
   disconnect() {}
 };
+
+// A screen's answer from the in-process API can take over the default second on a CI machine busy with two workers;
+// a `findBy…` still fails when what it waits for never comes.
+configure({ asyncUtilTimeout: 5_000 });
 
 afterEach(() => {
   cleanup();
