@@ -1,11 +1,11 @@
-import { expect, test } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
+import { expect, test } from "./fixtures/readers.ts";
 import { auth, chooseInAccountMenu, shot, uniqueTag } from "./fixtures/screens.ts";
 
 test("a writer blocks a pest from their profile, holds first-time comments, and approves one on the post", async ({
   page,
-  browser,
+  newReader,
   request,
 }) => {
   const tag = uniqueTag();
@@ -34,7 +34,7 @@ test("a writer blocks a pest from their profile, holds first-time comments, and 
   await expect(page.getByRole("button", { name: "Unblock" })).toBeVisible();
 
   // A visitor no longer sees the pest's comment on the writer's post.
-  const visitor = await (await browser.newContext()).newPage();
+  const visitor = await newReader();
   await visitor.goto(`/posts/${post.id}`);
   await expect(visitor.getByRole("heading", { name: `Garden notes ${tag}` })).toBeVisible();
   await expect(visitor.getByText(rude)).toHaveCount(0);

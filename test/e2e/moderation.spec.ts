@@ -1,11 +1,11 @@
-import { expect, test } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
+import { expect, test } from "./fixtures/readers.ts";
 import { auth, chooseInAccountMenu, shot, uniqueTag } from "./fixtures/screens.ts";
 
 test("a reader reports a comment, a moderator hides it from the queue, and a visitor no longer sees it", async ({
   page,
-  browser,
+  newReader,
   request,
 }) => {
   const tag = uniqueTag();
@@ -34,7 +34,7 @@ test("a reader reports a comment, a moderator hides it from the queue, and a vis
   expect(role.status()).toBe(200);
 
   // A visitor sees the comment on the server-rendered page (which is kept until something it shows changes).
-  const visitor = await (await browser.newContext()).newPage();
+  const visitor = await newReader();
   await visitor.goto(`/posts/${post.id}`);
   await expect(visitor.getByText(abuse)).toBeVisible();
 
@@ -53,7 +53,7 @@ test("a reader reports a comment, a moderator hides it from the queue, and a vis
   await dialog.getByRole("button", { name: "Close" }).first().click();
 
   // The moderator finds it in the queue from the account menu and hides it under the rule.
-  const moderatorPage = await (await browser.newContext()).newPage();
+  const moderatorPage = await newReader();
   await logIn(moderatorPage, moderator.email);
   await chooseInAccountMenu(moderatorPage, "Moderation", /\/moderation$/);
   const entry = moderatorPage.getByRole("listitem").filter({ hasText: abuse });
@@ -79,7 +79,7 @@ test("a reader reports a comment, a moderator hides it from the queue, and a vis
   await shot(visitor, "moderation-log");
 
   // The comment's author is told in the app; the notification opens "Decisions about you", where they appeal.
-  const trollPage = await (await browser.newContext()).newPage();
+  const trollPage = await newReader();
   await logIn(trollPage, troll.email);
   await trollPage.goto("/notifications");
   await trollPage

@@ -1,12 +1,13 @@
-import { devices, expect, test } from "@playwright/test";
+import { devices } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
 import { seriousViolations } from "./fixtures/axe.ts";
+import { expect, test } from "./fixtures/readers.ts";
 import { auth, chooseInAccountMenu, shot, uniqueTag } from "./fixtures/screens.ts";
 
 test("an author opens Stats after readers came from two sources and sees both in the chart and the table", async ({
   page,
-  browser,
+  newReader,
   request,
 }) => {
   test.setTimeout(90_000);
@@ -24,10 +25,10 @@ test("an author opens Stats after readers came from two sources and sees both in
   ).json();
 
   // A reader from a news site on a desktop, and one from Mastodon on a phone through a campaign's link.
-  const desktop = await (await browser.newContext({ ...devices["Desktop Chrome"] })).newPage();
+  const desktop = await newReader({ ...devices["Desktop Chrome"] });
   await desktop.goto(`/posts/${post.id}`, { referer: "https://news.example/front" });
   await expect(desktop.getByRole("heading", { name: title })).toBeVisible();
-  const phone = await (await browser.newContext({ ...devices["Pixel 7"] })).newPage();
+  const phone = await newReader({ ...devices["Pixel 7"] });
   // Its campaign carries markup: shown as text, never as markup.
   const campaign = `<img src=x onerror=alert(1)>spring-${tag}`;
   await phone.goto(
@@ -39,7 +40,7 @@ test("an author opens Stats after readers came from two sources and sees both in
   await expect(phone.getByRole("heading", { name: title })).toBeVisible();
   // A signed-in reader reaches the post inside the app: the app's beacon counts that read.
   const member = await registerUser(request, { firstName: "Mabel" });
-  const inApp = await (await browser.newContext({ ...devices["Desktop Chrome"] })).newPage();
+  const inApp = await newReader({ ...devices["Desktop Chrome"] });
   await logIn(inApp, member.email);
   await inApp.goto(`/posts?category=${encodeURIComponent(category)}`);
   await inApp.getByRole("link", { name: title }).first().click();

@@ -1,8 +1,9 @@
-import { type Browser, expect, type Page, test } from "@playwright/test";
+import type { Browser, Page } from "@playwright/test";
 import { logIn, registerUser } from "./fixtures/accounts.ts";
 import { adminSession } from "./fixtures/admin.ts";
 import { seriousViolations } from "./fixtures/axe.ts";
 import { linkFromMail, mailSays } from "./fixtures/outbox.ts";
+import { expect, test } from "./fixtures/readers.ts";
 import { auth, shot, uniqueTag } from "./fixtures/screens.ts";
 
 const PHONE = { viewport: { width: 360, height: 780 }, isMobile: true, hasTouch: true };
@@ -24,6 +25,7 @@ async function checkScreen(browser: Browser, url: string, ready: (page: Page) =>
 
 test("a visitor without an account subscribes by e-mail under a post, confirms from the mail, gets the next post and can leave", async ({
   browser,
+  newReader,
   page,
   request,
 }) => {
@@ -43,7 +45,7 @@ test("a visitor without an account subscribes by e-mail under a post, confirms f
   const post = await publish(`First letter ${tag}`);
 
   // On a phone, the server-rendered post: the form works once typed into (the app starts at the first key).
-  const visitor = await (await browser.newContext(PHONE)).newPage();
+  const visitor = await newReader(PHONE);
   await visitor.goto(`/posts/${post.id}`);
   const form = visitor.getByRole("region", { name: "Subscribe by e-mail" });
   await expect(form).toContainText("Get Penny Tester's new posts in your inbox");
