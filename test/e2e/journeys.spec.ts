@@ -1,8 +1,7 @@
-import crypto from "node:crypto";
 import { expect, test } from "@playwright/test";
 import { adminSession } from "./fixtures/admin.ts";
 import { coverPng } from "./fixtures/cover.ts";
-import { chooseInAccountMenu, shot } from "./fixtures/screens.ts";
+import { chooseInAccountMenu, shot, uniqueTag } from "./fixtures/screens.ts";
 
 test.describe.configure({ mode: "serial" });
 
@@ -10,7 +9,7 @@ test("a writer registers, logs in, writes a formatted post with a cover, reads i
   page,
   request,
 }) => {
-  const tag = crypto.randomBytes(4).toString("hex");
+  const tag = uniqueTag();
   const email = `writer-${tag}@example.com`;
   const password = "a strong password";
 
