@@ -15,6 +15,9 @@ export default defineConfig({
   fullyParallel: false,
   workers: 1,
   retries: process.env.CI ? 1 : 0,
+  // A journey walks two or three people through a dozen screens; on a busy two-core machine some take close to
+  // Playwright's default 30 s. A step that hangs still fails at its own 5 s expectation.
+  timeout: 60_000,
   reporter: [["list"], ["html", { open: "never", outputFolder: path.join(ROOT, "playwright-report") }]],
   use: {
     baseURL,
