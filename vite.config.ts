@@ -28,29 +28,84 @@ export function globalStyles(): Plugin {
   };
 }
 
+/** Text replaced in a library's file, each once; the build fails if the file no longer reads as expected. */
+function replaceOnce(code: string, id: string, plugin: string, changes: [from: string, to: string][]) {
+  const unexpected = changes.filter(([from]) => code.split(from).length !== 2).map(([from]) => from.trim());
+  if (unexpected.length > 0) throw new Error(`${id} no longer reads as ${plugin} expects (${unexpected.join("; ")})`);
+  return changes.reduce((changed, [from, to]) => changed.replace(from, to), code);
+}
+
 /**
  * Chakra UI's `createSystem` makes the global styles as it makes the system, a third of its work, which the browser
  * did on a phone's main thread at every start for styles it no longer inserts (see `globalStyles` above). This makes
  * them when they are first asked for. The build fails if Chakra UI's code no longer reads as expected.
  */
 export function lazyChakraGlobalStyles(): Plugin {
-  const made = "const _global = [getPreflightCss(), getGlobalCss(), getTokenCss()];";
-  const returned = "\n    _global,\n";
   return {
     name: "penchain:lazy-chakra-global-styles",
     transform(code, id) {
       if (!/@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]styled-system[\\/]system\.js$/.test(id)) return null;
-      if (!code.includes(made) || !code.includes(returned)) {
-        throw new Error(`${id} no longer makes its global styles as lazyChakraGlobalStyles expects`);
-      }
       // Line for line, so the library's source map still holds (`map: null` keeps it).
-      const changed = code
-        .replace(made, "let _global;")
-        .replace(
-          returned,
+      const changed = replaceOnce(code, id, "lazyChakraGlobalStyles", [
+        ["const _global = [getPreflightCss(), getGlobalCss(), getTokenCss()];", "let _global;"],
+        [
+          "\n    _global,\n",
           "\n    get _global() { return _global ??= [getPreflightCss(), getGlobalCss(), getTokenCss()]; },\n",
-        );
+        ],
+      ]);
       return { code: changed, map: null };
+    },
+  };
+}
+
+/**
+ * Chakra UI's `createSystem` is the largest single piece of a signed-in page's start-up work, longer in one piece
+ * than a phone may hold its main thread. This gives it a second form, `createSystem.inSteps`: a generator that pauses
+ * after merging the configs, between the phases of building the token dictionary and after making the style utility,
+ * so src/client/app/system-steps.ts can let the browser paint and take input between the steps. `createSystem` and
+ * `createTokenDictionary` themselves run the same steps at once. Line for line, like the change above (only lines
+ * added at the ends of the files).
+ */
+export function chakraSystemInSteps(): Plugin {
+  const runAll = (name: string, steps: string) =>
+    `function ${name}(...args) { const steps = ${steps}(...args); for (;;) { const step = steps.next(); if (step.done) return step.value; } }\n`;
+  const folder = /@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]styled-system[\\/]/;
+  return {
+    name: "penchain:chakra-system-in-steps",
+    transform(code, id) {
+      if (!folder.test(id)) return null;
+      const file = id.split(/[\\/]/).pop();
+      if (file === "system.js") {
+        const changed = replaceOnce(code, id, "chakraSystemInSteps", [
+          ["import { createTokenDictionary } from", "import { createTokenDictionaryInSteps } from"],
+          ["function createSystem(...configs) {", "function* createSystemInSteps(...configs) {"],
+          ["  const config = mergeConfigs(...configs);\n", "  const config = mergeConfigs(...configs); yield;\n"],
+          ["  const tokens = createTokenDictionary({", "  const tokens = yield* createTokenDictionaryInSteps({"],
+          ["  const breakpoints = createBreakpoints(", "  yield; const breakpoints = createBreakpoints("],
+          ["  function assignComposition() {", "  yield; function assignComposition() {"],
+          [
+            "export { createSystem, isValidSystem };",
+            `${runAll("createSystem", "createSystemInSteps")}createSystem.inSteps = createSystemInSteps;\nexport { createSystem, isValidSystem };`,
+          ],
+        ]);
+        return { code: changed, map: null };
+      }
+      if (file === "token-dictionary.js") {
+        const changed = replaceOnce(code, id, "chakraSystemInSteps", [
+          ["function createTokenDictionary(options) {", "function* createTokenDictionaryInSteps(options) {"],
+          ["  function build() {", "  function* build() {"],
+          ['    applyTransforms("pre");\n', '    applyTransforms("pre"); yield;\n'],
+          ["    expandTokenReferences$1();\n", "    expandTokenReferences$1(); yield;\n"],
+          ['    applyTransforms("post");\n', '    applyTransforms("post"); yield;\n'],
+          ["  build();\n  return dictionary;", "  yield; yield* build();\n  return dictionary;"],
+          [
+            "export { createTokenDictionary, tokenCategories };",
+            `${runAll("createTokenDictionary", "createTokenDictionaryInSteps")}export { createTokenDictionary, createTokenDictionaryInSteps, tokenCategories };`,
+          ],
+        ]);
+        return { code: changed, map: null };
+      }
+      return null;
     },
   };
 }
@@ -62,7 +117,7 @@ export default defineConfig(({ isSsrBuild }) => ({
   // Vite's and Vitest's caches stay out of the sources: a test run writing into src/client made the next `npm start`
   // rebuild the client.
   cacheDir: path.join(ROOT, "node_modules/.vite"),
-  plugins: [react(), globalStyles(), lazyChakraGlobalStyles()],
+  plugins: [react(), globalStyles(), lazyChakraGlobalStyles(), chakraSystemInSteps()],
   // React Router publishes its production build beside the development one but names only the latter in its
   // exports, so bundlers take the build with development warnings on.
   resolve: {
@@ -126,11 +181,12 @@ export default defineConfig(({ isSsrBuild }) => ({
                   test: /node_modules[\\/](react-router|react-router-dom|@tanstack|jotai|cookie|set-cookie-parser|timeago\.js)[\\/]/,
                   priority: 2,
                 },
-                // Chakra UI's styling system and theme, with the app's theme config that only picks from them
-                // (createSystem, in theme.ts, still runs in a task of its own); its components go with the screens.
+                // Chakra UI's styling system and theme, with the app's theme config that only picks from them and the
+                // module that makes the system from them in steps (each a task of its own, called by main.tsx); its
+                // components go with the screens.
                 {
                   name: "ui",
-                  test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/](?!components[\\/])|@pandacss[\\/])|src[\\/]client[\\/]app[\\/]theme-config\.ts$/,
+                  test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/](?!components[\\/])|@pandacss[\\/])|src[\\/]client[\\/]app[\\/](theme-config|system-steps)\.ts$/,
                   priority: 1,
                 },
                 // Chakra UI's components and the Ark UI and Zag parts under them, grouped by the screens that use

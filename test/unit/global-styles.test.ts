@@ -7,7 +7,7 @@ import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
 import { globalStylesOf } from "../../scripts/lib/global-styles.ts";
 import { appSystem, system } from "../../src/client/app/theme.ts";
-import { globalStyles, lazyChakraGlobalStyles } from "../../vite.config.ts";
+import { chakraSystemInSteps, globalStyles, lazyChakraGlobalStyles } from "../../vite.config.ts";
 
 const systemFile = path.join(
   path.dirname(createRequire(import.meta.url).resolve("@chakra-ui/react/package.json")),
@@ -56,6 +56,63 @@ describe("the build's change to Chakra UI's createSystem", () => {
 
   it("leaves every other file alone and fails the build when Chakra UI's code has changed", () => {
     expect(transform("const _global = [];", "/x/other.js")).toBeNull();
-    expect(() => transform("export function createSystem() {}")).toThrow(/no longer makes its global styles/);
+    expect(() => transform("export function createSystem() {}")).toThrow(
+      /no longer reads as lazyChakraGlobalStyles expects/,
+    );
+  });
+});
+
+describe("the build's createSystem in steps", () => {
+  const inSteps = (code: string, id = systemFile) =>
+    (chakraSystemInSteps().transform as (code: string, id: string) => { code: string } | null)(code, id)?.code ?? null;
+
+  it("pauses between merging, the token dictionary's phases, the utility and the rest, and makes the same system", async () => {
+    // Both changes to createSystem, in the build's order, and the token dictionary's, beside Chakra UI's own files.
+    const dictionaryFile = path.join(path.dirname(systemFile), "token-dictionary.js");
+    const original = {
+      system: fs.readFileSync(systemFile, "utf8"),
+      dictionary: fs.readFileSync(dictionaryFile, "utf8"),
+    };
+    const changed = inSteps(transform(original.system) ?? "") ?? "";
+    const dictionary = inSteps(original.dictionary, dictionaryFile) ?? "";
+    expect(changed.split("\n").length).toBe(original.system.split("\n").length + 2);
+    expect(dictionary.split("\n").length).toBe(original.dictionary.split("\n").length + 1);
+    const file = path.join(path.dirname(systemFile), "system.steps-test.mjs");
+    const dictionaryCopy = path.join(path.dirname(systemFile), "token-dictionary.steps-test.mjs");
+    fs.writeFileSync(file, changed.replace("'./token-dictionary.js'", "'./token-dictionary.steps-test.mjs'"));
+    fs.writeFileSync(dictionaryCopy, dictionary);
+    try {
+      const { createSystem } = await import(file);
+      const { defaultBaseConfig } = await import("@chakra-ui/react");
+      const { themeConfig } = await import("../../src/client/app/theme-config.ts");
+      const steps = createSystem.inSteps(defaultBaseConfig, themeConfig);
+      let pauses = 0;
+      let step = steps.next();
+      for (; !step.done; step = steps.next()) pauses += 1;
+      expect(pauses).toBe(7);
+      // The same as Chakra UI's own createSystem makes, in what a page renders with: tokens, recipes' styles, globals.
+      const made = step.value;
+      const whole = createSystem(defaultBaseConfig, themeConfig);
+      expect(made.token("colors.teal.solid")).toBe(system.token("colors.teal.solid"));
+      expect(made.token("colors.teal.solid")).toBe(whole.token("colors.teal.solid"));
+      const button = { variant: "solid", size: "md", colorPalette: "teal" };
+      expect(made.css(made.getRecipeFn("button")(button))).toEqual(system.css(system.getRecipeFn("button")(button)));
+      expect(JSON.stringify(made._global)).toBe(JSON.stringify(system._global));
+      expect(JSON.stringify(whole._global)).toBe(JSON.stringify(system._global));
+    } finally {
+      fs.rmSync(file);
+      fs.rmSync(dictionaryCopy);
+    }
+  });
+
+  it("leaves every other file alone and fails the build when Chakra UI's code has changed", () => {
+    expect(inSteps("function createSystem(...configs) {}", "/x/other.js")).toBeNull();
+    expect(() => inSteps("function createSystem(...configs) {}\nexport { createSystem, isValidSystem };")).toThrow(
+      /no longer reads as chakraSystemInSteps expects \(import \{ createTokenDictionary \} from; const config/,
+    );
+    const dictionaryFile = path.join(path.dirname(systemFile), "token-dictionary.js");
+    expect(() => inSteps("function createTokenDictionary(options) {}", dictionaryFile)).toThrow(
+      /token-dictionary\.js no longer reads as chakraSystemInSteps expects \(function build\(\) \{;/,
+    );
   });
 });

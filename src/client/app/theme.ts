@@ -1,8 +1,11 @@
-import { createSystem, defaultBaseConfig, type SystemContext } from "@chakra-ui/react";
-import { themeConfig } from "./theme-config.ts";
+import type { SystemContext } from "@chakra-ui/react";
+import { madeSystem } from "./system-steps.ts";
 
-/** The app's Chakra UI system, built from Chakra's base and the app's theme (`theme-config.ts`). */
-export const system = createSystem(defaultBaseConfig, themeConfig);
+/**
+ * The app's Chakra UI system, built from Chakra's base and the app's theme (`theme-config.ts`): in a browser main.tsx
+ * has made it already, a step a task (`system-steps.ts`).
+ */
+export const system = madeSystem();
 
 /**
  * The system the app renders with: the one above without the global styles (the reset, the base styles, every token
