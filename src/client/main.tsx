@@ -73,7 +73,11 @@ let started: Promise<void> | undefined;
 function start() {
   started ??= beforeApp()
     .then(() => import("./start.tsx"))
-    .then((app) => app.start(root as HTMLElement, hydrate))
+    // The app's modules run in one task, the start (the query cache, the screen's chunk asked for) in the next.
+    .then(async (app) => {
+      await nextTask();
+      return app.start(root as HTMLElement, hydrate);
+    })
     .then(() => {
       removeEventListener("click", hold, true);
       removeEventListener("scroll", onScroll);
