@@ -55,9 +55,10 @@ const nextTask = () => new Promise((resolve) => setTimeout(resolve, 0));
  * The app's largest pieces run each in a task of their own before the rest of its modules do in the next: Chakra UI's
  * styling code and the theme's recipes, then the theme built from them (createSystem, the largest single piece of
  * start-up work, itself in eight tasks: app/system-steps.ts), then React, then the form libraries: several short
- * tasks rather than one long one that holds a painted page (decision 006). The API's schemas come with the rest: zod/mini makes them all in a few milliseconds
- * (decision 022). (Only modules whose exports the app uses whole: a library imported whole here would keep all it
- * exports in the build, and the app's own modules share chunks whose order of running this must not change.)
+ * tasks rather than one long one that holds a painted page (decision 006). The API's schemas come with the rest:
+ * zod/mini makes them all in a few milliseconds (decision 022). (Only modules whose exports the app uses whole: a
+ * library imported whole here would keep all it exports in the build, and the app's own modules share chunks whose
+ * order of running this must not change.)
  */
 async function beforeApp() {
   const { makeSystemInSteps } = await import("./app/system-steps.ts");

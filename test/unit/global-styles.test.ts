@@ -13,6 +13,7 @@ const systemFile = path.join(
   path.dirname(createRequire(import.meta.url).resolve("@chakra-ui/react/package.json")),
   "dist/esm/styled-system/system.js",
 );
+const dictionaryFile = path.join(path.dirname(systemFile), "token-dictionary.js");
 const provided = (value: typeof system) =>
   renderToString(createElement(ChakraProvider, { value } as ChakraProviderProps, null));
 
@@ -68,7 +69,6 @@ describe("the build's createSystem in steps", () => {
 
   it("pauses between merging, the token dictionary's phases, the utility and the rest, and makes the same system", async () => {
     // Both changes to createSystem, in the build's order, and the token dictionary's, beside Chakra UI's own files.
-    const dictionaryFile = path.join(path.dirname(systemFile), "token-dictionary.js");
     const original = {
       system: fs.readFileSync(systemFile, "utf8"),
       dictionary: fs.readFileSync(dictionaryFile, "utf8"),
@@ -110,7 +110,6 @@ describe("the build's createSystem in steps", () => {
     expect(() => inSteps("function createSystem(...configs) {}\nexport { createSystem, isValidSystem };")).toThrow(
       /no longer reads as chakraSystemInSteps expects \(import \{ createTokenDictionary \} from; const config/,
     );
-    const dictionaryFile = path.join(path.dirname(systemFile), "token-dictionary.js");
     expect(() => inSteps("function createTokenDictionary(options) {}", dictionaryFile)).toThrow(
       /token-dictionary\.js no longer reads as chakraSystemInSteps expects \(function build\(\) \{;/,
     );
