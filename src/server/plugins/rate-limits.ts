@@ -123,6 +123,22 @@ export function limitBy(app: FastifyInstance, name: LimitName, key: (request: Fa
  * and an IPv4-mapped IPv6 address as its IPv4 address.
  */
 export function addressKeyOf(ip: string): string {
+  if (CANONICAL_IPV4.test(ip)) return ip;
+  const known = addressKeys.get(ip);
+  if (known !== undefined) return known;
+  if (addressKeys.size >= ADDRESS_KEYS_MAX) addressKeys.delete(addressKeys.keys().next().value as string);
+  const key = parsedAddressKey(ip);
+  addressKeys.set(ip, key);
+  return key;
+}
+
+/** Dotted decimal with no leading zeros: already its own key (every request asks; parsing one costs ~0.8 µs). */
+const CANONICAL_IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)){3}$/;
+/** Other addresses' keys, lately seen (parsing an IPv6 address costs ~3 µs). */
+const addressKeys = new Map<string, string>();
+const ADDRESS_KEYS_MAX = 10_000;
+
+function parsedAddressKey(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;
   const address = ipaddr.process(ip);
   if (address.kind() === "ipv4") return address.toString();
