@@ -101,8 +101,17 @@ export function utmOf(url: string) {
   };
 }
 
-/** The UTC day of a time, `YYYY-MM-DD`. */
-export const dayOf = (at: Date) => at.toISOString().slice(0, 10);
+const DAY_MS = 86_400_000;
+let lastDay = { start: 0, end: 0, day: "" };
+/** The UTC day of a time, `YYYY-MM-DD` (the same string all day long, made once: every read asks). */
+export function dayOf(at: Date) {
+  const ms = at.getTime();
+  if (ms < lastDay.start || ms >= lastDay.end) {
+    const start = Math.floor(ms / DAY_MS) * DAY_MS;
+    lastDay = { start, end: start + DAY_MS, day: at.toISOString().slice(0, 10) };
+  }
+  return lastDay.day;
+}
 
 /**
  * The day's salt, made from the secret and the day and never stored: every instance makes the same one, and once the
