@@ -1,11 +1,12 @@
-// Stats, for `npm run bench`: what recording reads costs a read (a post's server-rendered page with recording on and
-// off, two servers taking turns under the same load), and how fast the stats screens answer over 1,000,000 recorded
-// views (hourly rollups of 30 days on 200 posts of one author and 200 of another). The page servers are processes of
-// their own, started as `npm start` starts the server (logging on); the stats server is this process's own.
+// Stats, for `npm run bench`: what recording reads costs a read (one server's post page read by readers it records
+// and by readers who asked not to be tracked, in turns under the same load), and how fast the stats screens answer
+// over 1,000,000 recorded views (hourly rollups of 30 days on 200 posts of one author and 200 of another). The page
+// server is a process of its own, started as `npm start` starts the server (logging on); the stats server is this
+// process's own.
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
-import { bin, startServerProcess } from "./run.ts";
+import { bin, cpuSeconds, startServerProcess } from "./run.ts";
 import { startScratchServer } from "./scratch-server.ts";
 
 const RECORDING_SHARE = 0.97;
@@ -19,12 +20,11 @@ const percentile = (samples: number[], share: number) => {
   return Math.round((sorted[Math.min(sorted.length - 1, Math.floor(sorted.length * share))] ?? 0) * 100) / 100;
 };
 
-/** A post page's server: one author, a few posts, recording on or off (`STATS`). */
+/** A post page's server: one author, a post, recording on. */
 export async function serveStatsPage() {
   const { app, url, serveUntilStopped } = await startScratchServer("stats_page", process.env.BENCH_DATABASE_URL, {
     LOG_LEVEL: "info",
     RATE_LIMIT_FACTOR: "1000",
-    STATS: process.env.STATS ?? "on",
   });
   const rows = async <Row>(query: ReturnType<typeof sql>) =>
     ((await app.db.execute(query)) as unknown as { rows: Row[] }).rows;
@@ -40,8 +40,9 @@ export async function serveStatsPage() {
   serveUntilStopped({ url, postId: post?.id });
 }
 
-async function hammer(url: string, seconds: number) {
+async function hammer(url: string, seconds: number, recorded: boolean) {
   const args = ["-c", "50", "-d", String(seconds), "-j", "-H", "accept-encoding=br, gzip"];
+  if (!recorded) args.push("-H", "dnt=1");
   // A browser's user agent: a bot's reads are not recorded, so autocannon's own would measure nothing.
   args.push(
     "-H",
@@ -49,40 +50,69 @@ async function hammer(url: string, seconds: number) {
   );
   const { stdout } = await promisify(execFile)(bin("autocannon"), [...args, url], { maxBuffer: 16 * 1024 * 1024 });
   const result = JSON.parse(stdout);
-  return { rps: result.requests.average as number, failures: result.errors + result.timeouts + result.non2xx };
+  return {
+    rps: result.requests.average as number,
+    requests: result.requests.total as number,
+    failures: result.errors + result.timeouts + result.non2xx,
+  };
 }
 
-async function recordingCost(script: string, seconds: number) {
-  const servers = await Promise.all(
-    (["on", "off"] as const).map(async (stats) => ({
-      stats,
-      ...(await startServerProcess<{ url: string; postId: string }>(script, { STATS: stats }, "--stats-page")),
-    })),
-  );
+/** Short rounds, many pairs: the machine's slow spells last seconds, and each pair's two rounds share one. */
+const PAIRS = 10;
+const ROUND_SECONDS = 2;
+
+/**
+ * The server's own CPU a read, recorded against not (`DNT: 1`), one server in turns after a round to warm it: two
+ * processes under the same load differed by up to a third for as long as they ran, and one autocannon near 14,000
+ * pages a second is near its own core's limit, so neither two servers' nor the rates' ratio tells a few percent.
+ */
+async function recordingCost(script: string) {
+  const { child, info } = await startServerProcess<{ url: string; postId: string }>(script, {}, "--stats-page");
+  const page = `${info.url}/posts/${info.postId}`;
+  const read = async (recorded: boolean) => {
+    const before = cpuSeconds(child.pid as number);
+    const result = await hammer(page, ROUND_SECONDS, recorded);
+    return { ...result, cpuMs: ((cpuSeconds(child.pid as number) - before) * 1000) / result.requests };
+  };
   try {
-    const rps: Record<"on" | "off", number[]> = { on: [], off: [] };
-    let failures = 0;
-    // Three rounds each, taking turns, so neither pays for the other's warm-up or the machine's moment.
-    for (let round = 0; round < 3; round++) {
-      for (const server of round % 2 ? [...servers].reverse() : servers) {
-        const result = await hammer(`${server.info.url}/posts/${server.info.postId}`, seconds);
-        rps[server.stats].push(result.rps);
-        failures += result.failures;
-      }
+    let failures = (await read(true)).failures;
+    const pairs: { recorded: number; not: number; rps: { recorded: number; not: number } }[] = [];
+    for (let pair = 0; pair < PAIRS; pair++) {
+      const order = pair % 2 ? [false, true] : [true, false];
+      const [first, second] = [await read(order[0] as boolean), await read(order[1] as boolean)];
+      const [recorded, not] = order[0] ? [first, second] : [second, first];
+      failures += first.failures + second.failures;
+      pairs.push({ recorded: recorded.cpuMs, not: not.cpuMs, rps: { recorded: recorded.rps, not: not.rps } });
     }
-    const median = (values: number[]) => [...values].sort((a, b) => a - b)[1] ?? 0;
-    return { on: Math.round(median(rps.on)), off: Math.round(median(rps.off)), failures };
+    const median = (values: number[]) => [...values].sort((a, b) => a - b)[Math.floor(values.length / 2)] ?? 0;
+    return {
+      share: median(pairs.map((pair) => pair.not / pair.recorded)),
+      cpuMs: { recorded: median(pairs.map((pair) => pair.recorded)), not: median(pairs.map((pair) => pair.not)) },
+      rps: {
+        recorded: Math.round(median(pairs.map((pair) => pair.rps.recorded))),
+        not: Math.round(median(pairs.map((pair) => pair.rps.not))),
+      },
+      failures,
+      pairs: pairs.map((pair) => (pair.not / pair.recorded).toFixed(3)).join(" "),
+    };
   } finally {
-    for (const server of servers) server.child.kill("SIGTERM");
+    child.kill("SIGTERM");
   }
 }
 
-export async function benchStats(script: string, seconds: number, databaseUrl: string | undefined) {
+export async function benchStats(script: string, databaseUrl: string | undefined) {
   const misses: string[] = [];
-  console.log(`\nStats: a post page with reads recorded and not, 50 connections, ${seconds} s, three rounds each`);
-  const cost = await recordingCost(script, seconds);
-  const share = cost.on / cost.off;
-  console.log(`recording on ${cost.on} req/s, off ${cost.off} req/s (medians): ${(share * 100).toFixed(1)} % kept`);
+  console.log(
+    `\nStats: a post page's reads recorded and not (DNT), 50 connections, ${PAIRS} pairs of ${ROUND_SECONDS} s rounds`,
+  );
+  const cost = await recordingCost(script);
+  const { share } = cost;
+  const cpu = (ms: number) => `${(ms * 1000).toFixed(1)} µs`;
+  console.log(
+    `recorded ${cost.rps.recorded} req/s, ${cpu(cost.cpuMs.recorded)} of the server's CPU a read; ` +
+      `not ${cost.rps.not} req/s, ${cpu(cost.cpuMs.not)} (medians); ${(share * 100).toFixed(1)} % kept ` +
+      `(the median pair; each pair's ${cost.pairs})`,
+  );
   if (cost.failures > 0) misses.push(`stats recording: ${cost.failures} failed requests`);
   if (share < RECORDING_SHARE) {
     misses.push(`stats recording keeps ${(share * 100).toFixed(1)} % of reads, under ${RECORDING_SHARE * 100} %`);
