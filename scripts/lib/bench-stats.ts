@@ -65,6 +65,7 @@ const ROUND_SECONDS = 2;
  * The server's own CPU a read, recorded against not (`DNT: 1`), one server in turns after a round to warm it: two
  * processes under the same load differed by up to a third for as long as they ran, and one autocannon near 14,000
  * pages a second is near its own core's limit, so neither two servers' nor the rates' ratio tells a few percent.
+ * That `DNT: 1` reads are not recorded is stats.test.ts's to prove.
  */
 async function recordingCost(script: string) {
   const { child, info } = await startServerProcess<{ url: string; postId: string }>(script, {}, "--stats-page");

@@ -138,7 +138,8 @@ const CANONICAL_IPV4 = /^(?:25[0-5]|2[0-4]\d|1\d\d|[1-9]?\d)(?:\.(?:25[0-5]|2[0-
 const addressKeys = new Map<string, string>();
 const ADDRESS_KEYS_MAX = 10_000;
 
-function parsedAddressKey(ip: string): string {
+/** The key as ipaddr.js parses the address (any form a forwarded header may carry). */
+export function parsedAddressKey(ip: string): string {
   if (!ipaddr.isValid(ip)) return ip;
   const address = ipaddr.process(ip);
   if (address.kind() === "ipv4") return address.toString();

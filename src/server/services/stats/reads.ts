@@ -101,17 +101,18 @@ export function utmOf(url: string) {
   };
 }
 
-const DAY_MS = 86_400_000;
-let lastDay = { start: 0, end: 0, day: "" };
-/** The UTC day of a time, `YYYY-MM-DD` (the same string all day long, made once: every read asks). */
-export function dayOf(at: Date) {
-  const ms = at.getTime();
-  if (ms < lastDay.start || ms >= lastDay.end) {
-    const start = Math.floor(ms / DAY_MS) * DAY_MS;
-    lastDay = { start, end: start + DAY_MS, day: at.toISOString().slice(0, 10) };
-  }
-  return lastDay.day;
+/** A time's period (a UTC day, an hour) as a string, made once a period: every read asks for its day and hour. */
+export function perPeriod(periodMs: number, name: (start: Date) => string) {
+  let last = { start: Number.NaN, name: "" };
+  return (at: Date) => {
+    const start = Math.floor(at.getTime() / periodMs) * periodMs;
+    if (start !== last.start) last = { start, name: name(new Date(start)) };
+    return last.name;
+  };
 }
+
+/** The UTC day of a time, `YYYY-MM-DD`. */
+export const dayOf = perPeriod(86_400_000, (start) => start.toISOString().slice(0, 10));
 
 /**
  * The day's salt, made from the secret and the day and never stored: every instance makes the same one, and once the

@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { periodic } from "../../infra/periodic.ts";
-import { dayOf, type Read } from "./reads.ts";
+import { dayOf, perPeriod, type Read } from "./reads.ts";
 
 const FLUSH_EVERY_MS = 1000;
 /** Reads held while the database cannot take them; past this the oldest are dropped, with a warning. */
@@ -21,13 +21,8 @@ const rollupKey = (read: Read, hour: string) =>
     "\n",
   );
 
-let lastHour = { ms: -1, iso: "" };
-/** The start of a read's hour, as the rollups key it (the same string all hour long, made once). */
-function hourOf(at: Date) {
-  const ms = Math.floor(at.getTime() / HOUR_MS) * HOUR_MS;
-  if (ms !== lastHour.ms) lastHour = { ms, iso: new Date(ms).toISOString() };
-  return lastHour.iso;
-}
+/** The start of a read's hour, as the rollups key it. */
+const hourOf = perPeriod(HOUR_MS, (start) => start.toISOString());
 
 const rows = (result: unknown) => (result as { rows: Record<string, unknown>[] }).rows;
 
