@@ -33,7 +33,10 @@ function hold(event: MouseEvent) {
   void start();
 }
 const left = new Set<Element>();
-/** A form field left before the app is there: the form hears of it once the app is (spec: errors after a touch). */
+/**
+ * A form field left before the app is there: the form hears of it once the app is (errors show after a touch:
+ * docs/specification.md §Validation rules).
+ */
 function noteLeft(event: FocusEvent) {
   const field = event.target as Element | null;
   if (field?.matches("input, textarea, select") && root?.contains(field)) left.add(field);

@@ -14,7 +14,7 @@ export class HttpError extends Error {
 
 /**
  * A 400 (or `status`: 409 for a value someone else holds) whose message is the first failing field's, as the spec's
- * forms show it; the form shows each issue beside its field.
+ * forms show it (docs/specification.md §Validation rules); the form shows each issue beside its field.
  */
 export function validationError(issues: { path: PropertyKey[]; message: string }[], status = 400): HttpError {
   const error = new HttpError(status, issues[0]?.message ?? "Invalid input");

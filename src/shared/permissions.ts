@@ -1,4 +1,7 @@
-/** Who may open a screen (spec §6 "Roles and permissions"); the server enforces the same rules on its calls. */
+/**
+ * Who may open a screen (docs/specification.md §Roles and permissions); the server enforces the same rules on its
+ * calls.
+ */
 export type Access = "public" | "user" | "moderator" | "admin";
 
 /**

@@ -4,9 +4,9 @@ import { ADMIN, adminSession } from "./fixtures/admin.ts";
 import { uniqueTag } from "./fixtures/screens.ts";
 
 /**
- * Spec §5: "Errors show only after a field has been touched". On every form of the spec, a required field left
- * empty shows its message once it has been left, and not before: by the keyboard, as soon as the page is there
- * (a server-rendered form's script may still be coming when the field is left).
+ * docs/specification.md §Validation rules: a field's error shows only once the field has been touched. On every form
+ * of the spec, a required field left empty shows its message once it has been left, and not before: by the keyboard,
+ * as soon as the page is there (a server-rendered form's script may still be coming when the field is left).
  */
 async function leaveEmpty(page: Page, label: string, message: string) {
   const field = page.getByLabel(label, { exact: true });

@@ -30,7 +30,7 @@ export interface Screen {
   name?: string;
 }
 
-/** Section 2 of the spec: every route and who may open it. */
+/** Every route and who may open it (docs/specification.md §Routes), then the screens the product adds. */
 export const SCREENS: Screen[] = [
   { path: "/", access: "public" },
   { path: "/register", access: "public", ...chunk(auth, "RegisterRoute") },
@@ -53,7 +53,8 @@ export const SCREENS: Screen[] = [
   { path: "/category-list", access: "admin", ...chunk(admin, "CategoryListRoute") },
   { path: "/update-category/:id", access: "admin", ...chunk(admin, "UpdateCategoryRoute") },
   { path: "/users", access: "admin", ...chunk(admin, "UsersRoute") },
-  // The spec lists /send-mail under admin; the brief lets every signed-in user message from a profile.
+  // The spec lists /send-mail under admins; every signed-in user may message from a profile
+  // (docs/specification.md §Where the product departs).
   { path: "/send-mail", access: "user", ...chunk(admin, "SendMailRoute") },
   { path: "/Settings", access: "admin", ...chunk(admin, "SettingsRoute") },
   // Not in the spec: notifications (docs/product.md, "Following, notifications and tips"), and the page of a mail's unsubscribe link.

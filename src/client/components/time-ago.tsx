@@ -4,7 +4,10 @@ import { TIMEAGO_REFRESH_MS } from "#shared/constants.ts";
 import { formatLocalDateTime } from "../lib/format.ts";
 import { useHydrated } from "../lib/use-hydrated.tsx";
 
-/** "5 minutes ago", refreshed every 60 s as the spec says; the exact time is in the tooltip and for screen readers. */
+/**
+ * "5 minutes ago", refreshed every 60 s (docs/specification.md §Constants and limits); the exact time is in the tooltip
+ * and for screen readers.
+ */
 export function TimeAgo({ iso }: { iso: string }) {
   const [, tick] = useState(0);
   // The reader's own clock and time zone, once the page is theirs.

@@ -68,7 +68,7 @@ function checked<S extends z.ZodMiniType>(path: string, schema: S, payload: unkn
 /**
  * Calls the API with the session's bearer token and parses the answer with `schema` (from src/shared, the same
  * one the server answers with). A 401 ends the session, so guarded screens send the user to /login. Network
- * failures reject with the browser's own error (the spec's serverErr).
+ * failures reject with the browser's own error (serverErr: docs/specification.md §States and transitions).
  */
 export async function api<S extends z.ZodMiniType>(
   path: string,
@@ -122,7 +122,10 @@ export async function apiText(path: string): Promise<string> {
   return response.text();
 }
 
-/** The spec shows a server message (appErr) and a client or network message (serverErr) separately. */
+/**
+ * A server message (appErr) and a client or network message (serverErr) show apart (docs/specification.md §Errors,
+ * loading and empty texts).
+ */
 export function splitError(error: unknown): { appErr: string | null; serverErr: string | null } {
   if (!error) return { appErr: null, serverErr: null };
   if (error instanceof ApiError) return { appErr: error.message, serverErr: null };

@@ -4,7 +4,10 @@ const MONTHS = ["Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "
 const twoDigits = (value: number) => String(value).padStart(2, "0");
 const spellDate = (day: number, month: number, year: number) => `${day} ${MONTHS[month]} ${year}`;
 
-/** The spec's date format: day, short month, four-digit year (21 Nov 2026), in UTC, so server and browser agree. */
+/**
+ * The spec's date format (docs/specification.md §Constants and limits): day, short month, four-digit year (21 Nov
+ * 2026), in UTC, so server and browser agree.
+ */
 export function formatDate(iso: string) {
   const at = new Date(iso);
   return spellDate(at.getUTCDate(), at.getUTCMonth(), at.getUTCFullYear());

@@ -5,7 +5,7 @@ import { tipTotalsSchema } from "./tips.ts";
 import { uploadSchema } from "./upload.ts";
 import { userSummarySchema } from "./users.ts";
 
-/** Posts. The messages are the spec's (§5 "Validation rules"), word for word. */
+/** Posts. The messages are docs/specification.md §Validation rules, word for word. */
 
 const required = (message: string) => z.string({ error: message }).check(z.trim(), z.minLength(1, message));
 
@@ -15,7 +15,7 @@ const postFields = {
   title: required("Title is required").check(z.maxLength(200, "Title is at most 200 characters")),
   /** Rich HTML from the editor; the server sanitises it. */
   description: required("Description is required").check(z.maxLength(100_000, "Description is too long")),
-  /** The category's title, as the spec's dropdown sends it. */
+  /** The category's title, as the dropdown sends it (docs/specification.md §Create Blog). */
   category: required("Category is required"),
 };
 
@@ -62,7 +62,10 @@ const featuredFields = {
   transectionHash: z.optional(z.string().check(z.trim())),
 };
 
-/** A featured post needs its payment's hash (spec §2 "Create Blog", §5); a hash sent with an unfeatured post is dropped. */
+/**
+ * A featured post needs its payment's hash (docs/specification.md §Create Blog, §Validation rules); a hash sent with an
+ * unfeatured post is dropped.
+ */
 const withFeeRule = <T extends z.ZodMiniType<{ isFeatured: boolean; transectionHash?: string | undefined }>>(
   schema: T,
 ) =>

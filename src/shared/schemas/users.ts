@@ -4,7 +4,7 @@ import { z } from "../zod.ts";
 import { siweProofSchema } from "./siwe.ts";
 import { tipTotalsSchema } from "./tips.ts";
 
-/** Accounts and users. The messages are the spec's (§5 "Validation rules"), word for word. */
+/** Accounts and users. The messages are docs/specification.md §Validation rules, word for word. */
 
 const required = (message: string) => z.string({ error: message }).check(z.trim(), z.minLength(1, message));
 
@@ -23,14 +23,15 @@ export const walletAddressSchema = z
     z.regex(WALLET_ADDRESS_REGEX, "Wallet Address must be exactly 42 characters long"),
   );
 
-/** Spec §2 "Password reset request": the answer for every address, known or not (docs/product.md). */
+/** docs/specification.md §Password reset request: the answer for every address, known or not (docs/product.md). */
 export const RESET_SENT = "Email is successfully sent to your email. Verify it within 10 minutes.";
 
 export const EMAIL_FORMAT_MESSAGE = "Enter one e-mail address, like name@example.com";
 
 /**
- * One plain address, lower-cased: no lists, display names or line breaks, which would send mail to others. The
- * spec's forms have no format message of their own; this one comes from the server like any other refusal.
+ * One plain address, lower-cased: no lists, display names or line breaks, which would send mail to others. The spec's
+ * forms have no format message of their own (docs/specification.md §Validation rules); this one comes from the server
+ * like any other refusal.
  */
 export const emailSchema = (message: string) =>
   z.pipe(
@@ -85,9 +86,9 @@ export type UpdateProfileInput = z.infer<typeof updateProfileSchema>;
 export const currentPasswordSchema = z
   .string({ error: "Current Password is required" })
   .check(z.minLength(1, "Current Password is required"), z.maxLength(128));
-/** The new password first, so an empty form answers with the spec's 'Password is required'. */
 /** Offered beside a new password: a wallet verified by someone holding a stolen session stops logging in. */
 const unlinkWalletField = { unlinkWallet: z.optional(z.boolean()) };
+/** The new password first, so an empty form answers with the spec's 'Password is required' (§Validation rules). */
 export const changePasswordSchema = z.object({
   password: passwordSchema,
   currentPassword: currentPasswordSchema,

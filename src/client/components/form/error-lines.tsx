@@ -3,8 +3,8 @@ import { splitError } from "../../lib/api-client.ts";
 import { isShownAtFields } from "./shown-at-fields.ts";
 
 /**
- * The spec's red error line: the server's message (appErr) and the client or network message (serverErr). A refusal
- * shown field by field (see useZodForm) is not repeated here.
+ * The red error line (docs/specification.md §Errors, loading and empty texts): the server's message (appErr) and the
+ * client or network message (serverErr). A refusal shown field by field (see useZodForm) is not repeated here.
  */
 export function ErrorLines({ error }: { error: unknown }) {
   if (isShownAtFields(error)) return null;

@@ -1,6 +1,9 @@
 import { Button, type ButtonProps } from "@chakra-ui/react";
 
-/** The spec's busy texts: most forms say "Loading please wait...", Login "Loading...", Register lower-case. */
+/**
+ * The busy texts (docs/specification.md §Errors, loading and empty texts): most forms say "Loading please wait...",
+ * Login "Loading...", Register lower-case.
+ */
 export const BUSY = {
   default: "Loading please wait...",
   login: "Loading...",

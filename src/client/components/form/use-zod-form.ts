@@ -14,8 +14,8 @@ type Options<S extends z.ZodMiniType<FieldValues, FieldValues>> = Omit<
 };
 
 /**
- * Every form: the shared zod schema checks each field once it has been left (the spec's messages come from it),
- * and what the server refuses field by field appears beside that field too.
+ * Every form: the shared zod schema checks each field once it has been left (docs/specification.md §Validation rules:
+ * its messages come from the schema), and what the server refuses field by field appears beside that field too.
  */
 export function useZodForm<S extends z.ZodMiniType<FieldValues, FieldValues>>(
   schema: S,

@@ -5,7 +5,7 @@ export interface NavLink {
   to: string;
 }
 
-/** The spec's three navigation bars, word for word. */
+/** The spec's three navigation bars, word for word (docs/specification.md §Navigation bars). */
 export function navLinksFor(session: Session | null): NavLink[] {
   const common = [
     { label: "Home", to: "/" },

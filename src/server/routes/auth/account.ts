@@ -23,7 +23,10 @@ import { linkWallet } from "../../services/auth/wallets.ts";
 
 const tags = ["auth"];
 
-/** Accounts: register, log in and out, passwords, e-mail verification and the wallet (spec §2 "Register", "Login", "Password reset request", "Account verification"). */
+/**
+ * Accounts: register, log in and out, passwords, e-mail verification and the wallet (docs/specification.md §Register,
+ * §Login, §Password reset request, §Account verification).
+ */
 export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/register", {
     schema: { tags, summary: "Create an account", body: registerSchema, response: { 201: privateUserSchema } },

@@ -5,7 +5,7 @@ import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { sendUserMessage } from "../../services/messages.ts";
 
-/** Messages between users, sent as e-mail (spec §2 "Send message"). */
+/** Messages between users, sent as e-mail (docs/specification.md §Send message). */
 export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {
     schema: {

@@ -56,7 +56,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => profiles.updateProfile(app.deps, currentUser(request), request.body),
   });
 
-  // The spec names the user `followId` in one and `unFollowId` in the other.
+  // The spec names the user `followId` in one and `unFollowId` in the other (docs/specification.md §Calls).
   const follows = [
     { path: "/follow", summary: "Follow a user (idempotent)", body: followSchema, following: true },
     { path: "/unfollow", summary: "Unfollow a user (idempotent)", body: unfollowSchema, following: false },

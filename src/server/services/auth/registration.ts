@@ -32,7 +32,7 @@ async function verifiedAt(deps: Pick<Deps, "db" | "config">, input: RegisterInpu
   return new Date();
 }
 
-/** Spec §2 "Register". The first account ever registered becomes the admin (docs/product.md). */
+/** docs/specification.md §Register. The first account ever registered becomes the admin (docs/product.md). */
 export async function register(deps: Pick<Deps, "db" | "config" | "changed">, input: RegisterInput) {
   assertChecksum(input.walletAddress);
   refuseLinksFromNewAccounts(null, { firstName: input.firstName, lastName: input.lastName });

@@ -58,8 +58,8 @@ function cleanDescription(html: string) {
 }
 
 /**
- * Spec §2 "Create Blog". A featured post's payment is verified on-chain first; its hash is claimed in the same
- * transaction that creates the post, so a hash serves one post only, even under parallel requests.
+ * docs/specification.md §Create Blog. A featured post's payment is verified on-chain first; its hash is claimed in the
+ * same transaction that creates the post, so a hash serves one post only, even under parallel requests.
  */
 export async function createPost(
   deps: Pick<Deps, "chain" | "config" | "db" | "log" | "storage" | "mailer" | "bus" | "changed">,

@@ -14,8 +14,8 @@ import { claimPayment, explorerTxUrl } from "./claim.ts";
 import { verifyPayment } from "./verify-payment.ts";
 
 /**
- * Rewards: an admin marks a user as rewarded (spec §2 "Users list (admin)"), optionally with an ETH tip to the user's
- * verified wallet, verified on-chain like the featured fee.
+ * Rewards: an admin marks a user as rewarded (docs/specification.md §Users list (admin)), optionally with an ETH tip to
+ * the user's verified wallet, verified on-chain like the featured fee.
  */
 
 const rewardsCount = (deps: Pick<Deps, "db">, userId: string) => deps.db.$count(rewards, eq(rewards.userId, userId));

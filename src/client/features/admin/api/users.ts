@@ -16,7 +16,10 @@ export const useAdminUsers = () =>
     getNextPageParam: (page) => page.nextCursor,
   });
 
-/** Block, unblock, reward and the moderator role; the list reloads after each, as the spec says. */
+/**
+ * Block, unblock, reward and the moderator role; the list reloads after each (docs/specification.md §States and
+ * transitions).
+ */
 export function useAdminUserAction() {
   const queryClient = useQueryClient();
   return useMutation({

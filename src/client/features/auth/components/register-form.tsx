@@ -36,7 +36,7 @@ export function RegisterForm() {
   return (
     <Stack asChild gap="5">
       <form onSubmit={onSubmit} noValidate>
-        {/* The spec shows the server's error in the heading area. */}
+        {/* The server's error shows in the heading area (docs/specification.md §Register). */}
         <Heading as="h1" size="2xl" color={appErr || serverErr ? "fg.error" : undefined} aria-live="assertive">
           {appErr || serverErr ? [appErr, serverErr].filter(Boolean).join(" ") : "Register Account"}
         </Heading>

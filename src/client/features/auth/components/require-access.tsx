@@ -5,8 +5,9 @@ import { useSession } from "../../../lib/session.ts";
 import { useHydrated } from "../../../lib/use-hydrated.tsx";
 
 /**
- * Visitors and non-admins who may not see a screen go to /login, as the spec says. A screen the server rendered for
- * anyone (Create Blog's empty form) shows until the page is hydrated and the browser knows who is signed in.
+ * Visitors and non-admins who may not see a screen go to /login (docs/specification.md §Routes). A screen the server
+ * rendered for anyone (Create Blog's empty form) shows until the page is hydrated and the browser knows who is
+ * signed in.
  */
 export function RequireAccess({ access, children }: { access: Access; children: ReactNode }) {
   const session = useSession();

@@ -8,7 +8,7 @@ import { queryKeys } from "../../../lib/query-keys.ts";
 /** What Create Blog sends: the shared body's fields as the form parsed them, and the cover apart. */
 export type NewPost = Omit<z.input<typeof createPostBodySchema>, "image"> & { image?: File | undefined };
 
-/** Multipart, as the spec's Create Blog sends it. */
+/** Multipart, as the spec's Create Blog sends it (docs/specification.md §Calls). */
 export function createPost({ image, ...values }: NewPost) {
   return api("/api/posts", postSchema, { method: "POST", body: toFormData(values, { image }) });
 }

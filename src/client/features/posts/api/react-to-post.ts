@@ -6,7 +6,7 @@ import { queryKeys } from "../../../lib/query-keys.ts";
 export const reactToPost = ({ postId, kind }: { postId: string; kind: "likes" | "dislikes" }) =>
   api(`/api/posts/${kind}`, postSchema, { method: "PUT", body: { postId } });
 
-/** The spec reloads the list (and the post) after a like or dislike. */
+/** The list (and the post) reload after a like or dislike (docs/specification.md §States and transitions). */
 export function useReactToPost() {
   const queryClient = useQueryClient();
   return useMutation({

@@ -70,7 +70,8 @@ export function CreatePostForm() {
         onSuccess: (post) => {
           autosave.clear();
           if (session) unusedPayment.forget(session.id, parsed.transectionHash);
-          // Published: the list, as the spec says; a draft or scheduled post: its own page, which only the author sees.
+          // Published: the list (docs/specification.md §Create Blog); a draft or scheduled post: its own page,
+          // which only the author sees.
           navigate(post.status === "published" ? "/posts" : `/posts/${post.id}`);
         },
       },

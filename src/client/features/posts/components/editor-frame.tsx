@@ -34,9 +34,9 @@ export type ToolbarCommand =
 const capitalised = (word: string) => (word[0]?.toUpperCase() ?? "") + word.slice(1);
 
 /**
- * The editor's frame: the spec's toolbar (headers, fonts, sizes, bold, italic, underline, strike, blockquote, lists,
- * indent, link, image, clean) above the writing area. It draws the same whether or not the editor itself has loaded
- * (`onCommand` absent: the controls wait), so the page does not move when it has.
+ * The editor's frame: the spec's toolbar (docs/specification.md §Create Blog: headers, fonts, sizes, bold, italic,
+ * underline, strike, blockquote, lists, indent, link, image, clean) above the writing area. It draws the same whether
+ * or not the editor itself has loaded (`onCommand` absent: the controls wait), so the page does not move when it has.
  */
 export function EditorFrame({
   state,

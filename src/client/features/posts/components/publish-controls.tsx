@@ -9,8 +9,8 @@ import { useHydrated } from "../../../lib/use-hydrated.tsx";
 type PublishingValues = { status?: PostStatus | undefined; publishAt?: string | undefined };
 
 /**
- * The spec's button (publish now) with Save draft and Schedule beside it; each sets the status the form is sent
- * with. Schedule uses the time above it, in the author's own time zone.
+ * The spec's button (publish now; docs/specification.md §Create Blog) with Save draft and Schedule beside it; each sets
+ * the status the form is sent with. Schedule uses the time above it, in the author's own time zone.
  */
 function PublishControlsOf<T extends FieldValues & PublishingValues>({
   form: anyForm,

@@ -16,7 +16,7 @@ export const profileQueryOptions = (id: string) =>
   queryOptions({ queryKey: queryKeys.users.profile(id), queryFn: () => getProfile(id) });
 export const useProfile = (id: string) => useQuery(profileQueryOptions(id));
 
-/** Follow or unfollow; the profile reloads afterwards, as the spec says. */
+/** Follow or unfollow; the profile reloads afterwards (docs/specification.md §States and transitions). */
 export function useFollow(id: string) {
   const queryClient = useQueryClient();
   return useMutation({
