@@ -3,10 +3,10 @@
 // own process, 50 connections). The server runs as `npm start` runs it, logging each request at the default level,
 // and every request asks for `Accept-Encoding: br, gzip` as browsers do: the ceiling sends the same compressed bytes.
 // Prints req/s, p50, p99 and the share of the ceiling, and checks the targets below; then how long uncached searches
-// take, one at a time; then the audience loop (lib/bench-audience.ts): a new post to 10,000 followers, reads while its
-// mail drains, and a reader's 100,000 notifications; then federation, moderation, stats (lib/bench-stats.ts: what
+// take, one at a time; then the audience loop (bench/audience.ts): a new post to 10,000 followers, reads while its
+// mail drains, and a reader's 100,000 notifications; then federation, moderation, stats (bench/stats.ts: what
 // recording reads costs a page, the stats screens over 1,000,000 views), *Download my data*, an import, and
-// `npm start`'s start-up (lib/bench-start.ts). The app is seeded with 10,000 posts (`-- --scale`: also 100,000 posts
+// `npm start`'s start-up (bench/start.ts). The app is seeded with 10,000 posts (`-- --scale`: also 100,000 posts
 // and 1,000,000 reactions, comparing what an uncached first and deep page cost). PGlite by default;
 // BENCH_DATABASE_URL (a PostgreSQL server) runs it on a fresh database there, dropped afterwards. Not part of
 // `npm test`: this machine is shared, so only same-run ratios count.
@@ -19,14 +19,14 @@ import { promisify } from "node:util";
 import { type SQL, sql } from "drizzle-orm";
 import { encodeCursor } from "../src/server/infra/cursor.ts";
 import { listPosts } from "../src/server/services/content/post-reads.ts";
-import { benchAudience, serveAudience } from "./lib/bench-audience.ts";
-import { benchFederation, joinFederation, serveFederation } from "./lib/bench-federation.ts";
-import { benchImport, pacedReaders, uploadArchive } from "./lib/bench-importing.ts";
-import { benchExport } from "./lib/bench-leaving.ts";
-import { benchModeration } from "./lib/bench-moderation.ts";
-import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./lib/bench-search.ts";
-import { benchStart } from "./lib/bench-start.ts";
-import { benchStats, serveStatsPage } from "./lib/bench-stats.ts";
+import { benchAudience, serveAudience } from "./bench/audience.ts";
+import { benchFederation, joinFederation, serveFederation } from "./bench/federation.ts";
+import { benchImport, pacedReaders, uploadArchive } from "./bench/importing.ts";
+import { benchExport } from "./bench/leaving.ts";
+import { benchModeration } from "./bench/moderation.ts";
+import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./bench/search.ts";
+import { benchStart } from "./bench/start.ts";
+import { benchStats, serveStatsPage } from "./bench/stats.ts";
 import { bin, getRaw, READY_MARK, residentMiB, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
 

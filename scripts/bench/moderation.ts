@@ -2,7 +2,7 @@
 // what the filter of new text costs a comment. The server is this process's own, on a scratch database.
 import { sql } from "drizzle-orm";
 import { screen } from "../../src/server/services/moderation/filter.ts";
-import { startScratchServer } from "./scratch-server.ts";
+import { startScratchServer } from "../lib/scratch-server.ts";
 
 const REPORTS = 100_000;
 const ITEMS = 20_000;

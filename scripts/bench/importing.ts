@@ -11,7 +11,7 @@ import sharp from "sharp";
 import yazl from "yazl";
 import { imports } from "../../src/server/db/schema.ts";
 import { type WxrPost, wxr } from "../../test/support/archives.ts";
-import { startScratchServer } from "./scratch-server.ts";
+import { startScratchServer } from "../lib/scratch-server.ts";
 
 const POSTS = Number(process.env.BENCH_IMPORT_POSTS ?? 1000);
 const TARGET_S = 60;

@@ -9,9 +9,9 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { loadConfig } from "../../src/server/env.ts";
 import { startServer } from "../../src/server/main.ts";
-import { READY_MARK, startServerProcess } from "./run.ts";
-import { dropScratchPostgres } from "./scratch-postgres.ts";
-import { startScratchServer } from "./scratch-server.ts";
+import { READY_MARK, startServerProcess } from "../lib/run.ts";
+import { dropScratchPostgres } from "../lib/scratch-postgres.ts";
+import { startScratchServer } from "../lib/scratch-server.ts";
 
 const FOLLOWERS = 1_000;
 const INBOXES = 100;

@@ -5,7 +5,7 @@ import fs from "node:fs";
 import { sql } from "drizzle-orm";
 import sharp from "sharp";
 import { archiveFile, prepareNextExport } from "../../src/server/services/leaving/exports.ts";
-import { startScratchServer } from "./scratch-server.ts";
+import { startScratchServer } from "../lib/scratch-server.ts";
 
 const POSTS = 1000;
 const EXPORT_TARGET_S = 15;

@@ -6,8 +6,8 @@ import { promisify } from "node:util";
 import { type SQLWrapper, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
 import { notificationsPage, unreadCountStatement } from "../../src/server/services/notifications/reads.ts";
-import { bin, startServerProcess } from "./run.ts";
-import { startScratchServer } from "./scratch-server.ts";
+import { bin, startServerProcess } from "../lib/run.ts";
+import { startScratchServer } from "../lib/scratch-server.ts";
 
 const FOLLOWERS = Number(process.env.BENCH_FOLLOWERS ?? 10_000);
 const NOTIFICATIONS = 100_000;

@@ -6,8 +6,8 @@
 import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { sql } from "drizzle-orm";
-import { bin, cpuSeconds, startServerProcess } from "./run.ts";
-import { startScratchServer } from "./scratch-server.ts";
+import { bin, cpuSeconds, startServerProcess } from "../lib/run.ts";
+import { startScratchServer } from "../lib/scratch-server.ts";
 
 const RECORDING_SHARE = 0.97;
 const STATS_P99_MS = 100;

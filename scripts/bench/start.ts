@@ -6,7 +6,7 @@ import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
-import { bin, freePort, ROOT } from "./run.ts";
+import { bin, freePort, ROOT } from "../lib/run.ts";
 
 const FIRST_TARGET_S = 20;
 const SECOND_TARGET_S = 3;
