@@ -3,7 +3,14 @@ import fs from "node:fs";
 import path from "node:path";
 
 /** What the web client and the server renderer are built from, and what the build writes. */
-const SOURCES = ["src/client", "src/shared", "vite.config.ts", "scripts/lib/global-styles.ts", "package-lock.json"];
+const SOURCES = [
+  "src/client",
+  "src/shared",
+  "vite.config.ts",
+  "scripts/lib/global-styles.ts",
+  "scripts/lib/chakra-ui-patches.ts",
+  "package-lock.json",
+];
 const BUILT = ["dist/client/index.html", "dist/server/entry-server.js"];
 /**
  * The digest of the sources the build in dist was made from, written by `npm start` after it checks or builds; in a

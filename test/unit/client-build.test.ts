@@ -21,6 +21,7 @@ beforeEach(() => {
   write("src/shared/constants.ts", "export const A = 1;", 60);
   write("vite.config.ts", "export default {};", 60);
   write("scripts/lib/global-styles.ts", "export {};", 60);
+  write("scripts/lib/chakra-ui-patches.ts", "export {};", 60);
   write("package-lock.json", '{"lockfileVersion":3}', 60);
   write("dist/client/index.html", "<!doctype html>", 30);
   write("dist/server/entry-server.js", "export {};", 30);
@@ -38,6 +39,12 @@ describe("whether npm start must build the client", () => {
     recordBuildOf(root, sourcesDigest(root));
     expect(fresh()).toBe(true);
     write("scripts/lib/global-styles.ts", "export const changed = true;", 60);
+    expect(fresh()).toBe(false);
+  });
+
+  it("counts Chakra UI's build-time patches as a source", () => {
+    recordBuildOf(root, sourcesDigest(root));
+    write("scripts/lib/chakra-ui-patches.ts", "export const changed = true;", 60);
     expect(fresh()).toBe(false);
   });
 

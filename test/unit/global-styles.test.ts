@@ -5,9 +5,10 @@ import { ChakraProvider, type ChakraProviderProps } from "@chakra-ui/react";
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { CHAKRA_UI_VERSION, chakraSystemInSteps, lazyChakraGlobalStyles } from "../../scripts/lib/chakra-ui-patches.ts";
 import { globalStylesOf } from "../../scripts/lib/global-styles.ts";
 import { appSystem, system } from "../../src/client/app/theme.ts";
-import { chakraSystemInSteps, globalStyles, lazyChakraGlobalStyles } from "../../vite.config.ts";
+import { globalStyles } from "../../vite.config.ts";
 
 const systemFile = path.join(
   path.dirname(createRequire(import.meta.url).resolve("@chakra-ui/react/package.json")),
@@ -58,8 +59,13 @@ describe("the build's change to Chakra UI's createSystem", () => {
   it("leaves every other file alone and fails the build when Chakra UI's code has changed", () => {
     expect(transform("const _global = [];", "/x/other.js")).toBeNull();
     expect(() => transform("export function createSystem() {}")).toThrow(
-      /no longer reads as lazyChakraGlobalStyles expects/,
+      /no longer reads as lazyChakraGlobalStyles expects .*; written for @chakra-ui\/react 3\.37\.0$/,
     );
+  });
+
+  it("names the Chakra UI it was written for, the one installed: an upgrade is checked against them", () => {
+    const installed = createRequire(import.meta.url)("@chakra-ui/react/package.json") as { version: string };
+    expect(CHAKRA_UI_VERSION).toBe(installed.version);
   });
 });
 

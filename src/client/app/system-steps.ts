@@ -7,8 +7,9 @@ let made: SystemContext | undefined;
 
 /**
  * Makes the app's system a step a task, so the page can paint and take input between them: made at once, it held a
- * phone's main thread for over 100 ms. The steps are the build's (`createSystem.inSteps`, vite.config.ts); where
- * they are not (Node, the tests) it is made at once. main.tsx calls this before theme.ts takes the system.
+ * phone's main thread for over 100 ms. The steps are the build's (`createSystem.inSteps`,
+ * scripts/lib/chakra-ui-patches.ts); where they are not (Node, the tests) it is made at once. main.tsx calls this
+ * before theme.ts takes the system.
  */
 export async function makeSystemInSteps(pause: () => Promise<unknown>): Promise<void> {
   const inSteps = (createSystem as { inSteps?: InSteps }).inSteps;

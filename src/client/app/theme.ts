@@ -14,7 +14,8 @@ export const system = madeSystem();
  * cascade layers' order first; `disableLayers` only keeps the provider from declaring that order a second time.
  */
 export const appSystem: SystemContext = Object.defineProperties({} as SystemContext, {
-  // Copied as they are: the build makes `_global` a getter (vite.config.ts), which spreading would call.
+  // Copied as they are: the build makes `_global` a getter (scripts/lib/chakra-ui-patches.ts), which spreading
+  // would call.
   ...Object.getOwnPropertyDescriptors(system),
   _global: { value: [] },
   _config: { value: { ...system._config, disableLayers: true } },
