@@ -123,8 +123,8 @@ export async function apiText(path: string): Promise<string> {
 }
 
 /**
- * A server message (appErr) and a client or network message (serverErr) show apart (docs/specification.md §Errors,
- * loading and empty texts).
+ * A server message (appErr) and a client or network message (serverErr) show apart
+ * (docs/specification.md §Errors, loading and empty texts).
  */
 export function splitError(error: unknown): { appErr: string | null; serverErr: string | null } {
   if (!error) return { appErr: null, serverErr: null };

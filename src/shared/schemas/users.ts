@@ -88,7 +88,7 @@ export const currentPasswordSchema = z
   .check(z.minLength(1, "Current Password is required"), z.maxLength(128));
 /** Offered beside a new password: a wallet verified by someone holding a stolen session stops logging in. */
 const unlinkWalletField = { unlinkWallet: z.optional(z.boolean()) };
-/** The new password first, so an empty form answers with the spec's 'Password is required' (§Validation rules). */
+/** The new password first: an empty form answers 'Password is required' (docs/specification.md §Validation rules). */
 export const changePasswordSchema = z.object({
   password: passwordSchema,
   currentPassword: currentPasswordSchema,

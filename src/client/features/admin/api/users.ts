@@ -17,8 +17,8 @@ export const useAdminUsers = () =>
   });
 
 /**
- * Block, unblock, reward and the moderator role; the list reloads after each (docs/specification.md §States and
- * transitions).
+ * Block, unblock, reward and the moderator role; the list reloads after each
+ * (docs/specification.md §States and transitions).
  */
 export function useAdminUserAction() {
   const queryClient = useQueryClient();
