@@ -436,7 +436,7 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
       call("POST", `/api/moderation/appeals/${decision.id}`, who, { outcome });
     expect((await decide(moderator, "reversed")).statusCode).toBe(403);
     expect((await decide(admin, "reversed")).statusCode).toBe(200);
-    expect((await decide(admin, "upheld")).statusCode).toBe(404);
+    expect((await decide(admin, "upheld")).statusCode).toBe(409);
     expect((await call("GET", `/api/posts/${post.id}`, null)).statusCode).toBe(200);
     await app.mailer.idle();
     expect(await mailsTo(author.email)).toContain("Your appeal was decided");
