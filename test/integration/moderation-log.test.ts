@@ -71,9 +71,9 @@ describe.each(databaseTargets)("verify-log, run as a user runs it, on $name", (t
     await makeAdmin(app, admin.id);
     category = (await createCategory(app, admin)).title;
     await decide(3);
-  }, 60_000);
+  }, SCRIPT_RUNS);
   afterAll(async () => {
-    await app.close();
+    await app?.close();
     fs.rmSync(dir, { recursive: true, force: true });
   });
 
