@@ -1,7 +1,8 @@
 /**
  * The public moderation log's chain, the same on the server and in `npm run verify-log`: each entry carries the
- * SHA-256 of the one before, and each day's last entry (its head) is signed with the site's Ed25519 key. Editing or
- * deleting any entry changes every hash after it, so anyone holding a signed head can check the log offline.
+ * SHA-256 of the one before, and each day's last entry (its head) is signed with the site's Ed25519 key, as is the
+ * newest entry at every export (`LatestHead`, with the time it was signed). Editing or deleting any entry changes
+ * every hash after it, and cutting the newest ones leaves them uncovered, so the log can be checked offline.
  */
 
 export interface LogEntry {
@@ -26,6 +27,15 @@ export interface LogHead {
   signature: string;
 }
 
+/** What an export signs when it is made: as of `at`, the log ends at entry `seq` (0 and GENESIS_HASH when empty). */
+export interface LatestHead {
+  /** ISO 8601, UTC: when the export was signed. */
+  at: string;
+  seq: number;
+  hash: string;
+  signature: string;
+}
+
 export const GENESIS_HASH = "0".repeat(64);
 
 /** The bytes an entry's hash covers: every field but the hash, in a fixed order, one per line. */
@@ -38,6 +48,13 @@ export const entryMessage = (entry: Omit<LogEntry, "hash">) =>
 export const headMessage = (head: Omit<LogHead, "signature">) =>
   `penchain-moderation-log\n${head.day}\n${head.seq}\n${head.hash}`;
 
+/** What the export's head signature covers: another prefix than a day's, so neither passes for the other. */
+export const latestMessage = (head: Omit<LatestHead, "signature">) =>
+  `penchain-moderation-log-latest\n${head.at}\n${head.seq}\n${head.hash}`;
+
+const fromBase64Url = (text: string) =>
+  Uint8Array.from(atob(text.replace(/-/g, "+").replace(/_/g, "/")), (char) => char.charCodeAt(0));
+
 async function sha256Hex(text: string) {
   const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
   return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
@@ -46,10 +63,16 @@ async function sha256Hex(text: string) {
 export const hashEntry = (entry: Omit<LogEntry, "hash">) => sha256Hex(entryMessage(entry));
 
 /**
- * Checks a log read oldest first: each entry's hash and link to the one before, and each head's signature against
- * `publicKey` (an Ed25519 JWK) and the entry it names. Answers the problems found, none when it holds.
+ * Checks a log read oldest first: each entry's hash and link to the one before, each head's signature against
+ * `publicKey` (an Ed25519 JWK) and the entry it names, and that the export's signed head names its newest entry
+ * (so no entry is left uncovered by a signature). Answers the problems found, none when it holds.
  */
-export async function verifyLog(entries: LogEntry[], heads: LogHead[], publicKey: JsonWebKey): Promise<string[]> {
+export async function verifyLog(
+  entries: LogEntry[],
+  heads: LogHead[],
+  publicKey: JsonWebKey,
+  latest: LatestHead | undefined,
+): Promise<string[]> {
   const problems: string[] = [];
   let previous = GENESIS_HASH;
   const bySeq = new Map<number, LogEntry>();
@@ -61,15 +84,22 @@ export async function verifyLog(entries: LogEntry[], heads: LogHead[], publicKey
     bySeq.set(entry.seq, entry);
   }
   const key = await crypto.subtle.importKey("jwk", publicKey, { name: "Ed25519" }, false, ["verify"]);
+  const signedBy = (signature: string, message: string) =>
+    crypto.subtle.verify("Ed25519", key, fromBase64Url(signature), new TextEncoder().encode(message));
   for (const head of heads) {
-    const signature = Uint8Array.from(atob(head.signature.replace(/-/g, "+").replace(/_/g, "/")), (char) =>
-      char.charCodeAt(0),
-    );
-    const signed = await crypto.subtle.verify("Ed25519", key, signature, new TextEncoder().encode(headMessage(head)));
+    const signed = await signedBy(head.signature, headMessage(head));
     if (!signed) problems.push(`the head of ${head.day} is not signed by the site's key`);
     const entry = bySeq.get(head.seq);
     if (!entry) problems.push(`the head of ${head.day} names entry ${head.seq}, which is not in the log`);
     else if (entry.hash !== head.hash) problems.push(`entry ${head.seq} is not the one the head of ${head.day} signed`);
   }
+  const newest = { seq: entries.at(-1)?.seq ?? 0, hash: entries.at(-1)?.hash ?? GENESIS_HASH };
+  if (!latest) problems.push("no signed head covers the newest entries: export the log again");
+  else if (!(await signedBy(latest.signature, latestMessage(latest))))
+    problems.push(`the export's head (${latest.at}) is not signed by the site's key`);
+  else if (latest.seq !== newest.seq || latest.hash !== newest.hash)
+    problems.push(
+      `the export's signed head names entry ${latest.seq}, not its newest (${newest.seq}): entries were cut or added`,
+    );
   return problems;
 }

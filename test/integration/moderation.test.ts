@@ -436,7 +436,7 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
       call("POST", `/api/moderation/appeals/${decision.id}`, who, { outcome });
     expect((await decide(moderator, "reversed")).statusCode).toBe(403);
     expect((await decide(admin, "reversed")).statusCode).toBe(200);
-    expect((await decide(admin, "upheld")).statusCode).toBe(404);
+    expect((await decide(admin, "upheld")).statusCode).toBe(409);
     expect((await call("GET", `/api/posts/${post.id}`, null)).statusCode).toBe(200);
     await app.mailer.idle();
     expect(await mailsTo(author.email)).toContain("Your appeal was decided");
@@ -468,7 +468,7 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
     expect(JSON.stringify(page.json())).not.toContain(author.id);
     const exported = (await call("GET", "/api/moderation/log/export", null)).json();
     expect(exported.entries.length).toBeGreaterThanOrEqual(5);
-    expect(await verifyLog(exported.entries, exported.heads, exported.publicKey)).toEqual([]);
+    expect(await verifyLog(exported.entries, exported.heads, exported.publicKey, exported.latest)).toEqual([]);
     const file = path.join(fs.mkdtempSync(path.join(os.tmpdir(), "log-")), "log.json");
     fs.writeFileSync(file, JSON.stringify(exported));
     const checked = await run(process.execPath, [path.join(ROOT, "scripts/verify-log.ts"), file], { cwd: ROOT });
@@ -476,7 +476,7 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
 
     await app.db.update(moderationLog).set({ rule: "Nothing to see" }).where(eq(moderationLog.seq, 2));
     const edited = (await call("GET", "/api/moderation/log/export", null)).json();
-    expect(await verifyLog(edited.entries, edited.heads, edited.publicKey)).toContain(
+    expect(await verifyLog(edited.entries, edited.heads, edited.publicKey, edited.latest)).toContain(
       "entry 2 was changed after it was written",
     );
     fs.writeFileSync(file, JSON.stringify(edited));
@@ -488,7 +488,9 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
 
     await app.db.delete(moderationLog).where(eq(moderationLog.seq, 3));
     const deleted = (await call("GET", "/api/moderation/log/export", null)).json();
-    expect((await verifyLog(deleted.entries, deleted.heads, deleted.publicKey)).join("\n")).toMatch(/missing/);
+    expect((await verifyLog(deleted.entries, deleted.heads, deleted.publicKey, deleted.latest)).join("\n")).toMatch(
+      /missing/,
+    );
   });
 });
 

@@ -4,7 +4,7 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { can, type Permission } from "#shared/permissions.ts";
 import { revokedSessions, users } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
-import { type AuthUser, BLOCKED, SESSION_ENDED } from "../services/auth/auth-user.ts";
+import { type AuthUser, BLOCKED, lockedOut, SESSION_ENDED } from "../services/auth/auth-user.ts";
 import { createSessionTokens, type SessionTokens, type TokenClaims } from "../services/auth/session-tokens.ts";
 
 declare module "fastify" {
@@ -63,7 +63,7 @@ export function registerAuth(app: FastifyInstance, secret: string) {
     if (!claims) throw new HttpError(401, SESSION_ENDED);
     const [row] = await sessionUser.execute({ userId: claims.userId, sessionId: claims.sessionId });
     if (!row || row.tokenVersion !== claims.version || row.loggedOut) throw new HttpError(401, SESSION_ENDED);
-    if (row.isBlocked) throw new HttpError(403, BLOCKED);
+    if (lockedOut(row)) throw new HttpError(403, BLOCKED);
     const { loggedOut: _, ...user } = row;
     request.session = claims;
     return user;

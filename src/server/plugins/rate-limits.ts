@@ -42,6 +42,7 @@ export const DEFAULT_RATE_LIMITS = {
   notificationWrites: { max: 60, timeWindow: MINUTE }, // marking read and changing settings, per user
   replyModeration: { max: 60, timeWindow: MINUTE }, // approving and removing replies from the fediverse, per user
   reports: { max: 10, timeWindow: 15 * MINUTE }, // reports filed, per user
+  appeals: { max: 10, timeWindow: 15 * MINUTE }, // appeals sent, per user (or per address, from a mail's link)
   moderation: { max: 120, timeWindow: MINUTE }, // moderators' actions, per moderator
   publicLog: { max: 60, timeWindow: MINUTE }, // the moderation log's pages and export, per address
   beacons: { max: 120, timeWindow: MINUTE }, // reads the app reports for the stats, per address

@@ -206,4 +206,7 @@ export const logExportSchema = z.object({
   entries: z.array(logEntrySchema),
   heads: z.array(z.object({ day: z.string(), seq: z.int(), hash: z.string(), signature: z.string() })),
   publicKey: z.object({ kty: z.string(), crv: z.string(), x: z.string() }),
+  /** Signed at the export: what the newest entry is. Missing only in exports made before it was added. */
+  latest: z.optional(z.object({ at: z.string(), seq: z.int(), hash: z.string(), signature: z.string() })),
 });
+export type LogExport = z.infer<typeof logExportSchema>;

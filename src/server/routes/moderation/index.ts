@@ -191,7 +191,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       body: appealInputSchema,
       response: { 201: decisionSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "reports", byUser)],
+    preHandler: [app.requireUser, limitBy(app, "appeals", byUser)],
     handler: async (request, reply) => reply.code(201).send(await appeal(app.deps, currentUser(request), request.body)),
   });
 
@@ -212,7 +212,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       body: appealByLinkSchema,
       response: { 201: decisionSchema },
     },
-    preHandler: limitBy(app, "reports", byAddress),
+    preHandler: limitBy(app, "appeals", byAddress),
     handler: async (request, reply) => reply.code(201).send(await appealByLink(app.deps, request.body)),
   });
 

@@ -7,6 +7,10 @@ export type AuthUser = typeof users.$inferSelect;
 export const SESSION_ENDED = "Your session has ended. Please log in again.";
 export const BLOCKED = "Your account has been blocked. Please contact an admin.";
 
+/** An admin's block and a moderators' suspension each lock an account out; neither lifts the other. */
+export const lockedOut = (user: Pick<AuthUser, "isBlocked" | "suspendedAt">) =>
+  user.isBlocked || user.suspendedAt !== null;
+
 export const VERIFY_WALLET_FIRST =
   "Verify your wallet first: sign the message offered on your profile, then pay from that wallet.";
 

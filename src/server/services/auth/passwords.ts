@@ -10,7 +10,7 @@ import type { Deps } from "../deps.ts";
 import { keepAccount } from "../leaving/keep.ts";
 import { consumeToken, issueToken } from "../one-time-tokens.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
-import { type AuthUser, BLOCKED } from "./auth-user.ts";
+import { type AuthUser, BLOCKED, lockedOut } from "./auth-user.ts";
 import { assertUncommonPassword } from "./password-rules.ts";
 import { announceSessionsEnded, sessionFor } from "./sessions.ts";
 
@@ -26,7 +26,7 @@ export async function login(
   const [user] = await deps.db.select().from(users).where(sql`lower(${users.email}) = lower(${input.email})`);
   const valid = await verify(user?.passwordHash ?? (await DUMMY_HASH), input.password).catch(() => false);
   if (!user || !valid) throw new HttpError(401, "Invalid email or password");
-  if (user.isBlocked) throw new HttpError(403, BLOCKED);
+  if (lockedOut(user)) throw new HttpError(403, BLOCKED);
   await keepAccount(deps, user);
   return sessionFor(deps, user);
 }
@@ -96,7 +96,7 @@ export function requestPasswordResetLater(
  */
 export async function requestPasswordReset(deps: Pick<Deps, "db" | "mailer" | "config" | "log">, email: string) {
   const [user] = await deps.db.select().from(users).where(sql`lower(${users.email}) = lower(${email})`);
-  if (!user || user.isBlocked) return;
+  if (!user || lockedOut(user)) return;
   const token = await issueToken(deps.db, user.id, "reset-password", RESET_TOKEN_TTL_MS);
   const link = `${deps.config.publicUrl}/reset-password/${token}`;
   if (deps.mailer.kind === "outbox") deps.log.info({ to: user.email, link }, "password reset link");

@@ -11,7 +11,7 @@ import { keepAccount } from "../leaving/keep.ts";
 import { cacheTags } from "../reads/tags.ts";
 import { findUser } from "../users/find-user.ts";
 import { toPrivateUser } from "../users/user-fields.ts";
-import { type AuthUser, BLOCKED } from "./auth-user.ts";
+import { type AuthUser, BLOCKED, lockedOut } from "./auth-user.ts";
 import { checkCurrentPassword } from "./passwords.ts";
 import { sessionFor } from "./sessions.ts";
 import { verifySiwe } from "./siwe.ts";
@@ -51,7 +51,7 @@ export async function loginWithWallet(
       "No account has verified this wallet. Log in with your password and verify the wallet from your profile.",
     );
   }
-  if (user.isBlocked) throw new HttpError(403, BLOCKED);
+  if (lockedOut(user)) throw new HttpError(403, BLOCKED);
   await keepAccount(deps, user);
   return sessionFor(deps, user, "wallet");
 }

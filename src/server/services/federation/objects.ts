@@ -1,7 +1,7 @@
 import type { Context } from "@fedify/fedify";
 import { Article, Create, Endpoints, Group, Hashtag, Image, Person, PUBLIC_COLLECTION } from "@fedify/fedify/vocab";
 import { Temporal } from "@js-temporal/polyfill";
-import { and, eq } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { SITE_HANDLE } from "#shared/handles.ts";
 import { excerpt, plainText } from "#shared/text.ts";
 import type { Db } from "../../db/client.ts";
@@ -48,7 +48,7 @@ export async function personOf(ctx: Context<void>, db: Db, base: string, userId:
   const [user] = await db
     .select()
     .from(users)
-    .where(and(eq(users.id, userId), eq(users.isBlocked, false)));
+    .where(and(eq(users.id, userId), eq(users.isBlocked, false), isNull(users.suspendedAt)));
   if (!user) return null;
   return new Person({
     ...(await actorFields(ctx, user.id)),
@@ -94,7 +94,7 @@ export async function publishedArticle(db: Db, postId: string) {
     .from(posts)
     .innerJoin(categories, eq(categories.id, posts.categoryId))
     .innerJoin(users, eq(users.id, posts.userId))
-    .where(and(eq(posts.id, postId), isPublished, eq(users.isBlocked, false)));
+    .where(and(eq(posts.id, postId), isPublished, eq(users.isBlocked, false), isNull(users.suspendedAt)));
   return row ?? null;
 }
 

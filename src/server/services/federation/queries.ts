@@ -1,4 +1,4 @@
-import { and, count, desc, eq, isNotNull } from "drizzle-orm";
+import { and, count, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { categories, comments, posts, users } from "../../db/schema.ts";
 import { isPublished } from "../content/post-queries.ts";
@@ -11,7 +11,7 @@ export async function activeUserExists(db: Db, id: string) {
   const [row] = await db
     .select({ id: users.id })
     .from(users)
-    .where(and(eq(users.id, id), eq(users.isBlocked, false)));
+    .where(and(eq(users.id, id), eq(users.isBlocked, false), isNull(users.suspendedAt)));
   return Boolean(row);
 }
 
@@ -45,7 +45,10 @@ export async function countOutbox(db: Db, identifier: string) {
 /** NodeInfo's usage: active users, published posts, comments. */
 export async function readUsageCounts(db: Db) {
   const rows = await Promise.all([
-    db.select({ count: count() }).from(users).where(eq(users.isBlocked, false)),
+    db
+      .select({ count: count() })
+      .from(users)
+      .where(and(eq(users.isBlocked, false), isNull(users.suspendedAt))),
     db.select({ count: count() }).from(posts).where(isPublished),
     db.select({ count: count() }).from(comments),
   ]);

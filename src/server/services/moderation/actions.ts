@@ -20,6 +20,18 @@ import { findTarget, type Target } from "./targets.ts";
 const STATE_AFTER = { hide: "hidden", remove: "removed", restore: "visible" } as const;
 type StateAction = keyof typeof STATE_AFTER;
 const changesState = (action: ModerationAction): action is StateAction => action in STATE_AFTER;
+export const OWN_THINGS = "Another moderator must decide about your own things";
+
+/** Mastodon's rule: what is about a moderator or an admin (their account, posts, comments) is for an admin to decide. */
+export async function refuseStaffSubject(db: Db, subjectId: string | null, moderator: AuthUser) {
+  if (!subjectId || moderator.isAdmin) return;
+  const [subject] = await db
+    .select({ isAdmin: users.isAdmin, isModerator: users.isModerator })
+    .from(users)
+    .where(eq(users.id, subjectId));
+  if (subject?.isAdmin || subject?.isModerator)
+    throw new HttpError(403, "Only an admin can decide about a moderator's or an admin's things");
+}
 
 /** The table whose `moderation` column an item's state lives in. */
 function stateTable(kind: Target["kind"]) {
@@ -44,8 +56,8 @@ const lifts = (target: Target, action: ModerationAction) => target.kind === "use
 const onAccount = (action: ModerationAction) => action === "suspend" || action === "limit";
 
 function refuseUnfit(target: Target, action: ModerationAction, moderator: AuthUser) {
-  if (target.subjectId === moderator.id && action !== "dismiss")
-    throw new HttpError(403, "Another moderator must decide about your own things");
+  // Dismissing is a decision too: nobody decides about their own things.
+  if (target.subjectId === moderator.id) throw new HttpError(403, OWN_THINGS);
   if (changesState(action) && !stateTable(target.kind) && !lifts(target, action))
     throw new HttpError(400, "A profile cannot be hidden or removed: warn or suspend its owner instead");
   if (onAccount(action) && !target.subjectId)
@@ -72,6 +84,7 @@ export async function act(
   const target = await findTarget(deps.db, wanted.kind, wanted.id);
   if (!target) throw new HttpError(404, "Nothing to act on here: it may have been deleted.");
   refuseUnfit(target, action, moderator);
+  await refuseStaffSubject(deps.db, target.subjectId, moderator);
   const reason = await reasonOf(deps, rule);
   const { resolved, entry, fannedOut, actionId } = await deps.db.transaction(async (tx) => {
     let fannedOut: Awaited<ReturnType<typeof fanOutNewPost>> | null = null;

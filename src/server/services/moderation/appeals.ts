@@ -5,7 +5,7 @@ import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
-import { act } from "./actions.ts";
+import { act, OWN_THINGS, refuseStaffSubject } from "./actions.ts";
 import { checkAppealToken } from "./appeal-links.ts";
 import { appealOutcomeMail } from "./mails.ts";
 import { findTarget } from "./targets.ts";
@@ -111,6 +111,32 @@ export async function waitingAppeals(deps: Pick<Deps, "db">) {
  * Another moderator (or an admin) decides an appeal: upheld, or reversed, which undoes what can be undone (a hidden
  * or removed item is restored, a suspension lifted). The person is mailed the outcome.
  */
+const DECIDED = "This appeal has been decided already";
+
+/** A reversed decision is undone where it can be: the item restored, the suspension or limit lifted. */
+async function undo(
+  deps: Pick<Deps, "db" | "config" | "mailer" | "log" | "bus" | "changed">,
+  moderator: AuthUser,
+  row: Row,
+) {
+  const target =
+    (row.action === "suspend" || row.action === "limit") && row.subjectId
+      ? { kind: "user" as const, id: row.subjectId }
+      : { kind: row.targetKind as ReportKind, id: row.targetId };
+  const item = await findTarget(deps.db, target.kind, target.id);
+  if (item && item.state !== "visible")
+    await act(deps, moderator, { target, action: "restore", rule: "other", note: "Reversed on appeal" });
+}
+
+/** Undoing failed: the appeal waits again for a decision. */
+const release = (deps: Pick<Deps, "db">, row: Row) => async (error: unknown) => {
+  await deps.db
+    .update(moderationActions)
+    .set({ appealOutcome: null, appealDecidedBy: null })
+    .where(eq(moderationActions.id, row.id));
+  throw error;
+};
+
 export async function decideAppeal(
   deps: Pick<Deps, "db" | "config" | "mailer" | "log" | "bus" | "changed">,
   moderator: AuthUser,
@@ -118,23 +144,20 @@ export async function decideAppeal(
   outcome: "upheld" | "reversed",
 ) {
   const [row] = await deps.db.select().from(moderationActions).where(eq(moderationActions.id, actionId));
-  if (!row?.appealText || row.appealOutcome) throw new HttpError(404, "There is no appeal waiting here");
+  if (!row?.appealText) throw new HttpError(404, "There is no appeal waiting here");
+  if (row.appealOutcome) throw new HttpError(409, DECIDED);
   if (row.moderatorId === moderator.id)
     throw new HttpError(403, "Another moderator must decide an appeal of your decision");
-  if (row.subjectId === moderator.id) throw new HttpError(403, "Another moderator must decide about your own things");
-  if (outcome === "reversed" && row.action !== "warn") {
-    const target =
-      (row.action === "suspend" || row.action === "limit") && row.subjectId
-        ? { kind: "user" as const, id: row.subjectId }
-        : { kind: row.targetKind as ReportKind, id: row.targetId };
-    const item = await findTarget(deps.db, target.kind, target.id);
-    if (item && item.state !== "visible")
-      await act(deps, moderator, { target, action: "restore", rule: "other", note: "Reversed on appeal" });
-  }
-  await deps.db
+  if (row.subjectId === moderator.id) throw new HttpError(403, OWN_THINGS);
+  await refuseStaffSubject(deps.db, row.subjectId, moderator);
+  // Claimed before anything is undone, so of two moderators deciding at once only one acts.
+  const [claimed] = await deps.db
     .update(moderationActions)
     .set({ appealOutcome: outcome, appealDecidedBy: moderator.id })
-    .where(eq(moderationActions.id, row.id));
+    .where(and(eq(moderationActions.id, row.id), isNull(moderationActions.appealOutcome)))
+    .returning({ id: moderationActions.id });
+  if (!claimed) throw new HttpError(409, DECIDED);
+  if (outcome === "reversed" && row.action !== "warn") await undo(deps, moderator, row).catch(release(deps, row));
   deps.changed(NOTHING_PUBLIC);
   if (row.subjectId) {
     const [subject] = await deps.db.select().from(users).where(eq(users.id, row.subjectId));

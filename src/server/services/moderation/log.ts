@@ -1,10 +1,18 @@
 import { webcrypto } from "node:crypto";
 import { and, asc, desc, eq, lt, sql } from "drizzle-orm";
-import { GENESIS_HASH, hashEntry, headMessage, type LogEntry, type LogHead } from "#shared/moderation-log.ts";
+import {
+  GENESIS_HASH,
+  hashEntry,
+  headMessage,
+  type LatestHead,
+  type LogEntry,
+  type LogHead,
+  latestMessage,
+} from "#shared/moderation-log.ts";
 import type { Db } from "../../db/client.ts";
 import { federationKeys, moderationLog, moderationLogHeads } from "../../db/schema.ts";
 
-/** The site actor's Ed25519 key (the one its fediverse proofs use) signs each day's head. */
+/** The site actor's Ed25519 key (the one its fediverse proofs use, published on its actor) signs the heads. */
 const SITE_ACTOR = "site";
 const ALGORITHM = "Ed25519";
 const LOG_LOCK = sql`select pg_advisory_xact_lock(hashtext('penchain:moderation-log'))`;
@@ -35,6 +43,18 @@ async function signingKey(db: Db) {
   return row;
 }
 
+async function sign(db: Db, message: string) {
+  const key = await webcrypto.subtle.importKey(
+    "jwk",
+    (await signingKey(db)).privateKey as JsonWebKey,
+    ALGORITHM,
+    false,
+    ["sign"],
+  );
+  const signed = await webcrypto.subtle.sign(ALGORITHM, key, new TextEncoder().encode(message));
+  return Buffer.from(signed).toString("base64url");
+}
+
 /** The public half of the key the heads are signed with, as a JWK anyone can check them with. */
 export async function logPublicKey(db: Db) {
   const { kty, crv, x } = (await signingKey(db)).publicKey as { kty: string; crv: string; x: string };
@@ -63,15 +83,7 @@ export async function appendLog(tx: Db, what: { targetKind: string; action: stri
   const entry = { ...unhashed, hash: await hashEntry(unhashed) };
   await tx.insert(moderationLog).values({ ...entry, at });
   const head = { day: entry.at.slice(0, 10), seq: entry.seq, hash: entry.hash };
-  const key = await webcrypto.subtle.importKey(
-    "jwk",
-    (await signingKey(tx)).privateKey as JsonWebKey,
-    ALGORITHM,
-    false,
-    ["sign"],
-  );
-  const signed = await webcrypto.subtle.sign(ALGORITHM, key, new TextEncoder().encode(headMessage(head)));
-  const signature = Buffer.from(signed).toString("base64url");
+  const signature = await sign(tx, headMessage(head));
   await tx
     .insert(moderationLogHeads)
     .values({ ...head, signature })
@@ -92,14 +104,23 @@ export async function listLog(db: Db, query: { limit: number; before?: number | 
   return { items, nextCursor: more ? String(items.at(-1)?.seq) : null };
 }
 
-/** The whole chain, oldest first, with every day's signed head and the key that checks them. */
-export async function exportLog(
-  db: Db,
-): Promise<{ entries: LogEntry[]; heads: LogHead[]; publicKey: { kty: string; crv: string; x: string } }> {
+/**
+ * The whole chain, oldest first, with every day's signed head, the key that checks them, and a head signed now naming
+ * the newest entry: an export cut short (its newest entries gone with their day's head) no longer passes.
+ */
+export async function exportLog(db: Db): Promise<{
+  entries: LogEntry[];
+  heads: LogHead[];
+  publicKey: { kty: string; crv: string; x: string };
+  latest: LatestHead;
+}> {
   const [rows, heads, publicKey] = await Promise.all([
     db.select().from(moderationLog).orderBy(asc(moderationLog.seq)),
     db.select().from(moderationLogHeads).orderBy(asc(moderationLogHeads.day)),
     logPublicKey(db),
   ]);
-  return { entries: rows.map(toEntry), heads, publicKey };
+  const newest = rows.at(-1);
+  const unsigned = { at: new Date().toISOString(), seq: newest?.seq ?? 0, hash: newest?.hash ?? GENESIS_HASH };
+  const latest = { ...unsigned, signature: await sign(db, latestMessage(unsigned)) };
+  return { entries: rows.map(toEntry), heads: heads.filter((head) => head.seq <= unsigned.seq), publicKey, latest };
 }

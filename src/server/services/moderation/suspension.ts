@@ -11,13 +11,13 @@ const ERASE_AFTER_DAYS = 30;
 
 /**
  * Suspends an account in the caller's transaction: it cannot sign in (its sessions end), and every visible post and
- * comment of its leaves every public place, posts the fediverse too. Answers how many posts it hid.
+ * comment of its leaves every public place, posts the fediverse too. Answers how many posts it hid. `suspendedAt`
+ * alone locks it out: an admin's block (`isBlocked`) is another lock, so lifting one never lifts the other.
  */
 export async function suspend(tx: Db, deps: Pick<Deps, "config">, userId: string) {
   await tx
     .update(users)
     .set({
-      isBlocked: true,
       suspendedAt: new Date(),
       tokenVersion: sql`${users.tokenVersion} + 1`,
       updatedAt: new Date(),
@@ -39,10 +39,7 @@ export async function suspend(tx: Db, deps: Pick<Deps, "config">, userId: string
 
 /** Lifts a suspension: the account signs in again, and what the suspension hid is back where it was. */
 export async function lift(tx: Db, deps: Pick<Deps, "config">, userId: string) {
-  await tx
-    .update(users)
-    .set({ isBlocked: false, suspendedAt: null, updatedAt: new Date() })
-    .where(eq(users.id, userId));
+  await tx.update(users).set({ suspendedAt: null, updatedAt: new Date() }).where(eq(users.id, userId));
   const restored = await tx
     .update(posts)
     .set({ moderation: "visible", moderationReason: null })

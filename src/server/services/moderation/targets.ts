@@ -83,7 +83,7 @@ export async function findTarget(db: Db, kind: ReportKind, id: string): Promise<
       postId: null,
       // A suspended account is hidden, a limited one limited; "restore" lifts either.
       state: user.suspendedAt ? "hidden" : user.limitedAt ? "limited" : "visible",
-      isPublic: !user.isBlocked,
+      isPublic: !user.isBlocked && !user.suspendedAt,
       preview: {
         title: fullName(user),
         text: excerpt(user.bio, PREVIEW_CHARS),

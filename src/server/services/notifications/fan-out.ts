@@ -28,7 +28,7 @@ export async function fanOutNewPost(deps: Pick<Deps, "db" | "config">, postId: s
     .from(posts)
     .innerJoin(users, eq(users.id, posts.userId))
     .where(
-      sql`${posts.id} = ${postId} and ${posts.status} = 'published' and ${posts.moderation} = 'visible' and not ${users.isBlocked}`,
+      sql`${posts.id} = ${postId} and ${posts.status} = 'published' and ${posts.moderation} = 'visible' and not ${users.isBlocked} and ${users.suspendedAt} is null`,
     );
   if (!post) return { notified: 0, mailed: 0 };
 

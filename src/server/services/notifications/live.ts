@@ -5,6 +5,7 @@ import type { Db } from "../../db/client.ts";
 import { notifications, revokedSessions, users } from "../../db/schema.ts";
 import type { Bus } from "../../infra/bus.ts";
 import { periodic } from "../../infra/periodic.ts";
+import { lockedOut } from "../auth/auth-user.ts";
 import { SESSIONS_CHANNEL, type SessionsEnded } from "../auth/sessions.ts";
 import { readingNow } from "../stats/stats.ts";
 import { NOTIFICATIONS_CHANNEL, type NotificationsChanged } from "./notify.ts";
@@ -84,7 +85,7 @@ export function createNotificationHub(deps: { db: Db; bus: Bus; log: FastifyBase
     const open = streams.get(userId);
     if (!open) return;
     const [user] = await deps.db
-      .select({ version: users.tokenVersion, isBlocked: users.isBlocked })
+      .select({ version: users.tokenVersion, isBlocked: users.isBlocked, suspendedAt: users.suspendedAt })
       .from(users)
       .where(eq(users.id, userId));
     const ids = open.flatMap((response) => sessions.get(response)?.sessionId ?? []);
@@ -101,7 +102,7 @@ export function createNotificationHub(deps: { db: Db; bus: Bus; log: FastifyBase
     for (const response of open) {
       const session = sessions.get(response);
       const ended =
-        !user || user.isBlocked || session?.version !== user.version || revoked.has(session.sessionId ?? "");
+        !user || lockedOut(user) || session?.version !== user.version || revoked.has(session.sessionId ?? "");
       if (ended) response.end();
     }
   }
