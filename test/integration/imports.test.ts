@@ -235,7 +235,9 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
     const files = fs.readdirSync(path.join(FIXTURES, "jekyll/_posts")).length;
     expect(jekyll).toMatchObject({ status: "done", total: files });
     const jekyllPosts = await postsOf(jekyllWriter.id);
-    expect(jekyllPosts.length + jekyll.errors.filter((error) => !error.reason.startsWith("image")).length).toBe(files);
+    // Images not brought and categories this site does not have are notes on a written post, not failures.
+    const failed = jekyll.errors.filter((error) => !/^(image|Its category)/.test(error.reason));
+    expect(jekyllPosts.length + failed.length).toBe(files);
     const basic = jekyllPosts.find((row) => row.title === "This is a Basic Post");
     expect(basic?.publishedAt?.toISOString()).toBe("2021-08-23T00:00:00.000Z");
     expect(basic?.description).toContain("<strong>consectetur</strong>");
