@@ -13,6 +13,7 @@ import { openDatabase } from "../src/server/db/client.ts";
 import { imports, users } from "../src/server/db/schema.ts";
 import { loadConfig } from "../src/server/env.ts";
 import { HttpError } from "../src/server/http-error.ts";
+import { createBus } from "../src/server/infra/bus.ts";
 import { createMailer } from "../src/server/infra/mailer.ts";
 import { createStorage } from "../src/server/infra/storage.ts";
 import { reportStartupError } from "../src/server/main.ts";
@@ -62,7 +63,9 @@ try {
     log,
   });
   // Pages a running server keeps in memory show the new posts within READ_CACHE_MAX_AGE_MS.
-  const deps = { db: database.db, config, storage: createStorage(config), mailer, log, changed: () => {} };
+  // Imported posts are old news: nobody is told of them, so this process needs no bus beyond itself.
+  const bus = createBus({ log });
+  const deps = { db: database.db, config, storage: createStorage(config), mailer, bus, log, changed: () => {} };
   const started = await startImport(deps, user as unknown as AuthUser, request);
   console.log(`Found ${started.total} items in ${started.fileName}; importing…`);
   const timer = setInterval(async () => {
@@ -75,6 +78,7 @@ try {
   console.log(`\r${row?.done} of ${row?.total} items: ${row?.status}${row?.error ? ` (${row.error})` : ""}`);
   for (const error of row?.errors ?? []) console.log(`  ${error.item}: ${error.reason}`);
   await mailer.close();
+  await bus.close();
   await database.close();
   process.exit(row?.status === "done" ? 0 : 1);
 } catch (error) {

@@ -63,7 +63,7 @@ export async function startJobs(deps: JobDeps) {
   // Archives of a user's data ("Download my data"), one at a time per instance.
   const exports = createExportJob({ db, config, mailer, storage: deps.storage, log });
   // Archives brought in (WordPress, Ghost, Substack, Markdown), one at a time per instance.
-  const imports = createImportJob({ db, config, mailer, storage: deps.storage, log, changed });
+  const imports = createImportJob({ db, config, mailer, bus, storage: deps.storage, log, changed });
   // Fedify is loaded only when the site federates: a site that does not need not pay its memory and start-up time.
   const federator: Federator | null = config.federation
     ? (await import("./services/federation/federation.ts")).createFederator({ db, config, log, changed })

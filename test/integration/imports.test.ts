@@ -80,6 +80,8 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
   it("brings a WordPress export with its images, dates, statuses, categories, comments and old addresses, once", async () => {
     const writer = await signUp(app);
     const category = `Travel ${Date.now()}`;
+    // Categories are the site's: a writer's import files posts under those it has.
+    await createCategory(app, admin, category.toUpperCase());
     const list: WxrPost[] = [
       {
         id: 1,
@@ -123,7 +125,7 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
       /^<p>First paragraph\.<\/p><p>Second one with a photo <img src="\/uploads\/[0-9a-f-]{36}\.webp" alt="tram" \/>\.<\/p>$/,
     );
     const [made] = await app.db.select().from(categories).where(eq(categories.id, spring.categoryId));
-    expect(made?.title).toBe(category);
+    expect(made?.title).toBe(category.toUpperCase());
     expect(draft.categoryId).toBe(spring.categoryId);
     const image = await app.inject({ method: "GET", url: spring.image as string });
     expect(image.headers["content-type"]).toBe("image/webp");
@@ -233,7 +235,9 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
     const files = fs.readdirSync(path.join(FIXTURES, "jekyll/_posts")).length;
     expect(jekyll).toMatchObject({ status: "done", total: files });
     const jekyllPosts = await postsOf(jekyllWriter.id);
-    expect(jekyllPosts.length + jekyll.errors.filter((error) => !error.reason.startsWith("image")).length).toBe(files);
+    // Images not brought and categories this site does not have are notes on a written post, not failures.
+    const failed = jekyll.errors.filter((error) => !/^(image|Its category)/.test(error.reason));
+    expect(jekyllPosts.length + failed.length).toBe(files);
     const basic = jekyllPosts.find((row) => row.title === "This is a Basic Post");
     expect(basic?.publishedAt?.toISOString()).toBe("2021-08-23T00:00:00.000Z");
     expect(basic?.description).toContain("<strong>consectetur</strong>");

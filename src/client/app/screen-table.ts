@@ -1,4 +1,4 @@
-import type { Access } from "#shared/permissions.ts";
+import { SCREEN_PATHS, type ScreenPath, screenPathAt } from "#shared/screens.ts";
 
 // Every screen but home and not-found is a chunk of its own: a reader never downloads the editor or the forms, and a
 // writer's first page not the reader pages. This table is all main.tsx needs to fetch the chunk of the page it opens
@@ -23,82 +23,58 @@ const chunk = <M, K extends keyof M & string>(load: () => Promise<M>, name: K) =
   name,
 });
 
-export interface Screen {
-  path: string;
-  access: Access;
+export interface Screen extends ScreenPath {
   load?: () => Promise<Record<string, unknown>>;
   name?: string;
 }
 
-/** Every route and who may open it (docs/specification.md §Routes), then the screens the product adds. */
-export const SCREENS: Screen[] = [
-  { path: "/", access: "public" },
-  { path: "/register", access: "public", ...chunk(auth, "RegisterRoute") },
-  { path: "/login", access: "public", ...chunk(auth, "LoginRoute") },
-  { path: "/posts", access: "public", ...chunk(posts, "PostsRoute") },
-  { path: "/posts/:id", access: "public", ...chunk(post, "PostRoute") },
-  // Not in the spec: full-text search (docs/product.md, "Search, drafts and scheduled posts"), rendered on the server like the lists.
-  { path: "/search", access: "public", ...chunk(search, "SearchRoute") },
-  { path: "/password-reset-token", access: "public", ...chunk(password, "PasswordResetRequestRoute") },
-  { path: "/reset-password/:token", access: "public", ...chunk(password, "ResetPasswordRoute") },
-  { path: "/create-post", access: "user", ...chunk(createPost, "CreatePostRoute") },
-  { path: "/update-post/:id", access: "user", ...chunk(edit, "EditPostRoute") },
-  { path: "/update-comment/:id", access: "user", ...chunk(edit, "EditCommentRoute") },
-  { path: "/profile/:id", access: "user", ...chunk(account, "ProfileRoute") },
-  { path: "/upload-profile-photo", access: "user", ...chunk(account, "UploadPhotoRoute") },
-  { path: "/update-profile/:id", access: "user", ...chunk(account, "UpdateProfileRoute") },
-  { path: "/verify-account/:token", access: "user", ...chunk(password, "VerifyAccountRoute") },
-  { path: "/update-password", access: "user", ...chunk(account, "ChangePasswordRoute") },
-  { path: "/add-category", access: "admin", ...chunk(admin, "AddCategoryRoute") },
-  { path: "/category-list", access: "admin", ...chunk(admin, "CategoryListRoute") },
-  { path: "/update-category/:id", access: "admin", ...chunk(admin, "UpdateCategoryRoute") },
-  { path: "/users", access: "admin", ...chunk(admin, "UsersRoute") },
-  // The spec lists /send-mail under admins; every signed-in user may message from a profile
-  // (docs/specification.md §Where the product departs).
-  { path: "/send-mail", access: "user", ...chunk(admin, "SendMailRoute") },
-  { path: "/Settings", access: "admin", ...chunk(admin, "SettingsRoute") },
-  // Not in the spec: notifications (docs/product.md, "Following, notifications and tips"), and the page of a mail's unsubscribe link.
-  { path: "/notifications", access: "user", ...chunk(notifications, "NotificationsRoute") },
-  { path: "/notifications/settings", access: "user", ...chunk(notifications, "NotificationSettingsRoute") },
-  // Not in the spec: blocks, mutes, muted words and first-time commenters (docs/product.md, "Moderation").
-  { path: "/settings/blocks", access: "user", ...chunk(account, "BlocksRoute") },
-  // Not in the spec: closing one's account (docs/product.md, "Leaving").
-  { path: "/settings/account", access: "user", ...chunk(account, "AccountSettingsRoute") },
-  // Not in the spec: bringing an archive from WordPress, Ghost, Substack or Markdown (docs/product.md, "Importing").
-  { path: "/import", access: "user", ...chunk(account, "ImportRoute") },
-  { path: "/unsubscribe/:userId/:topic/:token", access: "public", ...chunk(notifications, "UnsubscribeRoute") },
-  // Not in the spec: verified featured fees and tips, and a user's rewards.
-  { path: "/payments", access: "admin", ...chunk(admin, "PaymentsRoute") },
-  // Not in the spec: the site's rules, the moderators' queue and the public moderation log (docs/product.md, "Moderation").
-  { path: "/rules", access: "public", ...chunk(moderation, "RulesRoute") },
-  { path: "/moderation", access: "moderator", ...chunk(moderation, "ModerationRoute") },
-  { path: "/moderation/log", access: "public", ...chunk(moderation, "ModerationLogRoute") },
-  { path: "/decisions", access: "user", ...chunk(moderation, "DecisionsRoute") },
-  { path: "/appeal/:actionId/:token", access: "public", ...chunk(moderation, "AppealByLinkRoute") },
-  // Not in the spec: cookie-free stats (docs/product.md, "Stats").
-  { path: "/stats", access: "user", ...chunk(stats, "StatsRoute") },
-  { path: "/stats/posts/:id", access: "user", ...chunk(stats, "PostStatsRoute") },
-  { path: "/admin/stats", access: "admin", ...chunk(stats, "SiteStatsRoute") },
-  // Not in the spec: readers subscribed by e-mail without an account (docs/product.md, "Subscribing by e-mail").
-  { path: "/subscriptions/confirm/:token", access: "public", ...chunk(subscriptions, "ConfirmSubscriptionRoute") },
-  {
-    path: "/subscriptions/unsubscribe/:id/:token",
-    access: "public",
-    ...chunk(subscriptions, "SubscriberUnsubscribeRoute"),
-  },
-];
+/** Each screen's chunk, by its path in the shared table (home and not-found are in the main bundle). */
+const CHUNKS: Record<string, ReturnType<typeof chunk>> = {
+  "/register": chunk(auth, "RegisterRoute"),
+  "/login": chunk(auth, "LoginRoute"),
+  "/posts": chunk(posts, "PostsRoute"),
+  "/posts/:id": chunk(post, "PostRoute"),
+  "/search": chunk(search, "SearchRoute"),
+  "/password-reset-token": chunk(password, "PasswordResetRequestRoute"),
+  "/reset-password/:token": chunk(password, "ResetPasswordRoute"),
+  "/create-post": chunk(createPost, "CreatePostRoute"),
+  "/update-post/:id": chunk(edit, "EditPostRoute"),
+  "/update-comment/:id": chunk(edit, "EditCommentRoute"),
+  "/profile/:id": chunk(account, "ProfileRoute"),
+  "/upload-profile-photo": chunk(account, "UploadPhotoRoute"),
+  "/update-profile/:id": chunk(account, "UpdateProfileRoute"),
+  "/verify-account/:token": chunk(password, "VerifyAccountRoute"),
+  "/update-password": chunk(account, "ChangePasswordRoute"),
+  "/add-category": chunk(admin, "AddCategoryRoute"),
+  "/category-list": chunk(admin, "CategoryListRoute"),
+  "/update-category/:id": chunk(admin, "UpdateCategoryRoute"),
+  "/users": chunk(admin, "UsersRoute"),
+  "/send-mail": chunk(admin, "SendMailRoute"),
+  "/Settings": chunk(admin, "SettingsRoute"),
+  "/notifications": chunk(notifications, "NotificationsRoute"),
+  "/notifications/settings": chunk(notifications, "NotificationSettingsRoute"),
+  "/settings/blocks": chunk(account, "BlocksRoute"),
+  "/settings/account": chunk(account, "AccountSettingsRoute"),
+  "/import": chunk(account, "ImportRoute"),
+  "/unsubscribe/:userId/:topic/:token": chunk(notifications, "UnsubscribeRoute"),
+  "/payments": chunk(admin, "PaymentsRoute"),
+  "/rules": chunk(moderation, "RulesRoute"),
+  "/moderation": chunk(moderation, "ModerationRoute"),
+  "/moderation/log": chunk(moderation, "ModerationLogRoute"),
+  "/decisions": chunk(moderation, "DecisionsRoute"),
+  "/appeal/:actionId/:token": chunk(moderation, "AppealByLinkRoute"),
+  "/stats": chunk(stats, "StatsRoute"),
+  "/stats/posts/:id": chunk(stats, "PostStatsRoute"),
+  "/admin/stats": chunk(stats, "SiteStatsRoute"),
+  "/subscriptions/confirm/:token": chunk(subscriptions, "ConfirmSubscriptionRoute"),
+  "/subscriptions/unsubscribe/:id/:token": chunk(subscriptions, "SubscriberUnsubscribeRoute"),
+};
 
-/**
- * The screen whose path matches `pathname`, as react-router matches it: case-insensitive, `:name` one segment.
- */
+/** docs/specification.md §Routes (`#shared/screens.ts`): every route, who may open it, and its chunk. */
+export const SCREENS: Screen[] = SCREEN_PATHS.map((screen) => ({ ...screen, ...CHUNKS[screen.path] }));
+
+/** The screen whose path matches `pathname`, as react-router matches it. */
 export function screenAt(pathname: string): Screen | undefined {
-  const parts = pathname.toLowerCase().replace(/\/+$/, "").split("/");
-  return SCREENS.find(({ path }) => {
-    const pattern = path.toLowerCase().split("/");
-    return (
-      path !== "/" &&
-      pattern.length === parts.length &&
-      pattern.every((segment, index) => (segment.startsWith(":") ? parts[index] !== "" : segment === parts[index]))
-    );
-  });
+  const found = screenPathAt(pathname);
+  return found && SCREENS.find((screen) => screen.path === found.path);
 }

@@ -3,7 +3,7 @@ import { FEATURED_FEE_WEI } from "#shared/constants.ts";
 import type { CreatePostBody, PostStatus, PostUpdate } from "#shared/schemas/posts.ts";
 import { plainText } from "#shared/text.ts";
 import { categories, posts } from "../../db/schema.ts";
-import { HttpError, validationError } from "../../http-error.ts";
+import { HttpError } from "../../http-error.ts";
 import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { queuePostActivity } from "../federation/queue-messages.ts";
@@ -15,7 +15,7 @@ import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
 import { cacheTags } from "../reads/tags.ts";
-import { hasContent, sanitizePostHtml } from "../sanitize.ts";
+import { cleanDescription, writeNewPost } from "./new-posts.ts";
 import { POST_NOT_FOUND } from "./post-queries.ts";
 import { getPost } from "./post-reads.ts";
 
@@ -23,7 +23,7 @@ import { getPost } from "./post-reads.ts";
  * The columns an author's button sets: publish now (a post published before keeps its date), keep as a draft, or
  * publish at a time to come. No status: as it is.
  */
-function publishing(input: { status?: PostStatus | undefined; publishAt?: string | undefined }, isNew = false) {
+function publishing(input: { status?: PostStatus | undefined; publishAt?: string | undefined }) {
   switch (input.status) {
     case "draft":
       return { status: "draft" as const, publishedAt: null };
@@ -32,10 +32,7 @@ function publishing(input: { status?: PostStatus | undefined; publishAt?: string
     case "published":
       return {
         status: "published" as const,
-        // now(): the transaction's time, so a post published as it is created has publishedAt = createdAt.
-        publishedAt: isNew
-          ? sql`now()`
-          : sql`case when ${posts.status} = 'published' then ${posts.publishedAt} else now() end`,
+        publishedAt: sql`case when ${posts.status} = 'published' then ${posts.publishedAt} else now() end`,
       };
     default:
       return {};
@@ -51,12 +48,6 @@ async function categoryId(deps: Pick<Deps, "db">, title: string) {
   return category.id;
 }
 
-function cleanDescription(html: string) {
-  const clean = sanitizePostHtml(html);
-  if (!hasContent(clean)) throw validationError([{ path: ["description"], message: "Description is required" }]);
-  return clean;
-}
-
 /**
  * docs/specification.md §Create Blog. A featured post's payment is verified on-chain first; its hash is claimed in the
  * same transaction that creates the post, so a hash serves one post only, even under parallel requests.
@@ -66,9 +57,8 @@ export async function createPost(
   author: AuthUser,
   input: CreatePostBody,
 ) {
-  const description = cleanDescription(input.description);
-  const verdict = await screenOrRefuse(deps, { title: input.title, description: plainText(description) });
-  const held = verdict.action === "hold" || author.limitedAt !== null;
+  // The cheap refusals before the chain is asked and the cover stored; the writer checks them again.
+  await screenOrRefuse(deps, { title: input.title, description: plainText(cleanDescription(input.description)) });
   if ((input.status ?? "published") === "published") await limitNewAccountPosts(deps, author);
   const category = await categoryId(deps, input.category);
   const payment = input.transectionHash
@@ -82,35 +72,24 @@ export async function createPost(
     : null;
   const imageUrl = input.image ? await storeImage(deps.storage, input.image, "cover") : null;
   try {
-    const { id, fannedOut } = await deps.db.transaction(async (tx) => {
-      const [post] = await tx
-        .insert(posts)
-        .values({
-          title: input.title,
-          description,
-          categoryId: category,
-          image: imageUrl,
-          isFeatured: input.isFeatured,
-          userId: author.id,
-          ...(held ? { moderation: "held" as const, moderationReason: WAITING_FOR_REVIEW } : {}),
-          ...publishing({ status: input.status ?? "published", publishAt: input.publishAt }, true),
-        })
-        .returning({ id: posts.id });
-      if (!post) throw new Error("post was not created");
-      if (payment) await claimPayment(tx, payment, { purpose: "featured", userId: author.id, postId: post.id });
-      // Published at once: its author's followers are told in the same transaction, here and on the fediverse
-      // (one the filter holds, once a moderator lets it through).
-      const fannedOut = await fanOutNewPost({ db: tx, config: deps.config }, post.id);
-      if ((input.status ?? "published") === "published" && !held)
-        await queuePostActivity(
-          { db: tx, config: deps.config },
-          { action: "create", postId: post.id, authorId: author.id },
-        );
-      return { id: post.id, fannedOut };
-    });
-    deps.changed(postChanged(id));
-    if (held) await queueHeld(deps, { kind: "post", id, subjectId: author.id }, heldFor(author, verdict.terms));
-    announceNewPost(deps, id, fannedOut);
+    const { id } = await writeNewPost(
+      deps,
+      author,
+      {
+        title: input.title,
+        description: input.description,
+        categoryId: category,
+        image: imageUrl,
+        isFeatured: input.isFeatured,
+        status: input.status ?? "published",
+        publishAt: input.publishAt ? new Date(input.publishAt) : undefined,
+      },
+      {
+        alongside: async (tx, postId) => {
+          if (payment) await claimPayment(tx, payment, { purpose: "featured", userId: author.id, postId });
+        },
+      },
+    );
     return getPost(deps, id, author.id);
   } catch (error) {
     if (imageUrl) await removeImage(deps.storage, imageUrl, "cover").catch(() => {});

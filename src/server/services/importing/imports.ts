@@ -2,7 +2,7 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, desc, eq, inArray, lt, or, sql } from "drizzle-orm";
 import type { ImportFormat, ImportRequest, ImportState } from "#shared/schemas/imports.ts";
-import { imports, postRedirects, users } from "../../db/schema.ts";
+import { imports, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { wakeable } from "../../infra/periodic.ts";
 import { setPoolPriority } from "../../infra/thread-priority.ts";
@@ -10,8 +10,9 @@ import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { cacheTags, EVERYTHING, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { type ArchiveFile, HostileArchive, openArchive } from "./archive-file.ts";
+import { importCategories } from "./categories.ts";
 import { imageBringer } from "./images.ts";
-import { type ImportedItem, normalPath } from "./items.ts";
+import type { ImportedItem } from "./items.ts";
 import { type ImportTarget, type ItemResult, writePost, writeSubscriber } from "./write.ts";
 
 /** An instance reading an archive holds it this long after its last progress; if it stops, another takes over. */
@@ -27,7 +28,7 @@ const IN_FLIGHT = 2;
 /** The first errors are kept, with their reasons; the rest only counted. */
 const MAX_ERRORS = 200;
 
-type ImportDeps = Pick<Deps, "db" | "config" | "storage" | "mailer" | "log" | "changed">;
+type ImportDeps = Pick<Deps, "db" | "config" | "storage" | "mailer" | "bus" | "log" | "changed">;
 
 const openers = () => import("./formats/index.ts").then((module) => module.OPENERS);
 
@@ -106,11 +107,13 @@ export async function startImport(
   }
 }
 
-async function ownImport(deps: Pick<Deps, "db">, user: AuthUser, id: string) {
+/** The user's own import; staff may stop anyone's. */
+async function ownImport(deps: Pick<Deps, "db">, user: AuthUser, id: string, staff = false) {
+  const anyone = staff && (user.isAdmin || user.isModerator);
   const [row] = await deps.db
     .select()
     .from(imports)
-    .where(and(eq(imports.id, id), eq(imports.userId, user.id)));
+    .where(and(eq(imports.id, id), anyone ? undefined : eq(imports.userId, user.id)));
   if (!row) throw new HttpError(404, "No such import");
   return row;
 }
@@ -129,16 +132,35 @@ export async function latestImport(deps: Pick<Deps, "db">, user: AuthUser): Prom
   return row ? shown(row) : null;
 }
 
-/** Cancel: the job stops at its next item; what was imported stays (importing the file again finishes it). */
+/**
+ * Cancel: the job stops at its next item; what was imported stays (importing the file again finishes it). Admins
+ * and moderators cancel anyone's.
+ */
 export async function cancelImport(deps: Pick<Deps, "db" | "changed">, user: AuthUser, id: string) {
   deps.changed(NOTHING_PUBLIC);
-  await ownImport(deps, user, id);
+  const own = await ownImport(deps, user, id, true);
   const [row] = await deps.db
     .update(imports)
     .set({ status: "cancelled", finishedAt: new Date(), leaseUntil: null })
     .where(and(eq(imports.id, id), inArray(imports.status, ["queued", "running"])))
     .returning();
-  return row ? shown(row) : shown(await ownImport(deps, user, id));
+  return row ? shown(row) : shown(own);
+}
+
+/** Why an account's import may go no further: it was suspended, blocked or is leaving. */
+async function stoppedFor(deps: Pick<Deps, "db">, userId: string) {
+  const [owner] = await deps.db
+    .select({
+      blocked: users.isBlocked,
+      suspendedAt: users.suspendedAt,
+      closingAt: users.closingAt,
+      closedAt: users.closedAt,
+    })
+    .from(users)
+    .where(eq(users.id, userId));
+  if (!owner || owner.closedAt || owner.closingAt) return "Stopped: the account is closing.";
+  if (owner.suspendedAt || owner.blocked) return "Stopped: the account was suspended.";
+  return null;
 }
 
 /** Accounts an import writes for, found once each: the owner, or (whole site) the account an old author maps to. */
@@ -208,6 +230,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
         id: users.id,
         name: sql<string>`${users.firstName} || ' ' || ${users.lastName}`,
         limitedAt: users.limitedAt,
+        isAdmin: users.isAdmin,
       })
       .from(users)
       .where(eq(users.id, row.userId));
@@ -219,7 +242,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
       format: row.format,
       authorFor: authorsOf(deps, owner, row.options),
       bringImage: imageBringer(deps, archive, row.options.fetchImages),
-      categories: new Map(),
+      categoryFor: importCategories(deps, owner),
     };
     const errors: { item: string; reason: string }[] = [];
     let done = 0;
@@ -258,7 +281,15 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
     };
     // A few items at once: one's images are encoded while another's rows are written.
     const writing = new Set<Promise<void>>();
+    const stop = async (reason: string) => {
+      await Promise.all(writing);
+      await finish({ status: "cancelled", done, errors, error: reason });
+      return true;
+    };
     for await (const item of scanned.reader.items()) {
+      // The owner is read again before each item: a suspension stops what is left at once.
+      const stopped = await stoppedFor(deps, row.userId);
+      if (stopped) return await stop(stopped);
       const work: Promise<void> = write(item).finally(() => writing.delete(work));
       writing.add(work);
       if (writing.size < IN_FLIGHT) continue;
@@ -309,14 +340,3 @@ export function createImportJob(deps: ImportDeps, { everyMs = 5000 } = {}) {
   );
 }
 export type ImportJob = ReturnType<typeof createImportJob>;
-
-/** An imported post's old address (`/2019/05/my-post/`), answered with its new one; null for any other path. */
-export async function redirectFor(deps: Pick<Deps, "db">, pathname: string) {
-  const path = normalPath(pathname);
-  if (!path || path.length > 500 || path.startsWith("/api/") || path.startsWith("/assets/")) return null;
-  const [row] = await deps.db
-    .select({ postId: postRedirects.postId })
-    .from(postRedirects)
-    .where(eq(postRedirects.path, path));
-  return row ? `/posts/${row.postId}` : null;
-}

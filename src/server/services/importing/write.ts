@@ -1,28 +1,23 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { oneLine } from "#shared/notification-text.ts";
 import { plainText } from "#shared/text.ts";
-import {
-  categories,
-  comments,
-  emailSubscriptions,
-  importedItems,
-  postRedirects,
-  posts,
-  users,
-} from "../../db/schema.ts";
+import { comments, emailSubscriptions, importedItems, postRedirects, users } from "../../db/schema.ts";
+import type { AuthUser } from "../auth/auth-user.ts";
+import { refuseSilencedAuthor, writeNewPost } from "../content/new-posts.ts";
 import type { Deps } from "../deps.ts";
-import { screenOrRefuse } from "../moderation/filter.ts";
+import { screen } from "../moderation/filter.ts";
 import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
+import { isNewAccount, LINK, newAccountLimit } from "../moderation/spam.ts";
 import { unsubscribeHeaders } from "../notifications/mails.ts";
 import { mailtoOf } from "../notifications/notify.ts";
-import { hasContent, sanitizePostHtml } from "../sanitize.ts";
 import { countEvent } from "../stats/counts.ts";
 import { subscriptionToken, subscriptionUnsubscribePath } from "../subscribers/subscriptions.ts";
 import { imageFailure } from "./images.ts";
 import type { ImportedPost, ImportedSubscriber } from "./items.ts";
 import { subscriptionMovedMail } from "./mails.ts";
+import { isOwnAddress } from "./redirects.ts";
 
-type WriteDeps = Pick<Deps, "db" | "config" | "storage" | "mailer">;
+type WriteDeps = Pick<Deps, "db" | "config" | "storage" | "mailer" | "bus" | "log" | "changed">;
 export type BringImage = (ref: string, baseDir?: string) => Promise<string | null>;
 
 /** Who an import writes for: its owner (whose "same file again" it is) and, per item, the author it maps to. */
@@ -30,8 +25,8 @@ export interface ImportTarget {
   ownerId: string;
   format: string;
   authorFor(name: string | null): Promise<{ id: string; name: string; limitedAt: Date | null }>;
-  /** Categories found or made so far, by lower-cased title (an archive names a few, many times). */
-  categories: Map<string, Promise<string>>;
+  /** The category a post goes in, with why it is not the one the archive names. */
+  categoryFor(title: string | null, warnings: string[]): Promise<string>;
   bringImage: BringImage;
 }
 
@@ -44,7 +39,7 @@ export interface ItemResult {
 }
 
 const NUMERIC_ENTITY = /&#(x[0-9a-f]+|\d+);/gi;
-const decodeNumeric = (text: string) =>
+export const decodeNumeric = (text: string) =>
   text.replace(NUMERIC_ENTITY, (_match, code: string) => {
     const point = code[0] === "x" || code[0] === "X" ? Number.parseInt(code.slice(1), 16) : Number(code);
     return point > 31 && point <= 0x10ffff ? String.fromCodePoint(point) : "";
@@ -74,8 +69,8 @@ const attribute = (value: string) =>
     .replace(/&quot;/g, '"')
     .replace(/&#0?39;/g, "'");
 
-/** The body's images brought in (or left out), then the same sanitiser as a written post. */
-async function cleanBody(item: ImportedPost, bring: BringImage, warnings: string[]) {
+/** The body's images brought in (or left out); the content's writer sanitises it. */
+async function bodyOf(item: ImportedPost, bring: BringImage, warnings: string[]) {
   const refs = new Map<string, string | null>();
   for (const match of item.html.matchAll(IMG_SRC)) refs.set(match[3] ?? match[4] ?? "", null);
   for (const ref of refs.keys()) {
@@ -90,41 +85,41 @@ async function cleanBody(item: ImportedPost, bring: BringImage, warnings: string
     const stored = refs.get(ref);
     return stored ? `${start}"${stored}"` : whole;
   });
-  return sanitizePostHtml(paragraphs(html));
+  return paragraphs(html);
 }
 
-/** The category by its title, made if missing (an archive's first category becomes the post's). */
-async function categoryFor(deps: Pick<Deps, "db">, title: string | null, userId: string) {
-  const name =
-    oneLine(decodeNumeric(plainText(title ?? "")))
-      .slice(0, 60)
-      .trim() || "Uncategorized";
-  await deps.db.insert(categories).values({ title: name, userId }).onConflictDoNothing();
-  const [row] = await deps.db
-    .select({ id: categories.id })
-    .from(categories)
-    .where(sql`lower(${categories.title}) = lower(${name})`);
-  if (!row) throw new Error(`the category "${name}" could not be made`);
-  return row.id;
-}
-
-function categoryOf(deps: Pick<Deps, "db">, target: ImportTarget, title: string | null, userId: string) {
-  const key = (title ?? "").trim().toLowerCase();
-  let id = target.categories.get(key);
-  if (!id) {
-    id = categoryFor(deps, title, userId);
-    // A failure is not kept: the next post asks again.
-    id.catch(() => target.categories.delete(key));
-    target.categories.set(key, id);
-  }
-  return id;
+/** The old addresses the post may answer at: none of this site's own. */
+function keptPaths(item: ImportedPost, warnings: string[]) {
+  for (const path of item.oldPaths.filter(isOwnAddress))
+    warnings.push(`Its old address ${path.slice(0, 100)} was not kept: this site answers there itself.`);
+  return item.oldPaths.filter((path) => !isOwnAddress(path));
 }
 
 const commentText = (html: string) => plainText(html.replace(/<br\s*\/?>|<\/p>/gi, "\n")).slice(0, 5000);
 
+/** The comments the site's rules let in (the filter, a new account's links), each with what would hold it. */
+async function keptComments(deps: Pick<Deps, "db">, author: AuthUser, item: ImportedPost, warnings: string[]) {
+  const kept: { text: string; name: string; date: Date | null; terms: string[] | null }[] = [];
+  let refused = 0;
+  for (const comment of item.comments) {
+    const text = commentText(comment.text);
+    if (!text) continue;
+    const name = oneLine(comment.author).slice(0, 100).trim() || "Anonymous";
+    const verdict = await screen(deps, { description: text, name });
+    if (verdict.action === "refuse" || (isNewAccount(author) && [text, name].some((field) => LINK.test(field)))) {
+      refused++;
+      continue;
+    }
+    kept.push({ text, name, date: comment.date, terms: verdict.action === "hold" ? verdict.terms : null });
+  }
+  if (refused > 0) warnings.push(`${refused} of its comments left out: the site's rules refuse them.`);
+  return kept;
+}
+
 /**
- * One post, in one transaction with what makes importing it again a no-op: the post (its dates as they were; no mail,
- * no fediverse: it is not news), its old addresses, its approved comments under their writers' names.
+ * One post, through the content's writer (every rule of what a post may be), with what makes importing it again a
+ * no-op in its transaction: its old addresses and its approved comments under their writers' names. Its date is
+ * kept when past; it is not news (no mail, no fediverse).
  */
 export async function writePost(deps: WriteDeps, target: ImportTarget, item: ImportedPost): Promise<ItemResult> {
   if (item.error) throw new Error(item.error);
@@ -135,12 +130,12 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
     .where(and(eq(importedItems.userId, target.ownerId), eq(importedItems.source, source)));
   if (already) return { created: false, warnings: [] };
   const warnings: string[] = [];
-  const title = cleanTitle(item.title);
-  const description = await cleanBody(item, target.bringImage, warnings);
-  if (!hasContent(description)) throw new Error("it has no text");
-  const author = await target.authorFor(item.author);
-  const verdict = await screenOrRefuse(deps, { title, description: plainText(description) });
-  const held = verdict.action === "hold" || author.limitedAt !== null;
+  const mapped = await target.authorFor(item.author);
+  // Read afresh for each post: a suspension, a limit or a verified address counts from the next one.
+  const [author] = await deps.db.select().from(users).where(eq(users.id, mapped.id));
+  if (!author) throw new Error("its author's account is gone");
+  refuseSilencedAuthor(author);
+  const description = await bodyOf(item, target.bringImage, warnings);
   let cover: string | null = null;
   if (item.cover) {
     try {
@@ -149,62 +144,73 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
       warnings.push(imageFailure(item.cover, error));
     }
   }
-  const categoryId = await categoryOf(deps, target, item.category, author.id);
-  const date = item.date ?? new Date();
-  const status = item.status === "scheduled" && date <= new Date() ? "draft" : item.status;
-  const postId = await deps.db
-    .transaction(async (tx) => {
-      const [post] = await tx
-        .insert(posts)
-        .values({
-          title,
-          description,
-          categoryId,
-          image: cover,
-          userId: author.id,
-          status,
-          publishedAt: status === "draft" ? null : date,
-          createdAt: date,
-          updatedAt: date,
-          ...(held ? { moderation: "held" as const, moderationReason: WAITING_FOR_REVIEW } : {}),
-        })
-        .returning({ id: posts.id });
-      if (!post) throw new Error("the post was not written");
-      // Claimed with the post: an import of the same file running at once rolls its copy back.
-      const [claimed] = await tx
-        .insert(importedItems)
-        .values({ userId: target.ownerId, source, postId: post.id })
-        .onConflictDoNothing()
-        .returning({ source: importedItems.source });
-      if (!claimed) throw new AlreadyImported();
-      if (status === "published" && item.oldPaths.length > 0)
-        await tx
-          .insert(postRedirects)
-          .values(item.oldPaths.map((path) => ({ path, postId: post.id })))
-          .onConflictDoNothing();
-      const kept = item.comments
-        .map((comment) => ({ comment, text: commentText(comment.text) }))
-        .filter(({ text }) => text);
-      // A thousand rows a statement: well under PostgreSQL's 65,535 parameters.
-      for (let start = 0; start < kept.length; start += 1000)
-        await tx.insert(comments).values(
-          kept.slice(start, start + 1000).map(({ comment, text }) => ({
-            postId: post.id,
-            userId: author.id,
-            description: text,
-            importedAuthor: oneLine(comment.author).slice(0, 100).trim() || "Anonymous",
-            createdAt: comment.date ?? date,
-            updatedAt: comment.date ?? date,
-          })),
-        );
-      return post.id;
-    })
-    .catch((error) => {
-      if (error instanceof AlreadyImported) return null;
-      throw error;
-    });
-  if (!postId) return { created: false, warnings };
-  if (held) await queueHeld(deps, { kind: "post", id: postId, subjectId: author.id }, heldFor(author, verdict.terms));
+  const categoryId = await target.categoryFor(item.category, warnings);
+  const oldPaths = item.status === "published" ? keptPaths(item, warnings) : [];
+  const kept = await keptComments(deps, author, item, warnings);
+  const held: { id: string; terms: string[] }[] = [];
+  const written = await writeNewPost(
+    deps,
+    author,
+    {
+      title: cleanTitle(item.title),
+      description,
+      categoryId,
+      image: cover,
+      status: item.status,
+      publishAt: item.date ?? undefined,
+    },
+    {
+      publishedBefore: item.status === "published" ? (item.date ?? null) : null,
+      quiet: true,
+      overLimit: "draft",
+      alongside: async (tx, postId) => {
+        // Claimed with the post: an import of the same file running at once rolls its copy back.
+        const [claimed] = await tx
+          .insert(importedItems)
+          .values({ userId: target.ownerId, source, postId })
+          .onConflictDoNothing()
+          .returning({ source: importedItems.source });
+        if (!claimed) throw new AlreadyImported();
+        if (oldPaths.length > 0)
+          await tx
+            .insert(postRedirects)
+            .values(oldPaths.map((path) => ({ path, postId })))
+            .onConflictDoNothing();
+        // A thousand rows a statement: well under PostgreSQL's 65,535 parameters.
+        for (let start = 0; start < kept.length; start += 1000) {
+          const batch = kept.slice(start, start + 1000);
+          const rows = await tx
+            .insert(comments)
+            .values(
+              batch.map((comment) => ({
+                postId,
+                userId: author.id,
+                description: comment.text,
+                importedAuthor: comment.name,
+                createdAt: comment.date ?? item.date ?? new Date(),
+                updatedAt: comment.date ?? item.date ?? new Date(),
+                ...(comment.terms ? { moderation: "held" as const, moderationReason: WAITING_FOR_REVIEW } : {}),
+              })),
+            )
+            .returning({ id: comments.id });
+          rows.forEach((row, index) => {
+            const terms = batch[index]?.terms;
+            if (terms) held.push({ id: row.id, terms });
+          });
+        }
+      },
+    },
+  ).catch((error) => {
+    if (error instanceof AlreadyImported) return null;
+    throw error;
+  });
+  if (!written) return { created: false, warnings };
+  for (const comment of held)
+    await queueHeld(deps, { kind: "comment", id: comment.id, subjectId: author.id }, heldFor(null, comment.terms));
+  if (written.drafted) warnings.push(`Kept as a draft: ${newAccountLimit(deps.config)}`);
+  if (written.held) warnings.push("Waiting for a moderator's review before it is public.");
+  if (written.status === "scheduled" && item.status === "published")
+    warnings.push("Dated in the future: scheduled for then.");
   return { created: true, warnings };
 }
 

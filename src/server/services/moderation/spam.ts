@@ -6,7 +6,7 @@ import type { Deps } from "../deps.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A link in plain text: an address with a scheme, or one starting with www. */
-const LINK = /\b(?:https?:\/\/|www\.)\S/i;
+export const LINK = /\b(?:https?:\/\/|www\.)\S/i;
 
 export const NO_LINKS_YET =
   "New accounts cannot post links yet: verify your e-mail address, and links are yours a day after you joined.";
@@ -33,11 +33,12 @@ export async function limitNewAccountPosts(deps: Pick<Deps, "db" | "config">, us
     .select({ published: count() })
     .from(posts)
     .where(and(eq(posts.userId, user.id), eq(posts.status, "published"), gt(posts.createdAt, since)));
-  const allowed = deps.config.newAccountPostsPerDay;
-  if ((row?.published ?? 0) >= allowed) {
-    throw new HttpError(
-      429,
-      `New accounts can publish ${allowed} ${allowed === 1 ? "post" : "posts"} a day. Verify your e-mail address and come back tomorrow for more.`,
-    );
-  }
+  if ((row?.published ?? 0) >= deps.config.newAccountPostsPerDay)
+    throw new HttpError(429, newAccountLimit(deps.config));
+}
+
+/** Why a new account's post waits: its day's few are published. */
+export function newAccountLimit(config: Pick<Deps["config"], "newAccountPostsPerDay">) {
+  const allowed = config.newAccountPostsPerDay;
+  return `New accounts can publish ${allowed} ${allowed === 1 ? "post" : "posts"} a day. Verify your e-mail address and come back tomorrow for more.`;
 }
