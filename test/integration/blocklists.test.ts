@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { approvedRepliers } from "../../src/server/db/schema.ts";
+import { BLOCKLIST_HEADER } from "../../src/server/services/federation/blocklists.ts";
 import { isBlockedDomain } from "../../src/server/services/federation/domains.ts";
 import { receiveReply } from "../../src/server/services/federation/replies.ts";
 import { buildTestApp } from "../support/app.ts";
@@ -93,6 +94,32 @@ describe.each(databaseTargets)("shared domain block lists on $name", (target) =>
       publishedAt: null,
     });
     expect(reply?.status).toBe("pending");
+  });
+
+  it("answers a list whose every line is skipped, or that has no line, with what it skipped", async () => {
+    const skippedOnly = [
+      BLOCKLIST_HEADER,
+      "calm.example,noop,false,false,,false",
+      "*.hidden.example,suspend,false,false,,true",
+      "penchain.test,suspend,false,false,,false",
+      "<script>,suspend,false,false,,false",
+    ].join("\n");
+    const response = await importCsv(skippedOnly);
+    expect(response.statusCode).toBe(200);
+    expect(response.json()).toEqual({
+      imported: 0,
+      skipped: [
+        { line: 2, reason: "noop" },
+        { line: 3, reason: "an obfuscated domain names no domain" },
+        { line: 4, reason: "the site's own domain" },
+        { line: 5, reason: "not a domain" },
+      ],
+    });
+    for (const empty of [BLOCKLIST_HEADER, "\n\n"]) {
+      const answer = await importCsv(empty);
+      expect(answer.statusCode).toBe(200);
+      expect(answer.json()).toEqual({ imported: 0, skipped: [] });
+    }
   });
 
   it("lets only admins import or export, and refuses a list too long", async () => {

@@ -166,6 +166,36 @@ describe.each(databaseTargets)("Download my data on $name", (target) => {
     expect((await app.inject({ url: link.replace(/.{4}$/, "AAAA") })).statusCode).toBe(410);
   });
 
+  it("holds only what its owner could read now: no new title of another's post taken back to a draft", async () => {
+    const [author, reader] = [await signUp(app), await signUp(app)];
+    const post = await createPost(app, author, category, { title: "Out in the open" });
+    const kept = await createPost(app, author, category, { title: "Still public" });
+    await call("POST", "/api/comments", reader, { postId: post.id, description: "Nice one" });
+    await call("POST", "/api/comments", reader, { postId: kept.id, description: "Also nice" });
+    const renamed = await call("PUT", `/api/posts/${post.id}`, author, {
+      title: "Secret plans",
+      description: "<p>Not yet</p>",
+      category,
+      status: "draft",
+    });
+    expect(renamed.statusCode).toBe(200);
+    expect((await call("POST", "/api/exports", reader)).statusCode).toBe(202);
+    await app.exports.idle();
+    const files = await unzip((await app.inject({ url: await linkFor(reader.email) })).rawPayload);
+    const everything = [...files.values()].map((file) => file.toString("latin1")).join("\n");
+    expect(everything).not.toContain("Secret plans");
+    const written = JSON.parse(files.get("comments.json")?.toString("utf8") ?? "[]");
+    // Their own words stay theirs; the post they can no longer open is named by nothing but its id.
+    expect(written).toEqual([
+      expect.objectContaining({ text: "Nice one", postId: post.id, postTitle: null, postUrl: null }),
+      expect.objectContaining({
+        text: "Also nice",
+        postTitle: "Still public",
+        postUrl: `http://penchain.test/posts/${kept.id}`,
+      }),
+    ]);
+  });
+
   it("takes over an archive whose instance stopped half-way, and refuses a fourth a day", async () => {
     const user = await signUp(app);
     await createPost(app, user, category, { title: "Survives a restart" });

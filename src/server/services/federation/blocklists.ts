@@ -6,6 +6,7 @@ import { HttpError } from "../../http-error.ts";
 import { csvField } from "../../infra/csv.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
+import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { blockDomain, normalHost } from "./domains.ts";
 
 /** Mastodon's header for domain block lists, which other servers and shared lists (e.g. Oliphant's) use too. */
@@ -97,5 +98,7 @@ export async function importBlocklist(
     await blockDomain(deps, admin, domain.data, ownHostname, { severity, publicComment });
     result.imported++;
   }
+  // Blocked domains are read apart from the cached public reads, also when every line was skipped (decision 010).
+  deps.changed(NOTHING_PUBLIC);
   return result;
 }

@@ -24,6 +24,7 @@ import { isFollowerInbox } from "./delivery-guard.ts";
 import { isBlockedDomain } from "./domains.ts";
 import { addFollower, forgetFollower, removeFollower, SITE_ACTOR } from "./followers.ts";
 import { isClosedAccount } from "./queries.ts";
+import { registrableDomain } from "./registrable-domain.ts";
 import { addReaction, editReply, forgetReply, receiveReply, removeReaction } from "./replies.ts";
 import { remoteHandle } from "./senders.ts";
 
@@ -207,7 +208,8 @@ export function registerInbox(federation: Federation<void>, deps: InboxDeps) {
         });
         if (targets.length === 0) return;
         const note = plainText(flag.content?.toString() ?? "");
-        const filed = await receiveRemoteReport({ db }, { server: actor.hostname, targets, note });
+        const domain = await registrableDomain(actor.hostname);
+        const filed = await receiveRemoteReport({ db }, { domain, targets, note });
         log.info({ from: actor.hostname, filed }, "federation: a report arrived from another server");
       }),
     )

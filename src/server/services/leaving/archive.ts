@@ -1,5 +1,5 @@
 import fs from "node:fs";
-import { and, asc, eq, gt, sql } from "drizzle-orm";
+import { and, asc, eq, gt, or, sql } from "drizzle-orm";
 import TurndownService from "turndown";
 import { stringify } from "yaml";
 import { ZipFile } from "yazl";
@@ -17,6 +17,7 @@ import {
 } from "../../db/schema.ts";
 import { csvField } from "../../infra/csv.ts";
 import { escapeHtml } from "../../infra/html.ts";
+import { isReachable } from "../content/post-queries.ts";
 import type { Deps } from "../deps.ts";
 
 /** Posts are read this many at a time: an archive of thousands never holds them all. */
@@ -72,7 +73,7 @@ const README = `Your Penchain data
 profile.json          your profile as it is now
 posts/<name>/         each post: index.html, index.md (Markdown with front matter) and its images
 ghost.json            your posts in Ghost's import format (Ghost Admin > Settings > Import/Export)
-comments.json         the comments you wrote
+comments.json         the comments you wrote (on a post you can no longer open, without its title)
 followers.json        who follows you, here and on the fediverse
 following.json        whom you follow
 subscribers.csv       the addresses subscribed to your posts by e-mail
@@ -267,21 +268,30 @@ function ghostExport(
   };
 }
 
+/**
+ * The user's comments, each with its post's title and address only while the user could open that post on the site
+ * now (it is public, or theirs): another author's post taken back to a draft, or hidden, leaks no title it has since.
+ */
 async function commentsOf(deps: Pick<Deps, "db">, userId: string, base: string) {
+  const readable = or(isReachable, eq(posts.userId, userId));
   const rows = await deps.db
     .select({
       id: comments.id,
       text: comments.description,
       createdAt: comments.createdAt,
       postId: posts.id,
-      postTitle: posts.title,
+      postTitle: sql<string | null>`case when ${readable} then ${posts.title} end`,
       importedAuthor: comments.importedAuthor,
     })
     .from(comments)
     .innerJoin(posts, eq(posts.id, comments.postId))
     .where(eq(comments.userId, userId))
     .orderBy(asc(comments.createdAt));
-  return rows.map((row) => ({ ...row, createdAt: iso(row.createdAt), postUrl: `${base}/posts/${row.postId}` }));
+  return rows.map((row) => ({
+    ...row,
+    createdAt: iso(row.createdAt),
+    postUrl: row.postTitle === null ? null : `${base}/posts/${row.postId}`,
+  }));
 }
 
 async function followersOf(deps: Pick<Deps, "db">, userId: string, base: string) {

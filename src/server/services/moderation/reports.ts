@@ -1,4 +1,4 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import type { Report, ReportInput, ReportKind } from "#shared/schemas/moderation.ts";
 import { reportInputSchema } from "#shared/schemas/moderation.ts";
 import { isUniqueViolation } from "../../db/errors.ts";
@@ -10,7 +10,7 @@ import type { Deps } from "../deps.ts";
 import { queueFlagForward } from "../federation/queue-messages.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { reasonOf } from "./rules.ts";
-import { findTarget } from "./targets.ts";
+import { findTarget, type Target } from "./targets.ts";
 
 export const NOTHING_TO_REPORT = "There is nothing to report here: it may have been removed.";
 export const ALREADY_REPORTED = "You have reported this already: a moderator will look at it.";
@@ -87,43 +87,63 @@ export async function myReports(
   return { items: page.items.map((row) => toReport(row.report)), nextCursor: page.nextCursor };
 }
 
+/** How many reports one registered domain (all its hosts together) may file a day. */
+export const REMOTE_REPORTS_PER_DAY = 20;
+
 /**
  * A report from another server (a `Flag`), about our posts or users: it joins the queue without the remote
- * reporter's name (only their server is kept, never shown), once per server and item while it is open.
+ * reporter's name. `domain` is the server's registered domain (`federation/registrable-domain.ts`), so its hosts
+ * (`a.evil.example`, `b.evil.example`…) count as one: once per domain and item while it is open, and at most
+ * `REMOTE_REPORTS_PER_DAY` a day. Only the domain is kept, never shown.
  */
 export async function receiveRemoteReport(
   deps: Pick<Deps, "db">,
-  report: { server: string; targets: { kind: "post" | "user"; id: string }[]; note: string },
+  report: { domain: string; targets: { kind: "post" | "user"; id: string }[]; note: string },
 ) {
-  let filed = 0;
+  const found: Target[] = [];
   for (const wanted of report.targets.slice(0, 10)) {
     const target = await findTarget(deps.db, wanted.kind, wanted.id);
-    if (!target?.isPublic) continue;
-    const [open] = await deps.db
-      .select({ id: reports.id })
-      .from(reports)
-      .where(
-        and(
-          eq(reports.remoteReporter, report.server),
-          eq(reports.targetKind, target.kind),
-          eq(reports.targetId, target.id),
-          eq(reports.status, "open"),
-        ),
-      )
-      .limit(1);
-    if (open) continue;
-    await deps.db.insert(reports).values({
-      reporterId: null,
-      remoteReporter: report.server,
-      targetKind: target.kind,
-      targetId: target.id,
-      subjectId: target.subjectId,
-      reason: "A report from another server",
-      note: report.note.slice(0, 1000),
-    });
-    filed++;
+    if (target?.isPublic) found.push(target);
   }
-  return filed;
+  if (found.length === 0) return 0;
+  return deps.db.transaction(async (tx) => {
+    // One domain's reports are counted and filed in turn, so reports arriving together cannot pass the cap.
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtext(${`penchain:remote-reports:${report.domain}`}))`);
+    const [today] = await tx
+      .select({ n: count() })
+      .from(reports)
+      .where(and(eq(reports.remoteReporter, report.domain), gt(reports.createdAt, sql`now() - interval '1 day'`)));
+    let room = REMOTE_REPORTS_PER_DAY - (today?.n ?? 0);
+    let filed = 0;
+    for (const target of found) {
+      if (room <= 0) break;
+      const [open] = await tx
+        .select({ id: reports.id })
+        .from(reports)
+        .where(
+          and(
+            eq(reports.remoteReporter, report.domain),
+            eq(reports.targetKind, target.kind),
+            eq(reports.targetId, target.id),
+            eq(reports.status, "open"),
+          ),
+        )
+        .limit(1);
+      if (open) continue;
+      await tx.insert(reports).values({
+        reporterId: null,
+        remoteReporter: report.domain,
+        targetKind: target.kind,
+        targetId: target.id,
+        subjectId: target.subjectId,
+        reason: "A report from another server",
+        note: report.note.slice(0, 1000),
+      });
+      filed++;
+      room--;
+    }
+    return filed;
+  });
 }
 
 /** What its author is shown beside an item the filter holds. */
