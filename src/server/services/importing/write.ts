@@ -11,19 +11,18 @@ import {
   users,
 } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
-import { screenOrRefuse } from "../moderation/filter.ts";
 import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
 import { unsubscribeHeaders } from "../notifications/mails.ts";
 import { mailtoOf } from "../notifications/notify.ts";
-import { hasContent, sanitizePostHtml } from "../sanitize.ts";
 import { countEvent } from "../stats/counts.ts";
 import { subscriptionToken, subscriptionUnsubscribePath } from "../subscribers/subscriptions.ts";
+import { type BringImage, cleanBody } from "./body.ts";
 import { imageFailure } from "./images.ts";
 import type { ImportedPost, ImportedSubscriber } from "./items.ts";
 import { subscriptionMovedMail } from "./mails.ts";
+import { screenImported } from "./screen.ts";
 
 type WriteDeps = Pick<Deps, "db" | "config" | "storage" | "mailer">;
-export type BringImage = (ref: string, baseDir?: string) => Promise<string | null>;
 
 /** Who an import writes for: its owner (whose "same file again" it is) and, per item, the author it maps to. */
 export interface ImportTarget {
@@ -41,6 +40,9 @@ class AlreadyImported extends Error {}
 export interface ItemResult {
   created: boolean;
   warnings: string[];
+  /** Why it was written as a draft though the archive had it otherwise. */
+  draft?: string;
+  held?: boolean;
 }
 
 const NUMERIC_ENTITY = /&#(x[0-9a-f]+|\d+);/gi;
@@ -55,43 +57,6 @@ export const cleanTitle = (title: string) =>
   oneLine(decodeNumeric(plainText(title)))
     .slice(0, 200)
     .trim() || "Untitled";
-
-/** WordPress keeps paragraphs as blank lines (its `wpautop` adds the tags when it shows them). */
-export function paragraphs(html: string) {
-  if (/<(p|div|h[1-6]|ul|ol|blockquote|figure)\b/i.test(html)) return html;
-  return html
-    .split(/\n\s*\n/)
-    .map((chunk) => chunk.trim())
-    .filter(Boolean)
-    .map((chunk) => `<p>${chunk.replace(/\n/g, "<br>")}</p>`)
-    .join("");
-}
-
-const IMG_SRC = /(<img\b[^>]*?\bsrc\s*=\s*)("([^"]*)"|'([^']*)')/gi;
-const attribute = (value: string) =>
-  value
-    .replace(/&amp;/g, "&")
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;/g, "'");
-
-/** The body's images brought in (or left out), then the same sanitiser as a written post. */
-async function cleanBody(item: ImportedPost, bring: BringImage, warnings: string[]) {
-  const refs = new Map<string, string | null>();
-  for (const match of item.html.matchAll(IMG_SRC)) refs.set(match[3] ?? match[4] ?? "", null);
-  for (const ref of refs.keys()) {
-    try {
-      refs.set(ref, await bring(attribute(ref), item.baseDir));
-    } catch (error) {
-      warnings.push(imageFailure(ref, error));
-    }
-  }
-  const html = item.html.replace(IMG_SRC, (whole, start: string, _quoted, double?: string, single?: string) => {
-    const ref = double ?? single ?? "";
-    const stored = refs.get(ref);
-    return stored ? `${start}"${stored}"` : whole;
-  });
-  return sanitizePostHtml(paragraphs(html));
-}
 
 /** The category by its title, made if missing (an archive's first category becomes the post's). */
 async function categoryFor(deps: Pick<Deps, "db">, title: string | null, userId: string) {
@@ -136,10 +101,12 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
   if (already) return { created: false, warnings: [] };
   const warnings: string[] = [];
   const title = cleanTitle(item.title);
-  const description = await cleanBody(item, target.bringImage, warnings);
-  if (!hasContent(description)) throw new Error("it has no text");
+  const body = await cleanBody(item, target.bringImage, warnings);
+  const description = body.html;
+  // A post without text arrives all the same, as a draft for its author to finish.
+  const empty = body.hasContent ? undefined : "it has no text";
   const author = await target.authorFor(item.author);
-  const verdict = await screenOrRefuse(deps, { title, description: plainText(description) });
+  const verdict = await screenImported(deps, { title, description: plainText(description) });
   const held = verdict.action === "hold" || author.limitedAt !== null;
   let cover: string | null = null;
   if (item.cover) {
@@ -151,7 +118,7 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
   }
   const categoryId = await categoryOf(deps, target, item.category, author.id);
   const date = item.date ?? new Date();
-  const status = item.status === "scheduled" && date <= new Date() ? "draft" : item.status;
+  const status = empty || (item.status === "scheduled" && date <= new Date()) ? "draft" : item.status;
   const postId = await deps.db
     .transaction(async (tx) => {
       const [post] = await tx
@@ -205,7 +172,7 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
     });
   if (!postId) return { created: false, warnings };
   if (held) await queueHeld(deps, { kind: "post", id: postId, subjectId: author.id }, heldFor(author, verdict.terms));
-  return { created: true, warnings };
+  return { created: true, warnings, held, ...(empty && item.status !== "draft" ? { draft: empty } : {}) };
 }
 
 /**
