@@ -50,8 +50,9 @@ function tagsOf(html: string): Tag[] {
   return tags;
 }
 
-const link = (url: string) => `<p><a href="${escapeHtml(url)}">${escapeHtml(url)}</a></p>`;
-const image = (url: string) => `<p><img src="${escapeHtml(url)}"></p>`;
+// Inline: WordPress's paragraphs are made before its shortcodes are read, so these sit in one.
+const link = (url: string) => `<a href="${escapeHtml(url)}">${escapeHtml(url)}</a>`;
+const image = (url: string) => `<img src="${escapeHtml(url)}">`;
 const isUrl = (text: string | undefined): text is string => !!text && /^https?:\/\/\S+$/i.test(text);
 
 /** A caption's image (a link around an `<img>`, or the `<img>`) and the text after it. */

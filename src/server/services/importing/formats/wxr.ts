@@ -1,5 +1,6 @@
 import { SaxesParser } from "saxes";
 import { type ArchiveFile, HostileArchive, textChunks } from "../archive-file.ts";
+import { paragraphs } from "../body.ts";
 import {
   CUT_BODY,
   cutBody,
@@ -238,7 +239,8 @@ export const openWxr: FormatOpener = (archive) => {
         const status = draftReason ? "draft" : (STATUSES[f["wp:status"] ?? ""] ?? "draft");
         const date = wpDate(f["wp:post_date_gmt"]) ?? wpDate(f["wp:post_date"]);
         const path = status === "published" ? oldPath(f.link?.trim()) : null;
-        const { html, notes } = shortcodesAsHtml(body.html, id, attachments);
+        // As WordPress shows it: its blank-line paragraphs first, then the shortcodes.
+        const { html, notes } = shortcodesAsHtml(paragraphs(body.html), id, attachments);
         yield {
           kind: "post",
           source,
