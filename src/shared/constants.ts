@@ -19,5 +19,10 @@ export const TIMEAGO_REFRESH_MS = 60_000;
 
 export const MAX_UPLOAD_BYTES = 5 * 1024 * 1024;
 
+/** The editor's limits: a post's title and (HTML) description, a comment. Imports are held to them too. */
+export const POST_TITLE_MAX = 200;
+export const POST_DESCRIPTION_MAX = 100_000;
+export const COMMENT_MAX = 5000;
+
 /** Hardhat's local chain. */
 export const LOCAL_CHAIN_ID = 31337;

@@ -919,6 +919,8 @@ export const imports = pgTable(
     done: integer("done").notNull().default(0),
     /** Items refused, with their reason (the first 200). */
     errors: jsonb("errors").$type<{ item: string; reason: string }[]>().notNull().default([]),
+    /** Every item of the archive counted once, by what became of it (brought as it was, made a draft and why, …). */
+    report: jsonb("report").$type<{ reason: string; count: number }[]>().notNull().default([]),
     error: text("error"),
     leaseUntil: timestamp("lease_until", { withTimezone: true }),
     createdAt: createdAt(),

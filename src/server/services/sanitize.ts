@@ -32,6 +32,9 @@ const OPTIONS: sanitizeHtml.IOptions = {
     "a",
     "img",
     "span",
+    // An imported image's caption (WordPress's [caption]); without attributes.
+    "figure",
+    "figcaption",
   ],
   allowedAttributes: { a: ["href", "target", "rel"], img: ["src", "alt", "title"], span: ["style"] },
   allowedClasses: { p: INDENTS, h1: INDENTS, h2: INDENTS, li: INDENTS, blockquote: INDENTS },

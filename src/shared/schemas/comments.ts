@@ -1,3 +1,4 @@
+import { COMMENT_MAX } from "../constants.ts";
 import { z } from "../zod.ts";
 import { userSummarySchema } from "./users.ts";
 
@@ -6,7 +7,7 @@ const description = z
   .check(
     z.trim(),
     z.minLength(1, "Description is required"),
-    z.maxLength(5000, "Comments are at most 5000 characters"),
+    z.maxLength(COMMENT_MAX, "Comments are at most 5000 characters"),
   );
 
 export const commentInputSchema = z.object({ description, postId: z.uuid("postId must be a post id") });

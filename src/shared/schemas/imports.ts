@@ -66,6 +66,8 @@ export const importRequestSchema = z.object({
 export type ImportRequest = z.infer<typeof importRequestSchema>;
 
 export const importErrorSchema = z.object({ item: z.string(), reason: z.string() });
+/** How many of the archive's items ended one way (the lines add up to every item in the archive). */
+export const importReportLineSchema = z.object({ reason: z.string(), count: z.int() });
 
 /** Where an import stands: items read of those found, what went wrong with which, and why it stopped. */
 export const importStateSchema = z.object({
@@ -76,6 +78,7 @@ export const importStateSchema = z.object({
   total: z.int(),
   done: z.int(),
   errors: z.array(importErrorSchema),
+  report: z.array(importReportLineSchema),
   error: z.nullable(z.string()),
   createdAt: z.iso.datetime({ offset: true }),
   finishedAt: z.nullable(z.iso.datetime({ offset: true })),

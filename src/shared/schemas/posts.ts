@@ -1,4 +1,4 @@
-import { TX_HASH_REGEX } from "../constants.ts";
+import { POST_DESCRIPTION_MAX, POST_TITLE_MAX, TX_HASH_REGEX } from "../constants.ts";
 import { z } from "../zod.ts";
 import { commentSchema } from "./comments.ts";
 import { tipTotalsSchema } from "./tips.ts";
@@ -12,9 +12,9 @@ const required = (message: string) => z.string({ error: message }).check(z.trim(
 export const TX_HASH_MESSAGE = "Transaction Hash must be exactly 66 characters long and start with '0x'";
 
 const postFields = {
-  title: required("Title is required").check(z.maxLength(200, "Title is at most 200 characters")),
+  title: required("Title is required").check(z.maxLength(POST_TITLE_MAX, "Title is at most 200 characters")),
   /** Rich HTML from the editor; the server sanitises it. */
-  description: required("Description is required").check(z.maxLength(100_000, "Description is too long")),
+  description: required("Description is required").check(z.maxLength(POST_DESCRIPTION_MAX, "Description is too long")),
   /** The category's title, as the dropdown sends it (docs/specification.md §Create Blog). */
   category: required("Category is required"),
 };

@@ -7,8 +7,8 @@ import { HttpError, validationError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { queuePostActivity } from "../federation/queue-messages.ts";
-import { screenOrRefuse } from "../moderation/filter.ts";
 import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
+import { screenInSlices } from "../moderation/screen-slices.ts";
 import { isNewAccount, newAccountLimit } from "../moderation/spam.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { cacheTags } from "../reads/tags.ts";
@@ -38,6 +38,8 @@ export interface NewPostOptions {
   quiet?: boolean;
   /** Past a new account's posts of the day: refused (the editor), or kept as a draft (an import, item by item). */
   overLimit?: "refuse" | "draft";
+  /** A body with no text: refused (the editor), or kept as a draft for its author to finish (an import). */
+  empty?: "refuse" | "draft";
   /** What is written with the post, in its transaction (a payment's claim, an import's rows). */
   alongside?: (tx: Db, postId: string) => Promise<void>;
 }
@@ -52,9 +54,10 @@ export interface WrittenPost {
   drafted: boolean;
 }
 
-export function cleanDescription(html: string) {
+export function cleanDescription(html: string, empty: "refuse" | "draft" = "refuse") {
   const clean = sanitizePostHtml(html);
-  if (!hasContent(clean)) throw validationError([{ path: ["description"], message: "Description is required" }]);
+  if (!hasContent(clean) && empty === "refuse")
+    throw validationError([{ path: ["description"], message: "Description is required" }]);
   return clean;
 }
 
@@ -110,8 +113,9 @@ export async function writeNewPost(
   options: NewPostOptions = {},
 ): Promise<WrittenPost> {
   refuseSilencedAuthor(author);
-  const description = cleanDescription(post.description);
-  const verdict = await screenOrRefuse(deps, { title: post.title, description: plainText(description) });
+  const description = cleanDescription(post.description, post.status === "draft" ? options.empty : "refuse");
+  // In slices, the event loop free between them: a long body does not hold the server while it is read.
+  const verdict = await screenInSlices(deps, { title: post.title, description: plainText(description) });
   const asked = publishing(post, options.publishedBefore);
   const written = await deps.db.transaction(async (tx) => {
     const now = await lockedAuthor(tx, author);

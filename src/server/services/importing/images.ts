@@ -9,6 +9,10 @@ import { ARCHIVE_LIMITS, type ArchiveFile } from "./archive-file.ts";
 const FETCH_TIMEOUT_MS = 15_000;
 const MAX_REDIRECTS = 3;
 
+/** Why an image was not fetched, the same whatever happened: a name that resolves privately, or not at all, or a
+ * refused connection would otherwise tell an importer what lies inside the server's network. */
+export const COULD_NOT_FETCH = "could not fetch it";
+
 /**
  * An image from the old site, when the importer asked for it: https only, to public addresses only (checked as the
  * connection is made, and again at each redirect), at most 25 MB.
@@ -19,32 +23,37 @@ export async function fetchImage(url: string): Promise<Buffer> {
     const target = URL.parse(address);
     if (target?.protocol !== "https:") throw new Error("only https images are fetched");
     const host = target.hostname.replace(/^\[|\]$/g, "");
-    if (ipaddr.isValid(host) && !isPublicAddress(host)) throw new Error("it is on a private address");
+    if (ipaddr.isValid(host) && !isPublicAddress(host)) throw new Error(COULD_NOT_FETCH);
     const answer = await fetch(target, {
       redirect: "manual",
       signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
       dispatcher: publicOnly,
-    } as RequestInit).catch((error: Error & { cause?: Error }) => {
-      throw new Error(error.cause?.message ?? error.message);
+    } as RequestInit).catch(() => {
+      throw new Error(COULD_NOT_FETCH);
     });
     if (answer.status >= 300 && answer.status < 400 && answer.headers.get("location")) {
       await answer.body?.cancel();
       address = new URL(answer.headers.get("location") as string, target).href;
       continue;
     }
-    if (!answer.ok || !answer.body) throw new Error(`the old site answered ${answer.status}`);
+    if (!answer.ok || !answer.body) throw new Error(COULD_NOT_FETCH);
     if (Number(answer.headers.get("content-length") ?? 0) > ARCHIVE_LIMITS.imageBytes)
       throw new Error("it is over 25 MB");
     const chunks: Uint8Array[] = [];
     let size = 0;
-    for await (const chunk of answer.body) {
-      size += chunk.length;
-      if (size > ARCHIVE_LIMITS.imageBytes) throw new Error("it is over 25 MB");
-      chunks.push(chunk);
+    try {
+      for await (const chunk of answer.body) {
+        size += chunk.length;
+        if (size > ARCHIVE_LIMITS.imageBytes) break;
+        chunks.push(chunk);
+      }
+    } catch {
+      throw new Error(COULD_NOT_FETCH);
     }
+    if (size > ARCHIVE_LIMITS.imageBytes) throw new Error("it is over 25 MB");
     return Buffer.concat(chunks);
   }
-  throw new Error("too many redirects");
+  throw new Error(COULD_NOT_FETCH);
 }
 
 /**

@@ -13,6 +13,7 @@ import { type ArchiveFile, HostileArchive, openArchive } from "./archive-file.ts
 import { importCategories } from "./categories.ts";
 import { imageBringer } from "./images.ts";
 import type { ImportedItem } from "./items.ts";
+import { OUTCOMES, tally } from "./report.ts";
 import { type ImportTarget, type ItemResult, writePost, writeSubscriber } from "./write.ts";
 
 /** An instance reading an archive holds it this long after its last progress; if it stops, another takes over. */
@@ -45,6 +46,7 @@ const shown = (row: typeof imports.$inferSelect): ImportState => ({
   total: row.total,
   done: row.done,
   errors: row.errors,
+  report: row.report,
   error: row.error,
   createdAt: row.createdAt.toISOString(),
   finishedAt: row.finishedAt?.toISOString() ?? null,
@@ -190,7 +192,8 @@ function authorsOf(
   };
 }
 
-const itemName = (item: ImportedItem) => (item.kind === "post" ? item.title || item.source : item.email).slice(0, 200);
+const itemName = (item: ImportedItem) =>
+  (item.kind === "post" ? item.title || item.source : item.kind === "subscriber" ? item.email : "").slice(0, 200);
 
 /**
  * Takes the oldest import waiting (or one whose instance stopped reading it) and reads it through: every item
@@ -208,7 +211,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
     .for("update", { skipLocked: true });
   const [row] = await deps.db
     .update(imports)
-    .set({ status: "running", leaseUntil: new Date(now.getTime() + LEASE_MS), done: 0, errors: [] })
+    .set({ status: "running", leaseUntil: new Date(now.getTime() + LEASE_MS), done: 0, errors: [], report: [] })
     .where(inArray(imports.id, waiting))
     .returning();
   if (!row) return false;
@@ -245,6 +248,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
       categoryFor: importCategories(deps, owner),
     };
     const errors: { item: string; reason: string }[] = [];
+    const report = tally();
     let done = 0;
     let lastWrite = Date.now();
     let created = 0;
@@ -253,7 +257,13 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
       lastWrite = Date.now();
       const [still] = await deps.db
         .update(imports)
-        .set({ done, errors, total: Math.max(scanned.total, done), leaseUntil: new Date(Date.now() + LEASE_MS) })
+        .set({
+          done,
+          errors,
+          report: report.lines(),
+          total: Math.max(scanned.total, done),
+          leaseUntil: new Date(Date.now() + LEASE_MS),
+        })
         .where(and(eq(imports.id, row.id), eq(imports.status, "running")))
         .returning({ id: imports.id });
       // Subscribers' mails queued meanwhile go out a few at a time.
@@ -268,6 +278,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
       return Boolean(still);
     };
     const write = async (item: ImportedItem) => {
+      if (item.kind === "skipped") return;
       let result: ItemResult | null = null;
       try {
         result = item.kind === "post" ? await writePost(deps, target, item) : await writeSubscriber(deps, target, item);
@@ -275,8 +286,11 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
         if (errors.length < MAX_ERRORS) errors.push({ item: itemName(item), reason: reasonOf(error) });
       }
       if (result?.created) created++;
-      for (const warning of result?.warnings ?? [])
+      const draft = result?.created && (result.draft ?? (item.kind === "post" ? item.draftReason : undefined));
+      const notes = result?.created && item.kind === "post" ? (item.notes ?? []) : [];
+      for (const warning of [...(draft ? [OUTCOMES.draft(draft)] : []), ...notes, ...(result?.warnings ?? [])])
         if (errors.length < MAX_ERRORS) errors.push({ item: itemName(item), reason: warning });
+      report.count(item, result);
       done++;
     };
     // A few items at once: one's images are encoded while another's rows are written.
@@ -290,6 +304,11 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
       // The owner is read again before each item: a suspension stops what is left at once.
       const stopped = await stoppedFor(deps, row.userId);
       if (stopped) return await stop(stopped);
+      // Not imported: only counted.
+      if (item.kind === "skipped") {
+        report.count(item, null);
+        continue;
+      }
       const work: Promise<void> = write(item).finally(() => writing.delete(work));
       writing.add(work);
       if (writing.size < IN_FLIGHT) continue;
@@ -312,7 +331,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
     }
     await Promise.all(writing);
     if (!(await progress())) return true;
-    await finish({ status: "done", done, errors });
+    await finish({ status: "done", done, errors, report: report.lines() });
   } catch (error) {
     deps.log.error({ err: error, importId: row.id }, "an import failed");
     await finish({ status: "failed", error: reasonOf(error).slice(0, 500) });

@@ -1,3 +1,4 @@
+import { COMMENT_MAX, POST_DESCRIPTION_MAX, POST_TITLE_MAX } from "#shared/constants.ts";
 import type { ArchiveFile } from "./archive-file.ts";
 
 /** A comment an archive brings, kept under its original writer's name and date. */
@@ -28,6 +29,10 @@ export interface ImportedPost {
   baseDir?: string;
   /** Why the archive's file for it could not be read: the item is then only reported. */
   error?: string;
+  /** Why it arrives as a draft though the archive has it published (a password, a body cut to the editor's size). */
+  draftReason?: string;
+  /** What of it was left out (a shortcode, comments over the limit): reported with the item. */
+  notes?: string[];
 }
 
 /** A reader subscribed by e-mail on the old site (Substack's list, Ghost's members). */
@@ -38,7 +43,13 @@ export interface ImportedSubscriber {
   author: string | null;
 }
 
-export type ImportedItem = ImportedPost | ImportedSubscriber;
+/** An item of the archive that is not imported (a page, a menu, an unsubscribed reader): only counted, by reason. */
+export interface SkippedItem {
+  kind: "skipped";
+  reason: string;
+}
+
+export type ImportedItem = ImportedPost | ImportedSubscriber | SkippedItem;
 
 /**
  * One archive format: `scan` reads the whole archive once, checking it and counting what it holds (it throws
@@ -75,4 +86,65 @@ export function normalPath(path: string) {
     decoded = encodeURI(decodeURI(path));
   } catch {}
   return decoded.replace(/\/+$/, "");
+}
+
+/**
+ * What an item may hold, as the editor's own limits (`src/shared/constants.ts`), checked before anything else is done
+ * with it: a text over its limit is cut (a body's item becomes a draft), so no step after reads more than this.
+ */
+export const ITEM_LIMITS = {
+  body: POST_DESCRIPTION_MAX,
+  /** Raw titles and names may carry markup and entities the cleaning removes. */
+  title: POST_TITLE_MAX * 4,
+  name: 400,
+  comment: COMMENT_MAX * 4,
+  comments: 5000,
+  /** One text an archive's reader keeps at all (an XML text node, a JSON string): above it, the rest is not read. */
+  text: POST_DESCRIPTION_MAX * 10,
+} as const;
+
+export const CUT_BODY = `its body is longer than the editor's ${POST_DESCRIPTION_MAX.toLocaleString("en")} characters: cut there`;
+
+/** A body cut to the editor's limit, at the end of the last whole tag before it. */
+export function cutBody(html: string): { html: string; cut: boolean } {
+  if (html.length <= ITEM_LIMITS.body) return { html, cut: false };
+  const head = html.slice(0, ITEM_LIMITS.body);
+  const open = head.lastIndexOf("<");
+  return { html: open > head.lastIndexOf(">") ? head.slice(0, open) : head, cut: true };
+}
+
+const PAST_SCHEDULE = "it was scheduled for a time now past";
+const isPastSchedule = (item: ImportedPost) =>
+  item.status === "scheduled" && (item.date === null || item.date.getTime() <= Date.now());
+
+const cap = (text: string | null, max: number) => (text && text.length > max ? text.slice(0, max) : text);
+
+/** An item held to the editor's limits before anything reads it further (see `ITEM_LIMITS`). */
+export function bounded(item: ImportedItem): ImportedItem {
+  if (item.kind === "skipped") return item;
+  if (item.kind === "subscriber")
+    return { ...item, email: item.email.slice(0, 320), source: item.source.slice(0, 1000) };
+  const body = cutBody(item.html);
+  const notes = [...(item.notes ?? [])];
+  if (item.comments.length > ITEM_LIMITS.comments)
+    notes.push(`only its first ${ITEM_LIMITS.comments} comments are brought`);
+  return {
+    ...item,
+    source: item.source.slice(0, 1000),
+    title: cap(item.title, ITEM_LIMITS.title) ?? "",
+    html: body.html,
+    category: cap(item.category, ITEM_LIMITS.name),
+    cover: item.cover && item.cover.length <= 2000 ? item.cover : null,
+    author: cap(item.author, ITEM_LIMITS.name),
+    oldPaths: item.oldPaths.slice(0, 20),
+    comments: item.comments.slice(0, ITEM_LIMITS.comments).map((comment) => ({
+      ...comment,
+      source: comment.source.slice(0, 1000),
+      author: cap(comment.author, ITEM_LIMITS.name) ?? "",
+      text: cap(comment.text, ITEM_LIMITS.comment) ?? "",
+    })),
+    ...(body.cut ? { status: "draft" as const, draftReason: item.draftReason ?? CUT_BODY } : {}),
+    ...(!body.cut && isPastSchedule(item) ? { status: "draft" as const, draftReason: PAST_SCHEDULE } : {}),
+    ...(notes.length > 0 ? { notes } : {}),
+  };
 }

@@ -12,13 +12,13 @@ import { unsubscribeHeaders } from "../notifications/mails.ts";
 import { mailtoOf } from "../notifications/notify.ts";
 import { countEvent } from "../stats/counts.ts";
 import { subscriptionToken, subscriptionUnsubscribePath } from "../subscribers/subscriptions.ts";
+import { type BringImage, cleanBody } from "./body.ts";
 import { imageFailure } from "./images.ts";
 import type { ImportedPost, ImportedSubscriber } from "./items.ts";
 import { subscriptionMovedMail } from "./mails.ts";
 import { isOwnAddress } from "./redirects.ts";
 
 type WriteDeps = Pick<Deps, "db" | "config" | "storage" | "mailer" | "bus" | "log" | "changed">;
-export type BringImage = (ref: string, baseDir?: string) => Promise<string | null>;
 
 /** Who an import writes for: its owner (whose "same file again" it is) and, per item, the author it maps to. */
 export interface ImportTarget {
@@ -36,6 +36,9 @@ class AlreadyImported extends Error {}
 export interface ItemResult {
   created: boolean;
   warnings: string[];
+  /** Why it was written as a draft though the archive had it otherwise. */
+  draft?: string;
+  held?: boolean;
 }
 
 const NUMERIC_ENTITY = /&#(x[0-9a-f]+|\d+);/gi;
@@ -50,43 +53,6 @@ export const cleanTitle = (title: string) =>
   oneLine(decodeNumeric(plainText(title)))
     .slice(0, 200)
     .trim() || "Untitled";
-
-/** WordPress keeps paragraphs as blank lines (its `wpautop` adds the tags when it shows them). */
-export function paragraphs(html: string) {
-  if (/<(p|div|h[1-6]|ul|ol|blockquote|figure)\b/i.test(html)) return html;
-  return html
-    .split(/\n\s*\n/)
-    .map((chunk) => chunk.trim())
-    .filter(Boolean)
-    .map((chunk) => `<p>${chunk.replace(/\n/g, "<br>")}</p>`)
-    .join("");
-}
-
-const IMG_SRC = /(<img\b[^>]*?\bsrc\s*=\s*)("([^"]*)"|'([^']*)')/gi;
-const attribute = (value: string) =>
-  value
-    .replace(/&amp;/g, "&")
-    .replace(/&quot;/g, '"')
-    .replace(/&#0?39;/g, "'");
-
-/** The body's images brought in (or left out); the content's writer sanitises it. */
-async function bodyOf(item: ImportedPost, bring: BringImage, warnings: string[]) {
-  const refs = new Map<string, string | null>();
-  for (const match of item.html.matchAll(IMG_SRC)) refs.set(match[3] ?? match[4] ?? "", null);
-  for (const ref of refs.keys()) {
-    try {
-      refs.set(ref, await bring(attribute(ref), item.baseDir));
-    } catch (error) {
-      warnings.push(imageFailure(ref, error));
-    }
-  }
-  const html = item.html.replace(IMG_SRC, (whole, start: string, _quoted, double?: string, single?: string) => {
-    const ref = double ?? single ?? "";
-    const stored = refs.get(ref);
-    return stored ? `${start}"${stored}"` : whole;
-  });
-  return paragraphs(html);
-}
 
 /** The old addresses the post may answer at: none of this site's own. */
 function keptPaths(item: ImportedPost, warnings: string[]) {
@@ -135,7 +101,9 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
   const [author] = await deps.db.select().from(users).where(eq(users.id, mapped.id));
   if (!author) throw new Error("its author's account is gone");
   refuseSilencedAuthor(author);
-  const description = await bodyOf(item, target.bringImage, warnings);
+  const body = await cleanBody(item, target.bringImage, warnings);
+  // A post without text arrives all the same, as a draft for its author to finish.
+  const empty = body.hasContent ? undefined : "it has no text";
   let cover: string | null = null;
   if (item.cover) {
     try {
@@ -153,16 +121,17 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
     author,
     {
       title: cleanTitle(item.title),
-      description,
+      description: body.html,
       categoryId,
       image: cover,
-      status: item.status,
+      status: empty ? "draft" : item.status,
       publishAt: item.date ?? undefined,
     },
     {
       publishedBefore: item.status === "published" ? (item.date ?? null) : null,
       quiet: true,
       overLimit: "draft",
+      empty: "draft",
       alongside: async (tx, postId) => {
         // Claimed with the post: an import of the same file running at once rolls its copy back.
         const [claimed] = await tx
@@ -207,11 +176,10 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
   if (!written) return { created: false, warnings };
   for (const comment of held)
     await queueHeld(deps, { kind: "comment", id: comment.id, subjectId: author.id }, heldFor(null, comment.terms));
-  if (written.drafted) warnings.push(`Kept as a draft: ${newAccountLimit(deps.config)}`);
-  if (written.held) warnings.push("Waiting for a moderator's review before it is public.");
   if (written.status === "scheduled" && item.status === "published")
     warnings.push("Dated in the future: scheduled for then.");
-  return { created: true, warnings };
+  const draft = written.drafted ? newAccountLimit(deps.config) : empty && item.status !== "draft" ? empty : undefined;
+  return { created: true, warnings, held: written.held, ...(draft ? { draft } : {}) };
 }
 
 /**

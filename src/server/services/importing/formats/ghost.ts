@@ -1,26 +1,90 @@
+import { Transform } from "node:stream";
 import StreamChain from "stream-chain";
 import StreamJson from "stream-json";
+import Assembler from "stream-json/Assembler.js";
 import Pick from "stream-json/filters/Pick.js";
-import StreamValues from "stream-json/streamers/StreamValues.js";
 import { escapeHtml } from "../../../infra/html.ts";
 import { type ArchiveFile, HostileArchive } from "../archive-file.ts";
-import { dateOf, type FormatOpener, type ImportedPost, oldPath } from "../items.ts";
+import { cutBody, dateOf, type FormatOpener, type ImportedPost, ITEM_LIMITS, oldPath } from "../items.ts";
+import { SKIPPED } from "../report.ts";
 
 type Row = Record<string, unknown>;
+type Token = { name: string; value?: string };
 const str = (value: unknown) => (typeof value === "string" ? value : value == null ? "" : String(value));
 
-/** One table of a Ghost export, a row at a time: the file is never parsed whole. */
+/** A row's texts together (its html, lexical, plaintext of one post) and its values, at most. */
+const ROW_CHARS = ITEM_LIMITS.text * 4;
+const ROW_VALUES = 100_000;
+
+/**
+ * The parser's streamed strings, keys and numbers packed whole, each at most `ITEM_LIMITS.text` characters (the rest
+ * is read through, not kept): the parser's own packing would hold a string of any length.
+ */
+function packedBounded() {
+  let packed = "";
+  return new Transform({
+    objectMode: true,
+    transform(token: Token, _encoding, done) {
+      switch (token.name) {
+        case "startString":
+        case "startKey":
+        case "startNumber":
+          packed = "";
+          return done();
+        case "stringChunk":
+        case "numberChunk":
+          if (packed.length <= ITEM_LIMITS.text) packed += str(token.value).slice(0, ITEM_LIMITS.text - packed.length);
+          return done();
+        case "endString":
+          return done(null, { name: "stringValue", value: packed });
+        case "endKey":
+          if (packed.length > 200) return done(new HostileArchive("The JSON has a key too long to be one."));
+          return done(null, { name: "keyValue", value: packed });
+        case "endNumber":
+          if (packed.length > 100) return done(new HostileArchive("The JSON has a number too long to be one."));
+          return done(null, { name: "numberValue", value: packed });
+        default:
+          return done(null, token);
+      }
+    },
+  });
+}
+
+/** Each row picked, assembled within a budget: a row over it refuses the archive before anything is written. */
+function rowsWithin(table: string) {
+  let assembler = new Assembler();
+  let chars = 0;
+  let values = 0;
+  return new Transform({
+    objectMode: true,
+    transform(token: Token, _encoding, done) {
+      chars += token.value?.length ?? 0;
+      if (++values > ROW_VALUES || chars > ROW_CHARS)
+        return done(new HostileArchive(`A row of the export's ${table} is larger than any post: refused.`));
+      assembler.consume(token);
+      if (!assembler.done) return done();
+      const row = assembler.current as Row;
+      assembler = new Assembler();
+      chars = values = 0;
+      done(null, row);
+    },
+  });
+}
+
+/** One table of a Ghost export, a row at a time: the file is never parsed whole, nor any row past its budget. */
 async function* ghostRows(archive: ArchiveFile, json: string | null, table: string): AsyncGenerator<Row> {
   const filter = new RegExp(`^(db\\.\\d+\\.)?data\\.${table}\\.\\d+$`);
   const pipeline = StreamChain.chain([
     await archive.open(json),
-    StreamJson.parser(),
+    StreamJson.parser({ packValues: false }),
+    packedBounded(),
     Pick.pick({ filter }),
-    StreamValues.streamValues(),
+    rowsWithin(table),
   ]);
   try {
-    for await (const { value } of pipeline as AsyncIterable<{ value: Row }>) yield value;
+    for await (const row of pipeline as AsyncIterable<Row>) yield row;
   } catch (error) {
+    if (error instanceof HostileArchive) throw error;
     throw new HostileArchive(`The JSON could not be read: ${(error as Error).message}`);
   } finally {
     pipeline.destroy();
@@ -68,11 +132,11 @@ function lexicalHtml(node: Row): string {
 }
 
 /** Ghost's older Mobiledoc: its text sections, and its Markdown and image cards. */
-function mobiledocHtml(doc: Row, markdown: (text: string) => string): string {
+async function mobiledocHtml(doc: Row, markdown: (text: string) => Promise<string>): Promise<string> {
   const cards = (doc.cards as [string, Row][] | undefined) ?? [];
   const sections = (doc.sections as unknown[][] | undefined) ?? [];
-  return sections
-    .map((section) => {
+  const parts = await Promise.all(
+    sections.slice(0, 10_000).map(async (section) => {
       if (section[0] === 1) {
         const tag = str(section[1]).toLowerCase();
         const text = ((section[2] as unknown[][]) ?? []).map((marker) => escapeHtml(str(marker[3]))).join("");
@@ -81,20 +145,21 @@ function mobiledocHtml(doc: Row, markdown: (text: string) => string): string {
       }
       if (section[0] === 10) {
         const [name, payload] = cards[Number(section[1])] ?? ["", {}];
-        if (name === "markdown" || name === "card-markdown") return markdown(str(payload.markdown));
+        if (name === "markdown" || name === "card-markdown") return markdown(cutBody(str(payload.markdown)).html);
         if (name === "image") return `<p><img src="${escapeHtml(str(payload.src))}"></p>`;
         if (name === "html") return str(payload.html);
       }
       return "";
-    })
-    .join("");
+    }),
+  );
+  return parts.join("");
 }
 
 /** A post without `html`: its Lexical or Mobiledoc document, or nothing if that does not parse. */
-function rendered(row: Row, markdown: (text: string) => string) {
+async function rendered(row: Row, markdown: (text: string) => Promise<string>) {
   try {
     if (row.lexical) return lexicalHtml(JSON.parse(str(row.lexical)).root ?? {});
-    if (row.mobiledoc) return mobiledocHtml(JSON.parse(str(row.mobiledoc)), markdown);
+    if (row.mobiledoc) return await mobiledocHtml(JSON.parse(str(row.mobiledoc)), markdown);
   } catch {}
   return "";
 }
@@ -106,7 +171,7 @@ const isSubscribed = (row: Row) => Boolean(str(row.email)) && row.email_disabled
 const ghostUrl = (value: unknown) => str(value).replaceAll("__GHOST_URL__", "");
 
 /** Ghost's Settings → Labs → Export (JSON, or zipped with its `content/images`): posts, not pages. */
-export function openGhost(markdown: (text: string) => string): FormatOpener {
+export function openGhost(markdown: (text: string) => Promise<string>): FormatOpener {
   return (archive) => {
     const json = archive.isZip
       ? (archive.names().find((name) => /\.json$/i.test(name) && !name.includes("__MACOSX")) ?? null)
@@ -139,7 +204,10 @@ export function openGhost(markdown: (text: string) => string): FormatOpener {
       },
       async *items() {
         for await (const row of rows("posts")) {
-          if (!isPost(row)) continue;
+          if (!isPost(row)) {
+            yield { kind: "skipped", reason: SKIPPED.page };
+            continue;
+          }
           const id = str(row.id);
           const status: ImportedPost["status"] =
             row.status === "published" || row.status === "sent"
@@ -147,7 +215,7 @@ export function openGhost(markdown: (text: string) => string): FormatOpener {
               : row.status === "scheduled"
                 ? "scheduled"
                 : "draft";
-          const html = str(row.html) || rendered(row, markdown);
+          const html = str(row.html) || (await rendered(row, markdown));
           const author = postAuthor.get(id)?.author ?? str(row.author_id);
           const path = status === "published" && row.slug ? oldPath(`/${str(row.slug)}/`) : null;
           yield {
@@ -165,7 +233,10 @@ export function openGhost(markdown: (text: string) => string): FormatOpener {
           } satisfies ImportedPost;
         }
         for await (const row of rows("members")) {
-          if (!isSubscribed(row)) continue;
+          if (!isSubscribed(row)) {
+            yield { kind: "skipped", reason: SKIPPED.unsubscribed };
+            continue;
+          }
           yield { kind: "subscriber", source: `ghost-member:${str(row.email)}`, email: str(row.email), author: null };
         }
       },

@@ -1,9 +1,10 @@
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import { HostileArchive } from "../archive-file.ts";
-import { dateOf, type FormatOpener, type ImportedPost, oldPath } from "../items.ts";
+import { CUT_BODY, cutBody, dateOf, type FormatOpener, type ImportedPost, oldPath } from "../items.ts";
 
 const MAX_FILE_BYTES = 5 * 1024 ** 2;
+const MAX_FRONT_MATTER = 64 * 1024;
 const isMarkdown = (name: string) => /\.(md|markdown|mdx)$/i.test(name) && !/(^|\/)(__MACOSX|\.)/.test(name);
 /** Jekyll's `_posts/<year>-<month>-<day>-<slug>.md`. */
 const JEKYLL_NAME = /^(\d{4})-(\d{2})-(\d{2})-(.+)$/;
@@ -16,6 +17,7 @@ const first = (value: unknown): string | null =>
 function split(text: string): { front: Front; body: string } {
   const match = /^\uFEFF?---\r?\n([\s\S]*?)\r?\n---\r?\n?([\s\S]*)$/.exec(text);
   if (!match) return { front: {}, body: text };
+  if ((match[1] ?? "").length > MAX_FRONT_MATTER) throw new Error("its front matter is over 64 KB");
   try {
     const front = parseYaml(match[1] ?? "", { maxAliasCount: 50 });
     return { front: front && typeof front === "object" ? (front as Front) : {}, body: match[2] ?? "" };
@@ -25,7 +27,7 @@ function split(text: string): { front: Front; body: string } {
 }
 
 /** A zip of Markdown files with front matter (Jekyll, Hugo, Mirror and Paragraph exports). */
-export function openMarkdown(markdown: (text: string) => string): FormatOpener {
+export function openMarkdown(markdown: (text: string) => Promise<string>): FormatOpener {
   return (archive) => {
     if (!archive.isZip) throw new HostileArchive("Zip the folder of Markdown files, then upload the zip.");
     const files = archive.names().filter(isMarkdown).sort();
@@ -63,7 +65,9 @@ export function openMarkdown(markdown: (text: string) => string): FormatOpener {
           const heading = /^#\s+(.+)$/m.exec(body);
           const date =
             dateOf(front.date) ?? (jekyll ? dateOf(`${jekyll[1]}-${jekyll[2]}-${jekyll[3]}T00:00:00Z`) : null);
-          const draft = front.draft === true || front.published === false;
+          // Cut before marked reads it: the body's Markdown at most the editor's length.
+          const text = cutBody(front.title || !heading ? body : body.replace(heading[0], ""));
+          const draft = front.draft === true || front.published === false || text.cut;
           const paths = [
             first(front.permalink),
             first(front.url),
@@ -73,11 +77,12 @@ export function openMarkdown(markdown: (text: string) => string): FormatOpener {
             .map((value) => oldPath(value))
             .filter((value): value is string => value !== null);
           const cover = front.cover && typeof front.cover === "object" ? (front.cover as Front).image : front.cover;
+          const html = await markdown(text.html).catch((error: Error) => new Error(error.message));
           yield {
             kind: "post",
             source,
             title: first(front.title) ?? heading?.[1] ?? slug,
-            html: markdown(front.title || !heading ? body : body.replace(heading[0], "")),
+            html: typeof html === "string" ? html : "",
             status: draft ? "draft" : "published",
             date,
             category: first(front.categories) ?? first(front.category) ?? first(front.tags),
@@ -86,6 +91,8 @@ export function openMarkdown(markdown: (text: string) => string): FormatOpener {
             author: first(front.author) ?? first(front.authors),
             comments: [],
             baseDir: path.posix.dirname(file),
+            ...(text.cut ? { draftReason: CUT_BODY } : {}),
+            ...(typeof html === "string" ? {} : { error: `its Markdown could not be read (${html.message})` }),
           } satisfies ImportedPost;
         }
       },

@@ -1,13 +1,22 @@
 import { parse } from "csv-parse";
 import { type ArchiveFile, HostileArchive } from "../archive-file.ts";
-import { dateOf, type FormatOpener, type ImportedPost } from "../items.ts";
+import { dateOf, type FormatOpener, type ImportedPost, ITEM_LIMITS } from "../items.ts";
+import { SKIPPED } from "../report.ts";
 
 const MAX_HTML_BYTES = 20 * 1024 ** 2;
 
 /** A CSV file in the zip, a row at a time, by its header's names. */
 async function* csvRows(archive: ArchiveFile, name: string): AsyncGenerator<Record<string, string>> {
   const stream = await archive.open(name);
-  const rows = stream.pipe(parse({ columns: true, bom: true, relax_column_count: true, skip_empty_lines: true }));
+  const rows = stream.pipe(
+    parse({
+      columns: true,
+      bom: true,
+      relax_column_count: true,
+      skip_empty_lines: true,
+      max_record_size: ITEM_LIMITS.text,
+    }),
+  );
   try {
     for await (const row of rows) yield row as Record<string, string>;
   } catch (error) {
@@ -38,7 +47,10 @@ export const openSubstack: FormatOpener = (archive) => {
     async *items() {
       for await (const row of csvRows(archive, postsCsv)) {
         const id = row.post_id ?? "";
-        if (!id || row.type === "page") continue;
+        if (!id || row.type === "page") {
+          yield { kind: "skipped", reason: id ? SKIPPED.page : SKIPPED.other };
+          continue;
+        }
         const file = `${base}posts/${id}.html`;
         const html = archive.names().includes(file) ? (await archive.read(file, MAX_HTML_BYTES)).toString("utf8") : "";
         const slug = id.includes(".") ? id.slice(id.indexOf(".") + 1) : "";
@@ -60,13 +72,9 @@ export const openSubstack: FormatOpener = (archive) => {
       }
       for (const list of lists)
         for await (const row of csvRows(archive, list))
-          if (subscribed(row))
-            yield {
-              kind: "subscriber",
-              source: `substack-subscriber:${row.email}`,
-              email: row.email ?? "",
-              author: null,
-            };
+          yield subscribed(row)
+            ? { kind: "subscriber", source: `substack-subscriber:${row.email}`, email: row.email ?? "", author: null }
+            : { kind: "skipped", reason: SKIPPED.unsubscribed };
     },
   };
 };
