@@ -9,6 +9,7 @@ import { setPoolPriority } from "../../infra/thread-priority.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { cacheTags, EVERYTHING, NOTHING_PUBLIC } from "../reads/tags.ts";
+import { type AskAddress, subscriberImport } from "../subscribers/imported.ts";
 import { type ArchiveFile, HostileArchive, openArchive } from "./archive-file.ts";
 import { imageBringer } from "./images.ts";
 import { type ImportedItem, normalPath } from "./items.ts";
@@ -27,7 +28,7 @@ const IN_FLIGHT = 2;
 /** The first errors are kept, with their reasons; the rest only counted. */
 const MAX_ERRORS = 200;
 
-type ImportDeps = Pick<Deps, "db" | "config" | "storage" | "mailer" | "log" | "changed">;
+type ImportDeps = Pick<Deps, "db" | "config" | "storage" | "mailer" | "log" | "changed"> & { askAddress?: AskAddress };
 
 const openers = () => import("./formats/index.ts").then((module) => module.OPENERS);
 
@@ -220,6 +221,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
       authorFor: authorsOf(deps, owner, row.options),
       bringImage: imageBringer(deps, archive, row.options.fetchImages),
       categories: new Map(),
+      subscribers: subscriberImport(deps, row.userId, row.format),
     };
     const errors: { item: string; reason: string }[] = [];
     let done = 0;
@@ -247,7 +249,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
     const write = async (item: ImportedItem) => {
       let result: ItemResult | null = null;
       try {
-        result = item.kind === "post" ? await writePost(deps, target, item) : await writeSubscriber(deps, target, item);
+        result = item.kind === "post" ? await writePost(deps, target, item) : await writeSubscriber(target, item);
       } catch (error) {
         if (errors.length < MAX_ERRORS) errors.push({ item: itemName(item), reason: reasonOf(error) });
       }
@@ -280,6 +282,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
       }
     }
     await Promise.all(writing);
+    errors.push(...target.subscribers.report());
     if (!(await progress())) return true;
     await finish({ status: "done", done, errors });
   } catch (error) {

@@ -1,26 +1,14 @@
 import { and, eq, sql } from "drizzle-orm";
 import { oneLine } from "#shared/notification-text.ts";
 import { plainText } from "#shared/text.ts";
-import {
-  categories,
-  comments,
-  emailSubscriptions,
-  importedItems,
-  postRedirects,
-  posts,
-  users,
-} from "../../db/schema.ts";
+import { categories, comments, importedItems, postRedirects, posts } from "../../db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
 import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
-import { unsubscribeHeaders } from "../notifications/mails.ts";
-import { mailtoOf } from "../notifications/notify.ts";
 import { hasContent, sanitizePostHtml } from "../sanitize.ts";
-import { countEvent } from "../stats/counts.ts";
-import { subscriptionToken, subscriptionUnsubscribePath } from "../subscribers/subscriptions.ts";
+import type { SubscriberImport } from "../subscribers/imported.ts";
 import { imageFailure } from "./images.ts";
 import type { ImportedPost, ImportedSubscriber } from "./items.ts";
-import { subscriptionMovedMail } from "./mails.ts";
 
 type WriteDeps = Pick<Deps, "db" | "config" | "storage" | "mailer">;
 export type BringImage = (ref: string, baseDir?: string) => Promise<string | null>;
@@ -33,6 +21,8 @@ export interface ImportTarget {
   /** Categories found or made so far, by lower-cased title (an archive names a few, many times). */
   categories: Map<string, Promise<string>>;
   bringImage: BringImage;
+  /** The list of subscribers' share: who may bring one, its caps, its report. */
+  subscribers: SubscriberImport;
 }
 
 class AlreadyImported extends Error {}
@@ -209,41 +199,10 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
 }
 
 /**
- * A reader who subscribed on the old site becomes the author's subscriber without a new confirmation (they opted in
- * there), and is told once, by mail, where the subscription moved, with a link to leave.
+ * A reader the old site's list names: asked once to confirm, under the caps and the form's per-address limit, by
+ * the import's `subscribers` (services/subscribers/imported.ts); only what was left waiting counts as written.
  */
-export async function writeSubscriber(
-  deps: WriteDeps,
-  target: ImportTarget,
-  item: ImportedSubscriber,
-): Promise<ItemResult> {
-  const email = item.email.trim().toLowerCase();
-  if (!/^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/.test(email) || email.length > 254)
-    throw new Error("it is not an e-mail address");
+export async function writeSubscriber(target: ImportTarget, item: ImportedSubscriber): Promise<ItemResult> {
   const author = await target.authorFor(item.author);
-  const [row] = await deps.db
-    .insert(emailSubscriptions)
-    .values({
-      authorId: author.id,
-      email,
-      status: "active",
-      source: target.format,
-      confirmedAt: new Date(),
-    })
-    .onConflictDoNothing()
-    .returning({ id: emailSubscriptions.id });
-  if (!row) return { created: false, warnings: [] };
-  await countEvent(deps, author.id, "subscribers_gained");
-  const [closed] = await deps.db.select({ closedAt: users.closedAt }).from(users).where(eq(users.id, author.id));
-  if (closed?.closedAt) return { created: true, warnings: [] };
-  const token = subscriptionToken(deps.config.jwtSecret ?? "", row.id);
-  const link = `${deps.config.publicUrl}${subscriptionUnsubscribePath(row.id, token)}`;
-  const mail = subscriptionMovedMail(author.name, deps.config.publicUrl, link);
-  // Into the outbox for whoever drains it (the job does after each batch): a list of thousands is sent a few at a time.
-  await deps.mailer.enqueue(
-    { to: email, ...mail, headers: unsubscribeHeaders(link, mailtoOf(deps.config.mailFrom)) },
-    deps.db,
-    false,
-  );
-  return { created: true, warnings: [] };
+  return { created: (await target.subscribers.add(author, item.email)) === "waiting", warnings: [] };
 }
