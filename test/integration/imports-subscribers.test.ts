@@ -207,6 +207,30 @@ describe.each(databaseTargets)("An import's list of subscribers on $name", (targ
     expect(smtp.received.length).toBe(before);
   });
 
+  it("reports a list's hostile lines as not addresses, and writes the report however they are spelled", async () => {
+    const writer = await signUp(app);
+    await trust(writer);
+    const good = address();
+    const hostile = [
+      `${address()}\r\nBcc: hidden@evil.test`,
+      `Evil <${address()}>`,
+      `${address()}, ${address()}`,
+      `nul\u0000${address()}`,
+      `${"x".repeat(199)}\u{1F600}@example.org`,
+      "ｆｕｌｌ＠example.org",
+      "=cmd|calc@example.org",
+    ];
+    const state = await importFile(writer, "ghost", { data: ghostJson([good, ...hostile]), filename: "ghost.json" });
+    expect(state).toMatchObject({ status: "done", total: 9, done: 9 });
+    expect(state.errors.filter((error) => error.reason === "it is not an e-mail address")).toHaveLength(hostile.length);
+    expect(state.errors.some((error) => /\p{Cc}/u.test(error.item))).toBe(false);
+    expect((await rowsOf(writer.id)).map((row) => row.email)).toEqual([good]);
+    await settled();
+    expect(smtp.received.filter((mail) => mail.to.some((to) => to.includes("evil") || to.includes("calc")))).toEqual(
+      [],
+    );
+  });
+
   it("counts a list against the form's per-address limit, one mailbox whatever its tags and case", async () => {
     const [one, two, writer] = [await signUp(app), await signUp(app), await signUp(app, { firstName: "Tagged" })];
     await trust(writer);

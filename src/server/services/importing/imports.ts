@@ -169,7 +169,12 @@ function authorsOf(
   };
 }
 
-const itemName = (item: ImportedItem) => (item.kind === "post" ? item.title || item.source : item.email).slice(0, 200);
+/** An item's name in the report, as JSON PostgreSQL keeps: no NUL or other control character, no half of a pair. */
+const itemName = (item: ImportedItem) =>
+  (item.kind === "post" ? item.title || item.source : item.email)
+    .slice(0, 200)
+    .toWellFormed()
+    .replace(/\p{Cc}/gu, "\uFFFD");
 
 /**
  * Takes the oldest import waiting (or one whose instance stopped reading it) and reads it through: every item
