@@ -175,6 +175,9 @@ export async function buildApp(options: AppOptions) {
   // Reads are served from a cache that writes tell what they changed (services/reads/).
   registerReadCache(app, { maxAgeMs: config.readCacheMaxAgeMs, refuseUnsaid: config.env !== "production" });
   const changed = app.changeLog.changed;
+  // How often (before the jobs: an import's list counts against the form's per-address limit).
+  const limits = scaleLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, config.rateLimitFactor);
+  registerRateLimits(app, config.redisUrl, limits);
   const jobs = await startJobs({
     database,
     config,
@@ -184,6 +187,7 @@ export async function buildApp(options: AppOptions) {
     bus,
     log: app.log,
     changed,
+    askAddress: (key) => app.limiter.hit("subscriptionAddress", key),
   });
   for (const name of [
     "views",
@@ -228,8 +232,6 @@ export async function buildApp(options: AppOptions) {
   const reads = createPublicReads(app.readCache, app.deps);
   app.decorate("reads", reads);
   app.decorate("feeds", createFeeds(reads, app.deps));
-  const limits = scaleLimits({ ...DEFAULT_RATE_LIMITS, ...options.rateLimits }, config.rateLimitFactor);
-  registerRateLimits(app, config.redisUrl, limits);
   await registerMultipart(app);
 
   // 5. API: the OpenAPI document first, so it sees every route registered after it.

@@ -17,6 +17,7 @@ import { createNotificationHub } from "./services/notifications/live.ts";
 import { createPaymentWatcher } from "./services/payments/finality.ts";
 import type { Changed } from "./services/reads/changes.ts";
 import { createStatsRecorder } from "./services/stats/recorder.ts";
+import type { AskAddress } from "./services/subscribers/imported.ts";
 
 export interface JobDeps {
   database: Database;
@@ -27,6 +28,8 @@ export interface JobDeps {
   bus: Bus;
   log: FastifyBaseLogger;
   changed: Changed;
+  /** The form's per-address limit, which an imported list's confirmations count against too. */
+  askAddress?: AskAddress;
 }
 
 /**
@@ -63,7 +66,16 @@ export async function startJobs(deps: JobDeps) {
   // Archives of a user's data ("Download my data"), one at a time per instance.
   const exports = createExportJob({ db, config, mailer, storage: deps.storage, log });
   // Archives brought in (WordPress, Ghost, Substack, Markdown), one at a time per instance.
-  const imports = createImportJob({ db, config, mailer, bus, storage: deps.storage, log, changed });
+  const imports = createImportJob({
+    db,
+    config,
+    mailer,
+    bus,
+    storage: deps.storage,
+    log,
+    changed,
+    askAddress: deps.askAddress,
+  });
   // Fedify is loaded only when the site federates: a site that does not need not pay its memory and start-up time.
   const federator: Federator | null = config.federation
     ? (await import("./services/federation/federation.ts")).createFederator({ db, config, log, changed })

@@ -26,3 +26,10 @@ export const COMMENT_MAX = 5000;
 
 /** Hardhat's local chain. */
 export const LOCAL_CHAIN_ID = 31337;
+
+/**
+ * Addresses an imported list may ask to confirm a subscription (docs/security.md, "Subscribers"): per import, and
+ * per author in a day. The rest are skipped; importing the same file again goes on where the caps stopped it.
+ */
+export const IMPORTED_SUBSCRIBERS_PER_IMPORT = 1000;
+export const IMPORTED_SUBSCRIBERS_PER_DAY = 2000;

@@ -4,7 +4,15 @@ import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yauzl from "yauzl";
 import type { App } from "../../src/server/app.ts";
-import { categories, comments, emailSubscriptions, imports, mailOutbox, posts } from "../../src/server/db/schema.ts";
+import {
+  categories,
+  comments,
+  emailSubscriptions,
+  imports,
+  mailOutbox,
+  posts,
+  users,
+} from "../../src/server/db/schema.ts";
 import { runNextImport, startImport } from "../../src/server/services/importing/imports.ts";
 import { writeArchive } from "../../src/server/services/leaving/archive.ts";
 import { buildTestApp } from "../support/app.ts";
@@ -74,6 +82,12 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
     });
     return state.json() as State;
   }
+  /** Past the new-account rules: verified, two days old. */
+  const trust = (id: string) =>
+    app.db
+      .update(users)
+      .set({ isAccountVerified: true, createdAt: new Date(Date.now() - 2 * 24 * 60 * 60_000) })
+      .where(eq(users.id, id));
   const postsOf = (userId: string) =>
     app.db.select().from(posts).where(eq(posts.userId, userId)).orderBy(posts.createdAt, posts.title);
 
@@ -190,15 +204,22 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
     expect((await app.inject({ method: "GET", url: "/post-2/" })).headers.location).toBe(`/posts/${ghostPosts[1]?.id}`);
 
     const substackWriter = await signUp(app, { firstName: "Sam" });
+    // Only an account past the new-account rules brings its list (imports-subscribers.test.ts).
+    await trust(substackWriter.id);
     const substackZip = await zipOf(folderFiles(path.join(FIXTURES, "substack")));
     const list = fs.readFileSync(path.join(FIXTURES, "substack/email_list.fixtures.csv"), "utf8");
-    const listed = list
+    const rows = list
       .trim()
       .split("\n")
       .slice(1)
-      .filter((line) => line.split(",")[2] !== "true").length;
+      .filter((line) => line.split(",")[2] !== "true");
+    // Two have a non-ASCII local part, which the form refuses too: reported, not added.
+    const listed = rows.filter((line) => /^[\x21-\x7e]+$/.test(line.split(",")[0] ?? "")).length;
     const substack = await importFile(substackWriter, "substack", { data: substackZip, filename: "substack.zip" });
-    expect(substack).toMatchObject({ status: "done", total: 4 + listed, done: 4 + listed });
+    expect(substack).toMatchObject({ status: "done", total: 4 + rows.length, done: 4 + rows.length });
+    expect(substack.errors.filter((error) => error.reason === "it is not an e-mail address")).toHaveLength(
+      rows.length - listed,
+    );
     const substackPosts = await postsOf(substackWriter.id);
     expect(substackPosts.map((row) => [row.title, row.status])).toEqual([
       ["Plain Text", "published"],
@@ -214,14 +235,13 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
       .from(emailSubscriptions)
       .where(eq(emailSubscriptions.authorId, substackWriter.id));
     expect(subscribers).toHaveLength(listed);
-    expect(subscribers.every((row) => row.status === "active" && row.source === "substack")).toBe(true);
-    // The job drains the outbox a few at a time: every address gets exactly one mail.
-    const moved = () => smtp.received.filter((mail) => mail.decoded.includes("Sam Hopper has moved to Penchain"));
+    expect(subscribers.every((row) => row.status === "pending" && row.source === "substack")).toBe(true);
+    // The job drains the outbox a few at a time: every address gets exactly one mail, asking it to confirm.
+    const moved = () => smtp.received.filter((mail) => mail.decoded.includes("Sam Hopper has moved from Substack"));
     await expect.poll(() => moved().length, { timeout: 15_000 }).toBe(listed);
     expect(new Set(moved().flatMap((mail) => mail.to)).size).toBe(listed);
     const one = moved().find((mail) => mail.to.includes("jill@example.com"));
-    expect(one?.raw).toMatch(/List-Unsubscribe-Post: List-Unsubscribe=One-Click/);
-    expect(one?.decoded).toMatch(/\/subscriptions\/unsubscribe\/[0-9a-f-]{36}\//);
+    expect(one?.decoded).toMatch(/\/subscriptions\/confirm\/[A-Za-z0-9_-]{43}/);
     // Told once: importing the list again queues no mail.
     const queuedBefore = await app.db.$count(mailOutbox);
     await importFile(substackWriter, "substack", { data: substackZip, filename: "substack.zip" });
@@ -424,6 +444,7 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
 
   it("makes Ghost's members who take its newsletter the author's subscribers", async () => {
     const writer = await signUp(app);
+    await trust(writer.id);
     const member = (email: string, extra: object = {}) => ({ id: email, email, status: "free", ...extra });
     const ghost = {
       db: [
@@ -453,7 +474,10 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
       ],
     };
     const state = await importFile(writer, "ghost", { data: JSON.stringify(ghost), filename: "ghost.json" });
-    expect(state).toMatchObject({ status: "done", total: 3, done: 3, errors: [] });
+    expect(state).toMatchObject({ status: "done", total: 3, done: 3 });
+    expect(state.errors).toEqual([
+      { item: "Subscribers", reason: expect.stringMatching(/^2 addresses were sent one/) },
+    ]);
     const subscribers = await app.db
       .select({ email: emailSubscriptions.email, source: emailSubscriptions.source })
       .from(emailSubscriptions)

@@ -14,6 +14,7 @@ import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { acceptOneClickForm, sendCsv } from "../../plugins/downloads.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
+import { subscriberLimitKey } from "../../services/subscribers/address-key.ts";
 import {
   confirmSubscription,
   resubscribeSubscriber,
@@ -37,7 +38,8 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [
       limitBy(app, "subscriptions", byAddress),
-      limitBy(app, "subscriptionAddress", (request) => (request.body as { email: string }).email),
+      // By the mailbox: `ann+1@x.org`, `Ann+2@x.org` are ann@x.org's inbox all the same.
+      limitBy(app, "subscriptionAddress", (request) => subscriberLimitKey((request.body as { email: string }).email)),
     ],
     handler: async (request, reply) => reply.code(202).send(await subscribe(app.deps, request.body)),
   });

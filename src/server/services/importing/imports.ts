@@ -9,6 +9,7 @@ import { setPoolPriority } from "../../infra/thread-priority.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { cacheTags, EVERYTHING, NOTHING_PUBLIC } from "../reads/tags.ts";
+import { type AskAddress, subscriberImport } from "../subscribers/imported.ts";
 import { type ArchiveFile, HostileArchive, openArchive } from "./archive-file.ts";
 import { importCategories } from "./categories.ts";
 import { imageBringer } from "./images.ts";
@@ -29,7 +30,9 @@ const IN_FLIGHT = 2;
 /** The first errors are kept, with their reasons; the rest only counted. */
 const MAX_ERRORS = 200;
 
-type ImportDeps = Pick<Deps, "db" | "config" | "storage" | "mailer" | "bus" | "log" | "changed">;
+type ImportDeps = Pick<Deps, "db" | "config" | "storage" | "mailer" | "bus" | "log" | "changed"> & {
+  askAddress?: AskAddress;
+};
 
 const openers = () => import("./formats/index.ts").then((module) => module.OPENERS);
 
@@ -192,8 +195,12 @@ function authorsOf(
   };
 }
 
+/** An item's name in the report, as JSON PostgreSQL keeps: no NUL or other control character, no half of a pair. */
 const itemName = (item: ImportedItem) =>
-  (item.kind === "post" ? item.title || item.source : item.kind === "subscriber" ? item.email : "").slice(0, 200);
+  (item.kind === "post" ? item.title || item.source : item.kind === "subscriber" ? item.email : "")
+    .slice(0, 200)
+    .toWellFormed()
+    .replace(/\p{Cc}/gu, "\uFFFD");
 
 /**
  * Takes the oldest import waiting (or one whose instance stopped reading it) and reads it through: every item
@@ -246,6 +253,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
       authorFor: authorsOf(deps, owner, row.options),
       bringImage: imageBringer(deps, archive, row.options.fetchImages),
       categoryFor: importCategories(deps, owner),
+      subscribers: subscriberImport(deps, row.userId, row.format),
     };
     const errors: { item: string; reason: string }[] = [];
     const report = tally();
@@ -281,7 +289,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
       if (item.kind === "skipped") return;
       let result: ItemResult | null = null;
       try {
-        result = item.kind === "post" ? await writePost(deps, target, item) : await writeSubscriber(deps, target, item);
+        result = item.kind === "post" ? await writePost(deps, target, item) : await writeSubscriber(target, item);
       } catch (error) {
         if (errors.length < MAX_ERRORS) errors.push({ item: itemName(item), reason: reasonOf(error) });
       }
@@ -330,6 +338,7 @@ export async function runNextImport(deps: ImportDeps, stopping: () => boolean = 
       }
     }
     await Promise.all(writing);
+    errors.push(...target.subscribers.report());
     if (!(await progress())) return true;
     await finish({ status: "done", done, errors, report: report.lines() });
   } catch (error) {

@@ -1,21 +1,17 @@
 import { and, eq } from "drizzle-orm";
 import { oneLine } from "#shared/notification-text.ts";
 import { plainText } from "#shared/text.ts";
-import { comments, emailSubscriptions, importedItems, postRedirects, users } from "../../db/schema.ts";
+import { comments, importedItems, postRedirects, users } from "../../db/schema.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import { refuseSilencedAuthor, writeNewPost } from "../content/new-posts.ts";
 import type { Deps } from "../deps.ts";
 import { screen } from "../moderation/filter.ts";
 import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
 import { isNewAccount, LINK, newAccountLimit } from "../moderation/spam.ts";
-import { unsubscribeHeaders } from "../notifications/mails.ts";
-import { mailtoOf } from "../notifications/notify.ts";
-import { countEvent } from "../stats/counts.ts";
-import { subscriptionToken, subscriptionUnsubscribePath } from "../subscribers/subscriptions.ts";
+import type { SubscriberImport } from "../subscribers/imported.ts";
 import { type BringImage, cleanBody } from "./body.ts";
 import { imageFailure } from "./images.ts";
 import type { ImportedPost, ImportedSubscriber } from "./items.ts";
-import { subscriptionMovedMail } from "./mails.ts";
 import { isOwnAddress } from "./redirects.ts";
 
 type WriteDeps = Pick<Deps, "db" | "config" | "storage" | "mailer" | "bus" | "log" | "changed">;
@@ -28,6 +24,8 @@ export interface ImportTarget {
   /** The category a post goes in, with why it is not the one the archive names. */
   categoryFor(title: string | null, warnings: string[]): Promise<string>;
   bringImage: BringImage;
+  /** The list of subscribers' share: who may bring one, its caps, its report. */
+  subscribers: SubscriberImport;
 }
 
 class AlreadyImported extends Error {}
@@ -183,41 +181,10 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
 }
 
 /**
- * A reader who subscribed on the old site becomes the author's subscriber without a new confirmation (they opted in
- * there), and is told once, by mail, where the subscription moved, with a link to leave.
+ * A reader the old site's list names: asked once to confirm, under the caps and the form's per-address limit, by
+ * the import's `subscribers` (services/subscribers/imported.ts); only what was left waiting counts as written.
  */
-export async function writeSubscriber(
-  deps: WriteDeps,
-  target: ImportTarget,
-  item: ImportedSubscriber,
-): Promise<ItemResult> {
-  const email = item.email.trim().toLowerCase();
-  if (!/^[^\s@<>,;"]+@[^\s@<>,;"]+\.[^\s@<>,;"]+$/.test(email) || email.length > 254)
-    throw new Error("it is not an e-mail address");
+export async function writeSubscriber(target: ImportTarget, item: ImportedSubscriber): Promise<ItemResult> {
   const author = await target.authorFor(item.author);
-  const [row] = await deps.db
-    .insert(emailSubscriptions)
-    .values({
-      authorId: author.id,
-      email,
-      status: "active",
-      source: target.format,
-      confirmedAt: new Date(),
-    })
-    .onConflictDoNothing()
-    .returning({ id: emailSubscriptions.id });
-  if (!row) return { created: false, warnings: [] };
-  await countEvent(deps, author.id, "subscribers_gained");
-  const [closed] = await deps.db.select({ closedAt: users.closedAt }).from(users).where(eq(users.id, author.id));
-  if (closed?.closedAt) return { created: true, warnings: [] };
-  const token = subscriptionToken(deps.config.jwtSecret ?? "", row.id);
-  const link = `${deps.config.publicUrl}${subscriptionUnsubscribePath(row.id, token)}`;
-  const mail = subscriptionMovedMail(author.name, deps.config.publicUrl, link);
-  // Into the outbox for whoever drains it (the job does after each batch): a list of thousands is sent a few at a time.
-  await deps.mailer.enqueue(
-    { to: email, ...mail, headers: unsubscribeHeaders(link, mailtoOf(deps.config.mailFrom)) },
-    deps.db,
-    false,
-  );
-  return { created: true, warnings: [] };
+  return { created: (await target.subscribers.add(author, item.email)) === "waiting", warnings: [] };
 }

@@ -26,6 +26,12 @@ const CONFIRM_TTL_MS = 7 * 24 * 60 * 60_000;
 const RESEND_AFTER_MS = 10 * 60_000;
 
 const hash = (token: string) => crypto.createHash("sha256").update(token).digest("hex");
+/** A confirmation link's token (only ever in the mail) and the hash kept of it. */
+export function confirmationToken() {
+  const token = crypto.randomBytes(32).toString("base64url");
+  return { token, tokenHash: hash(token) };
+}
+export const confirmationPath = (token: string) => `/subscriptions/confirm/${token}`;
 const authorName = sql<string>`${users.firstName} || ' ' || ${users.lastName}`;
 
 /** A subscriber's unsubscribe link: `/subscriptions/unsubscribe/<id>/<token>`, signed like the followers' ones. */
@@ -56,22 +62,22 @@ async function authorOf(deps: Pick<Deps, "db">, authorId: string) {
 export async function subscribe(deps: Pick<Deps, "db" | "config" | "mailer" | "changed">, input: SubscribeInput) {
   deps.changed(NOTHING_PUBLIC);
   const author = await authorOf(deps, input.authorId);
-  const token = crypto.randomBytes(32).toString("base64url");
+  const { token, tokenHash } = confirmationToken();
   const now = new Date();
   // One statement decides, so two quick sends of the form mail once: a new row, a row gone that comes back, or a
   // pending one whose last link is old enough; an active row is left alone.
   const [row] = await deps.db
     .insert(emailSubscriptions)
-    .values({ authorId: author.id, email: input.email, confirmTokenHash: hash(token), confirmSentAt: now })
+    .values({ authorId: author.id, email: input.email, confirmTokenHash: tokenHash, confirmSentAt: now })
     .onConflictDoUpdate({
       target: [emailSubscriptions.authorId, emailSubscriptions.email],
-      set: { status: "pending", confirmTokenHash: hash(token), confirmSentAt: now },
+      set: { status: "pending", confirmTokenHash: tokenHash, confirmSentAt: now },
       setWhere: sql`${emailSubscriptions.status} = 'unsubscribed' or (${emailSubscriptions.status} = 'pending'
         and coalesce(${emailSubscriptions.confirmSentAt}, 'epoch') < ${new Date(now.getTime() - RESEND_AFTER_MS)})`,
     })
     .returning({ id: emailSubscriptions.id });
   if (row) {
-    const link = `${deps.config.publicUrl}/subscriptions/confirm/${token}`;
+    const link = `${deps.config.publicUrl}${confirmationPath(token)}`;
     await deps.mailer.queue({ to: input.email, ...confirmSubscriptionMail(author.name, link) });
   }
   return { message: SUBSCRIBE_SENT };
