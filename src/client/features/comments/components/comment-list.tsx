@@ -2,6 +2,7 @@ import { Box, Button, Heading, HStack, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import type { Comment } from "#shared/schemas/comments.ts";
+import { ActionButton } from "../../../components/action-button.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, TrashIcon } from "../../../components/icons.tsx";
 import { TimeAgo } from "../../../components/time-ago.tsx";
@@ -80,15 +81,15 @@ export function CommentList({ postId, comments: firstPage, nextCursor, count, vi
       </Stack>
       <ErrorLines error={older.error} />
       {hasMore && (
-        <Button
+        <ActionButton
           variant="outline"
           size="sm"
           alignSelf="flex-start"
-          disabled={older.isFetching}
+          busy={older.isFetching}
           onClick={() => (showOlder ? void older.fetchNextPage() : setShowOlder(true))}
         >
           {older.isFetching ? "Loading..." : "Load older comments"}
-        </Button>
+        </ActionButton>
       )}
     </Stack>
   );
