@@ -1,4 +1,5 @@
 import type { Access } from "#shared/permissions.ts";
+import { pathMatches } from "#shared/screen-paths.ts";
 
 // Every screen but home and not-found is a chunk of its own: a reader never downloads the editor or the forms, and a
 // writer's first page not the reader pages. This table is all main.tsx needs to fetch the chunk of the page it opens
@@ -91,13 +92,5 @@ export const SCREENS: Screen[] = [
  * The screen whose path matches `pathname`, as react-router matches it: case-insensitive, `:name` one segment.
  */
 export function screenAt(pathname: string): Screen | undefined {
-  const parts = pathname.toLowerCase().replace(/\/+$/, "").split("/");
-  return SCREENS.find(({ path }) => {
-    const pattern = path.toLowerCase().split("/");
-    return (
-      path !== "/" &&
-      pattern.length === parts.length &&
-      pattern.every((segment, index) => (segment.startsWith(":") ? parts[index] !== "" : segment === parts[index]))
-    );
-  });
+  return SCREENS.find(({ path }) => path !== "/" && pathMatches(path, pathname));
 }
