@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
-import { users } from "../../src/server/db/schema.ts";
+import { posts, users } from "../../src/server/db/schema.ts";
 import { buildTestApp } from "../support/app.ts";
 import { createCategory, createPost, submitPost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
@@ -36,6 +36,33 @@ describe.each(databaseTargets)("spam defences for new accounts on $name", (targe
       headers: bearer(who),
       payload: { postId: post.id, description },
     });
+
+  it("holds a new account's scheduled posts past the day's few until the day allows them", async () => {
+    const fresh = await signUp(app);
+    const inAMinute = new Date(Date.now() + 60_000).toISOString();
+    const scheduled = [];
+    for (let i = 0; i < 5; i++)
+      scheduled.push(await createPost(app, fresh, category, { status: "scheduled", publishAt: inAMinute }));
+    const settled = await signUp(app);
+    await settle(settled);
+    const trusted = await createPost(app, settled, category, { status: "scheduled", publishAt: inAMinute });
+    // Their time comes, all at once (moved, rather than waited for).
+    const ids = [...scheduled.map((post) => post.id), trusted.id];
+    for (const id of ids)
+      await app.db
+        .update(posts)
+        .set({ publishedAt: new Date(Date.now() - 1000) })
+        .where(eq(posts.id, id));
+    const published = await app.publisher.publishDue();
+    expect(published).toContain(trusted.id);
+    expect(published.filter((id) => id !== trusted.id)).toHaveLength(3);
+    const held = await app.db.select().from(posts).where(inArray(posts.id, ids));
+    const waiting = held.filter((post) => post.status === "scheduled");
+    expect(waiting).toHaveLength(2);
+    // Looked at again later, not at every check.
+    for (const post of waiting) expect(post.publishedAt?.getTime()).toBeGreaterThan(Date.now() + 30 * 60_000);
+    expect(await app.publisher.publishDue()).toEqual([]);
+  });
 
   it("keeps links out of a new account's comments, bio and name, and lets a settled account post them", async () => {
     const fresh = await signUp(app);

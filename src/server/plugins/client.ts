@@ -94,7 +94,8 @@ export async function registerClient(
     }
     if ((request.method === "GET" || request.method === "HEAD") && options.redirectFor) {
       const moved = await options.redirectFor(pathname);
-      if (moved) return reply.code(301).header("cache-control", "public, max-age=3600").redirect(moved, 301);
+      // Not kept by caches: the address answers only while its post is public.
+      if (moved) return reply.code(301).header("cache-control", "no-cache").redirect(moved, 301);
     }
     // Page addresses answer HTML whatever the Accept header says (link-preview crawlers send */*); files do not.
     const isPage =

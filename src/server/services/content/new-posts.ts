@@ -1,4 +1,4 @@
-import { and, count, eq, gt, sql } from "drizzle-orm";
+import { and, count, eq, gt, or, sql } from "drizzle-orm";
 import type { PostStatus } from "#shared/schemas/posts.ts";
 import { plainText } from "#shared/text.ts";
 import type { Db } from "../../db/client.ts";
@@ -84,21 +84,27 @@ function publishing(post: NewPost, before: Date | null | undefined) {
  * The author as the write finds them, their row locked: a suspension either waits for the post (and hides it) or
  * is seen here, and a new account's writes count one after the other.
  */
-async function lockedAuthor(tx: Db, author: AuthUser) {
+export async function lockedAuthor(tx: Db, author: Pick<AuthUser, "id">) {
   const [row] = await tx.select().from(users).where(eq(users.id, author.id)).for("update");
   if (!row) throw new HttpError(404, "No such account");
   refuseSilencedAuthor(row);
   return row;
 }
 
-/** Whether a new account published its day's posts already. */
-async function pastTheLimit(tx: Db, config: Deps["config"], author: AuthUser) {
+/** Whether a new account published its day's posts already (written, or gone out as scheduled, within the day). */
+export async function pastTheLimit(tx: Db, config: Deps["config"], author: AuthUser) {
   if (!isNewAccount(author)) return false;
   const since = new Date(Date.now() - 24 * 60 * 60 * 1000);
   const [row] = await tx
     .select({ published: count() })
     .from(posts)
-    .where(and(eq(posts.userId, author.id), eq(posts.status, "published"), gt(posts.createdAt, since)));
+    .where(
+      and(
+        eq(posts.userId, author.id),
+        eq(posts.status, "published"),
+        or(gt(posts.createdAt, since), gt(posts.publishedAt, since)),
+      ),
+    );
   return (row?.published ?? 0) >= config.newAccountPostsPerDay;
 }
 
