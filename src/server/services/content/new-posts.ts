@@ -84,7 +84,7 @@ function publishing(post: NewPost, before: Date | null | undefined) {
  * The author as the write finds them, their row locked: a suspension either waits for the post (and hides it) or
  * is seen here, and a new account's writes count one after the other.
  */
-export async function lockedAuthor(tx: Db, author: Pick<AuthUser, "id">) {
+async function lockedAuthor(tx: Db, author: AuthUser) {
   const [row] = await tx.select().from(users).where(eq(users.id, author.id)).for("update");
   if (!row) throw new HttpError(404, "No such account");
   refuseSilencedAuthor(row);

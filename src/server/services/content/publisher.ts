@@ -7,7 +7,7 @@ import { queuePostActivity } from "../federation/queue-messages.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { notify } from "../notifications/notify.ts";
 import { cacheTags } from "../reads/tags.ts";
-import { lockedAuthor, pastTheLimit } from "./new-posts.ts";
+import { pastTheLimit } from "./new-posts.ts";
 
 /** Authors past the new-account rules (staff, or verified and a day old): their due posts go out in one UPDATE. */
 const TRUSTED_AUTHOR = sql`exists (select 1 from ${users} where ${users.id} = ${posts.userId} and (${users.isAdmin}
@@ -28,7 +28,8 @@ async function publishNewAccountsPosts(deps: Pick<Deps, "db" | "config">, tx: Db
     .limit(100);
   const published: Published[] = [];
   for (const post of waiting) {
-    const author = await lockedAuthor(tx, { id: post.authorId }).catch(() => null);
+    // Locked, not refused: a blocked or suspended author's post goes out hidden, as a trusted author's does.
+    const [author] = await tx.select().from(users).where(eq(users.id, post.authorId)).for("update");
     const later = !author || (await pastTheLimit(tx, deps.config, author));
     const rows = await tx
       .update(posts)
