@@ -297,6 +297,9 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
     });
     short.writeUInt32LE(60, short.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 24);
     await refused("substack", { data: short, filename: "short.zip" }, /too many bytes/);
+    const shortXml = await zipOf({ "export.xml": wxr([{ id: 1, title: "A".repeat(100_000), body: "<p>x</p>" }]) });
+    shortXml.writeUInt32LE(60, shortXml.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 24);
+    await refused("wxr", { data: shortXml, filename: "short.zip" }, /too many bytes/);
 
     const laughs = wxr(
       [{ id: 1, title: "&lol9;", body: "x" }],
