@@ -124,6 +124,19 @@ describe.each(databaseTargets)("Imports keep to the site's addresses and rules o
     expect((await get("/moved-away")).statusCode).not.toBe(301);
   });
 
+  it("tells an importer whose old address another post claimed first, which keeps it", async () => {
+    const first = await signUp(app);
+    const link = "https://old.example/claimed-first/";
+    await importWxr(first, [{ id: 1, title: "First", body: "<p>Here first.</p>", link }]);
+    const [early] = await postsOf(first.id);
+    const state = await importWxr(admin, [{ id: 2, title: "Second", body: "<p>Here second.</p>", link }]);
+    expect(state.errors).toContainEqual({
+      item: "Second",
+      reason: "Its old address /claimed-first was not kept: another post already answers there.",
+    });
+    expect((await get("/claimed-first")).headers.location).toBe(`/posts/${early?.id}`);
+  });
+
   /** Queues `list` for `session` without waking the job, so the test runs it step by step. */
   async function queue(userId: string, list: WxrPost[], name: string) {
     const upload = path.join(app.config.dataDir, "imports", `${name}.part`);

@@ -290,6 +290,17 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
     large.writeUInt32LE(600 * 1024 ** 2, directory + 24);
     await refused("wxr", { data: large, filename: "large.zip" }, /"export\.xml" is larger than 512 MB/);
 
+    // A file longer than the directory says: yauzl's stream fails, and that must be the archive's refusal, not the
+    // process's uncaught error.
+    const short = await zipOf({
+      "posts.csv": `post_id,post_date,is_published,title,subtitle,type\n1.a,2020-01-01,true,${"A".repeat(100_000)},,newsletter\n`,
+    });
+    short.writeUInt32LE(60, short.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 24);
+    await refused("substack", { data: short, filename: "short.zip" }, /too many bytes/);
+    const shortXml = await zipOf({ "export.xml": wxr([{ id: 1, title: "A".repeat(100_000), body: "<p>x</p>" }]) });
+    shortXml.writeUInt32LE(60, shortXml.lastIndexOf(Buffer.from([0x50, 0x4b, 0x01, 0x02])) + 24);
+    await refused("wxr", { data: shortXml, filename: "short.zip" }, /too many bytes/);
+
     const laughs = wxr(
       [{ id: 1, title: "&lol9;", body: "x" }],
       [],

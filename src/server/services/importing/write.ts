@@ -114,6 +114,8 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
   const oldPaths = item.status === "published" ? keptPaths(item, warnings) : [];
   const kept = await keptComments(deps, author, item, warnings);
   const held: { id: string; terms: string[] }[] = [];
+  // Old addresses another post claimed first: they keep answering with that one, so the importer is told.
+  let taken: string[] = [];
   const written = await writeNewPost(
     deps,
     author,
@@ -138,11 +140,14 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
           .onConflictDoNothing()
           .returning({ source: importedItems.source });
         if (!claimed) throw new AlreadyImported();
-        if (oldPaths.length > 0)
-          await tx
+        if (oldPaths.length > 0) {
+          const answering = await tx
             .insert(postRedirects)
             .values(oldPaths.map((path) => ({ path, postId })))
-            .onConflictDoNothing();
+            .onConflictDoNothing()
+            .returning({ path: postRedirects.path });
+          taken = oldPaths.filter((path) => !answering.some((row) => row.path === path));
+        }
         // A thousand rows a statement: well under PostgreSQL's 65,535 parameters.
         for (let start = 0; start < kept.length; start += 1000) {
           const batch = kept.slice(start, start + 1000);
@@ -172,6 +177,8 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
     throw error;
   });
   if (!written) return { created: false, warnings };
+  for (const path of taken)
+    warnings.push(`Its old address ${path.slice(0, 100)} was not kept: another post already answers there.`);
   for (const comment of held)
     await queueHeld(deps, { kind: "comment", id: comment.id, subjectId: author.id }, heldFor(null, comment.terms));
   if (written.status === "scheduled" && item.status === "published")

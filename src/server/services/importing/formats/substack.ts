@@ -1,3 +1,4 @@
+import { pipeline } from "node:stream";
 import { parse } from "csv-parse";
 import { type ArchiveFile, HostileArchive } from "../archive-file.ts";
 import { dateOf, type FormatOpener, type ImportedPost, ITEM_LIMITS } from "../items.ts";
@@ -8,7 +9,9 @@ const MAX_HTML_BYTES = 20 * 1024 ** 2;
 /** A CSV file in the zip, a row at a time, by its header's names. */
 async function* csvRows(archive: ArchiveFile, name: string): AsyncGenerator<Record<string, string>> {
   const stream = await archive.open(name);
-  const rows = stream.pipe(
+  // A pipeline, not a pipe: an error of the zip's stream (a file longer than its directory says) reaches the rows.
+  const rows = pipeline(
+    stream,
     parse({
       columns: true,
       bom: true,
@@ -16,6 +19,7 @@ async function* csvRows(archive: ArchiveFile, name: string): AsyncGenerator<Reco
       skip_empty_lines: true,
       max_record_size: ITEM_LIMITS.text,
     }),
+    () => {},
   );
   try {
     for await (const row of rows) yield row as Record<string, string>;

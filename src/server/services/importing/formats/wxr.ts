@@ -149,7 +149,7 @@ async function* wxrItems(archive: ArchiveFile, on: { author?: (name: string) => 
       }
       if (buffers.name.length > ITEM_LIMITS.name) throw new HostileArchive("The XML has a name too long to be one.");
     };
-    for await (const chunk of textChunks(stream)) {
+    for await (const chunk of unpacked(textChunks(stream))) {
       parse(chunk);
       yield* ready.splice(0);
     }
@@ -184,6 +184,15 @@ function toComment(raw: Record<string, string>, postSource: string): ImportedCom
 
 /** Attachments kept by the scan (for covers and galleries): enough for a large site, bounded for a hostile one. */
 const MAX_ATTACHMENTS = 200_000;
+
+/** The file's text, its stream's own failure (a file longer than the zip says) a refusal of the archive. */
+async function* unpacked(chunks: AsyncGenerator<string>) {
+  try {
+    yield* chunks;
+  } catch (error) {
+    throw new HostileArchive(`The XML could not be read: ${(error as Error).message}`);
+  }
+}
 
 export const PASSWORD_DRAFT = "it is password-protected on the old site: it arrives as a draft, not public";
 
