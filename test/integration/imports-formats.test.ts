@@ -12,10 +12,10 @@ import { openWxr } from "../../src/server/services/importing/formats/wxr.ts";
 import { type ImportedPost, ITEM_LIMITS } from "../../src/server/services/importing/items.ts";
 import { POST_DESCRIPTION_MAX } from "../../src/shared/constants.ts";
 import { buildTestApp } from "../support/app.ts";
-import { uploadArchive, wxr, zipOf } from "../support/archives.ts";
+import { importArchive, uploadArchive, wxr, zipOf } from "../support/archives.ts";
 import { createCategory } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
-import { bearer, signUp } from "../support/users.ts";
+import { signUp } from "../support/users.ts";
 
 const THEME_UNIT_TEST = path.resolve(import.meta.dirname, "../fixtures/public/wptt/themeunittestdata.wordpress.xml");
 /** Archives of megabytes, read twice and written, on two shared cores. */
@@ -128,15 +128,7 @@ describe.each(databaseTargets)("Importing real and hostile archives on $name", (
   });
 
   async function importFile(session: { token: string }, format: string, file: { data: Buffer; filename: string }) {
-    const response = await uploadArchive(app, session, { format }, file);
-    expect(response.statusCode, response.body).toBe(202);
-    await app.imports.idle();
-    const state = await app.inject({
-      method: "GET",
-      url: `/api/imports/${response.json().id}`,
-      headers: bearer(session),
-    });
-    return state.json() as State;
+    return importArchive<State>(app, session, { format }, file);
   }
   const postsOf = (userId: string) => app.db.select().from(posts).where(eq(posts.userId, userId));
   const sum = (state: State) => state.report.reduce((total, line) => total + line.count, 0);

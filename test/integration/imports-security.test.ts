@@ -8,7 +8,7 @@ import type { AuthUser } from "../../src/server/services/auth/auth-user.ts";
 import { runNextImport, startImport } from "../../src/server/services/importing/imports.ts";
 import { suspend } from "../../src/server/services/moderation/suspension.ts";
 import { buildTestApp } from "../support/app.ts";
-import { uploadArchive, type WxrPost, wxr } from "../support/archives.ts";
+import { importArchive, type WxrPost, wxr } from "../support/archives.ts";
 import { createCategory } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { bearer, makeAdmin, signUp } from "../support/users.ts";
@@ -30,15 +30,7 @@ describe.each(databaseTargets)("Imports keep to the site's addresses and rules o
   });
 
   async function importWxr(session: { token: string }, list: WxrPost[]) {
-    const response = await uploadArchive(app, session, { format: "wxr" }, { data: wxr(list), filename: "old.xml" });
-    expect(response.statusCode, response.body).toBe(202);
-    await app.imports.idle();
-    const state = await app.inject({
-      method: "GET",
-      url: `/api/imports/${response.json().id}`,
-      headers: bearer(session),
-    });
-    return state.json() as State;
+    return importArchive<State>(app, session, { format: "wxr" }, { data: wxr(list), filename: "old.xml" });
   }
   /** An account a day old with its address verified: past the new accounts' limits. */
   const settle = (userId: string) =>

@@ -5,11 +5,11 @@ import type { App } from "../../src/server/app.ts";
 import { emailSubscriptions, mailOutbox, posts, users } from "../../src/server/db/schema.ts";
 import { DEFAULT_RATE_LIMITS } from "../../src/server/plugins/rate-limits.ts";
 import { buildTestApp, generousLimits } from "../support/app.ts";
-import { uploadArchive, zipOf } from "../support/archives.ts";
+import { importArchive, zipOf } from "../support/archives.ts";
 import { createCategory, createPost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import { makeAdmin, signUp } from "../support/users.ts";
 
 type State = { status: string; total: number; done: number; errors: { item: string; reason: string }[] };
 type Session = Awaited<ReturnType<typeof signUp>>;
@@ -88,15 +88,7 @@ describe.each(databaseTargets)("An import's list of subscribers on $name", (targ
     throw new Error("the outbox did not drain");
   }
   async function importFile(session: Session, format: string, file: { data: Buffer | string; filename: string }) {
-    const response = await uploadArchive(app, session, { format }, file);
-    expect(response.statusCode, response.body).toBe(202);
-    await app.imports.idle();
-    const state = await app.inject({
-      method: "GET",
-      url: `/api/imports/${response.json().id}`,
-      headers: bearer(session),
-    });
-    return state.json() as State;
+    return importArchive<State>(app, session, { format }, file);
   }
   const rowsOf = (authorId: string) =>
     app.db

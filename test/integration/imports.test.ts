@@ -16,7 +16,7 @@ import {
 import { runNextImport, startImport } from "../../src/server/services/importing/imports.ts";
 import { writeArchive } from "../../src/server/services/leaving/archive.ts";
 import { buildTestApp } from "../support/app.ts";
-import { folderFiles, uploadArchive, type WxrPost, wxr, zipOf } from "../support/archives.ts";
+import { folderFiles, importArchive, uploadArchive, type WxrPost, wxr, zipOf } from "../support/archives.ts";
 import { createCategory, createPost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { png } from "../support/images.ts";
@@ -72,15 +72,7 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
     file: { data: Buffer | string; filename: string },
     fields: Record<string, string> = {},
   ) {
-    const response = await uploadArchive(app, session, { format, ...fields }, file);
-    expect(response.statusCode, response.body).toBe(202);
-    await app.imports.idle();
-    const state = await app.inject({
-      method: "GET",
-      url: `/api/imports/${response.json().id}`,
-      headers: bearer(session),
-    });
-    return state.json() as State;
+    return importArchive<State>(app, session, { format, ...fields }, file);
   }
   /** Past the new-account rules: verified, two days old. */
   const trust = (id: string) =>
@@ -350,6 +342,7 @@ describe.each(databaseTargets)("Importing archives on $name", (target) => {
           {
             id: 1,
             title: "Pictures",
+            link: "https://old.example/pictures/",
             body: '<p>See <img src="https://127.0.0.1/a.png"> and <img src="https://localhost/b.png"> <img src="https://nowhere.invalid/c.png"></p>',
             thumbnail: 9,
           },

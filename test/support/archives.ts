@@ -110,3 +110,21 @@ export function uploadArchive(
   const form = postForm(fields, { data, filename: file.filename, type: "application/octet-stream" }, "file");
   return app.inject({ method: "POST", url: "/api/imports", ...form, headers: { ...form.headers, ...bearer(session) } });
 }
+
+/** Uploads an archive, waits for the import job, and answers the import's last state (refusing any other answer). */
+export async function importArchive<State>(
+  app: App,
+  session: { token: string },
+  fields: Record<string, string>,
+  file: { data: Buffer | string; filename: string },
+): Promise<State> {
+  const response = await uploadArchive(app, session, fields, file);
+  if (response.statusCode !== 202) throw new Error(`the upload answered ${response.statusCode}: ${response.body}`);
+  await app.imports.idle();
+  const state = await app.inject({
+    method: "GET",
+    url: `/api/imports/${response.json().id}`,
+    headers: bearer(session),
+  });
+  return state.json() as State;
+}
