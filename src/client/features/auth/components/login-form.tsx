@@ -58,8 +58,7 @@ export function LoginForm() {
         </Link>
         <Text fontSize="sm" color="fg.muted">
           No account yet?{" "}
-          {/* Underlined: inside a sentence a link must not be told by its colour alone (axe, dark mode). */}
-          <Link asChild color="teal.fg" textDecoration="underline">
+          <Link asChild color="teal.fg">
             {/* The way back goes along, through Register's success, to after the login. */}
             <RouterLink to="/register" state={from ? { from } : undefined}>
               Register
