@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { CANNOT_FOLLOW, CANNOT_FOLLOW_BLOCKED } from "#shared/schemas/blocks.ts";
+import { CANNOT_FOLLOW } from "#shared/schemas/blocks.ts";
 import type { Profile, UpdateProfileInput } from "#shared/schemas/users.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
 import { categories, follows, posts, profileViews, remoteFollowers, users } from "../../db/schema.ts";
@@ -179,8 +179,7 @@ export async function setFollowing(
   if (follower.id === targetId) throw new HttpError(400, "You cannot follow yourself");
   await findUser(deps, targetId);
   if (following) {
-    await refuseIfBlocked(deps, { ownerId: follower.id, actorId: targetId }, CANNOT_FOLLOW_BLOCKED);
-    await refuseIfBlocked(deps, { ownerId: targetId, actorId: follower.id }, CANNOT_FOLLOW);
+    await refuseIfBlocked(deps, { ownerId: targetId, actorId: follower.id, both: true }, CANNOT_FOLLOW);
     const added = await deps.db
       .insert(follows)
       .values({ followerId: follower.id, followeeId: targetId })

@@ -12,8 +12,7 @@ export function UnverifiedNotice() {
   if (!session || (session.isVerified && request.isIdle && !appErr && !serverErr)) return null;
 
   return (
-    // A landmark of its own, so what it says is not outside every region of the page.
-    <Container as="section" aria-label="Your account" maxW="6xl" pt="3">
+    <Container maxW="6xl" pt="3">
       <Stack gap="2">
         {!session.isVerified && (
           <Alert.Root status="warning" size="sm">

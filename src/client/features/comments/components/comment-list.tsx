@@ -68,8 +68,7 @@ export function CommentList({ postId, comments: firstPage, nextCursor, count, vi
                     colorPalette="red"
                     aria-label="Delete comment"
                     disabled={remove.isPending}
-                    // As a post does: a comment deleted is gone, so the tap asks first.
-                    onClick={() => window.confirm("Delete this comment?") && remove.mutate(comment.id)}
+                    onClick={() => remove.mutate(comment.id)}
                   >
                     <TrashIcon />
                   </Button>

@@ -17,8 +17,7 @@ export function CloseAccountForm() {
   const navigate = useNavigate();
   const form = useZodForm(closeAccountSchema, {
     serverError: close.error,
-    // A person's writing does not go by default: removing it is the choice they make.
-    defaultValues: { password: "", keepPosts: true },
+    defaultValues: { password: "", keepPosts: false },
   });
   const onSubmit = form.handleSubmit((input) =>
     close.mutate(input, { onSuccess: () => navigate("/login", { replace: true }) }),

@@ -35,7 +35,6 @@ export function ProfileView({
   id,
   drafts,
   actions,
-  blocking,
   subscribers,
 }: {
   id: string;
@@ -45,8 +44,6 @@ export function ProfileView({
   /** What a visitor can do about someone else's profile: report it. */
   /** What another reader may do about this profile, given its owner's name. */
   actions?: (name: string) => ReactNode;
-  /** Whether the reader blocks this person: they are offered Unblock (among `actions`), not Follow. */
-  blocking?: boolean | undefined;
 }) {
   const session = useSession();
   const profile = useProfile(id);
@@ -138,10 +135,6 @@ export function ProfileView({
                       <RouterLink to={`/update-profile/${user.id}`}>Update Profile</RouterLink>
                     </Button>
                   </>
-                ) : blocking ? (
-                  <Text fontSize="sm" color="fg.muted" alignSelf="center">
-                    You blocked {fullName(user)}: unblock them to follow.
-                  </Text>
                 ) : (
                   <ActionButton
                     size="sm"
