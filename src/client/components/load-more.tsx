@@ -1,4 +1,4 @@
-import { ActionButton } from "./action-button.tsx";
+import { Button } from "@chakra-ui/react";
 
 interface Pages {
   hasNextPage: boolean;
@@ -10,13 +10,13 @@ interface Pages {
 export function LoadMore({ pages }: { pages: Pages }) {
   if (!pages.hasNextPage) return null;
   return (
-    <ActionButton
+    <Button
       variant="outline"
       alignSelf="center"
       onClick={() => void pages.fetchNextPage()}
-      busy={pages.isFetchingNextPage}
+      disabled={pages.isFetchingNextPage}
     >
       {pages.isFetchingNextPage ? "Loading..." : "Load more"}
-    </ActionButton>
+    </Button>
   );
 }

@@ -159,16 +159,6 @@ async function followersCount(deps: Pick<Deps, "db">, userId: string) {
   return row?.count ?? 0;
 }
 
-/** Whether `viewer` follows the user, and their follower count: a post's Follow button, without a profile's view. */
-export async function followState(deps: Pick<Deps, "db">, viewer: AuthUser, targetId: string) {
-  await findUser(deps, targetId);
-  const [row] = await deps.db
-    .select({ followerId: follows.followerId })
-    .from(follows)
-    .where(and(eq(follows.followerId, viewer.id), eq(follows.followeeId, targetId)));
-  return { isFollowing: row !== undefined, followersCount: await followersCount(deps, targetId) };
-}
-
 /** Follows or unfollows; the followed user is told of a new follower, and an unfollow takes an unread notice back. */
 export async function setFollowing(
   deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,

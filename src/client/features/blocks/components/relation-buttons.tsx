@@ -1,5 +1,4 @@
-import { HStack } from "@chakra-ui/react";
-import { ActionButton } from "../../../components/action-button.tsx";
+import { Button, HStack } from "@chakra-ui/react";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { useRelations, useSetRelation } from "../api/relations.ts";
 
@@ -16,20 +15,20 @@ export function RelationButtons({ userId, name }: { userId: string; name: string
   return (
     <>
       <HStack gap="2">
-        <ActionButton
+        <Button
           size="sm"
           variant="outline"
-          busy={set.isPending}
+          disabled={set.isPending}
           aria-pressed={muting}
           onClick={() => set.mutate({ userId, relation: "mute", on: !muting })}
         >
           {muting ? "Unmute" : "Mute"}
-        </ActionButton>
-        <ActionButton
+        </Button>
+        <Button
           size="sm"
           variant="outline"
           colorPalette="red"
-          busy={set.isPending}
+          disabled={set.isPending}
           aria-pressed={blocking}
           onClick={() => {
             if (
@@ -42,7 +41,7 @@ export function RelationButtons({ userId, name }: { userId: string; name: string
           }}
         >
           {blocking ? "Unblock" : "Block"}
-        </ActionButton>
+        </Button>
       </HStack>
       <ErrorLines error={set.error} />
     </>

@@ -2,7 +2,6 @@ import { Box, Button, Heading, HStack, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import type { Comment } from "#shared/schemas/comments.ts";
-import { ActionButton } from "../../../components/action-button.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, TrashIcon } from "../../../components/icons.tsx";
 import { TimeAgo } from "../../../components/time-ago.tsx";
@@ -81,15 +80,15 @@ export function CommentList({ postId, comments: firstPage, nextCursor, count, vi
       </Stack>
       <ErrorLines error={older.error} />
       {hasMore && (
-        <ActionButton
+        <Button
           variant="outline"
           size="sm"
           alignSelf="flex-start"
-          busy={older.isFetching}
+          disabled={older.isFetching}
           onClick={() => (showOlder ? void older.fetchNextPage() : setShowOlder(true))}
         >
           {older.isFetching ? "Loading..." : "Load older comments"}
-        </ActionButton>
+        </Button>
       )}
     </Stack>
   );

@@ -19,7 +19,6 @@ import type { ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { TIP_CHOICES_ETH } from "#shared/schemas/payments.ts";
 import { formatEth } from "#shared/text.ts";
-import { ActionButton } from "../../../components/action-button.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { QueryState } from "../../../components/query-state.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
@@ -136,15 +135,15 @@ export function ProfileView({
                     </Button>
                   </>
                 ) : (
-                  <ActionButton
+                  <Button
                     size="sm"
                     colorPalette="teal"
                     variant={user.isFollowing ? "outline" : "solid"}
-                    busy={follow.isPending}
+                    disabled={follow.isPending}
                     onClick={() => follow.mutate(!user.isFollowing)}
                   >
                     {user.isFollowing ? "Unfollow" : `Follow (${user.followersCount})`}
-                  </ActionButton>
+                  </Button>
                 )}
                 <Button asChild size="sm" variant="outline">
                   <RouterLink to="/send-mail" state={{ email: user.email ?? "", id: user.id, name: fullName(user) }}>
