@@ -46,9 +46,10 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
     <StaticRouter location={found ? url : "/not-found/"}>{children}</StaticRouter>
   );
   const { cache, styles: pageStyles } = recordingCache();
+  const renderedAt = Date.now();
   const { prelude } = await prerenderToNodeStream(
     <CacheProvider value={cache}>
-      <Root queryClient={queryClient} Router={Router} hydrating />
+      <Root queryClient={queryClient} Router={Router} hydrating renderedAt={renderedAt} />
     </CacheProvider>,
     // One piece of HTML: React would otherwise move large parts behind a script, which the CSP does not run.
     { progressiveChunkSize: Number.POSITIVE_INFINITY },
@@ -61,7 +62,7 @@ export async function render(url: string, load: ReaderLoaders): Promise<Rendered
   return {
     status: found ? 200 : 404,
     head,
-    html: pageShell(markup, dehydrate(queryClient), { hydrate: found, startNow }),
+    html: pageShell(markup, dehydrate(queryClient), { hydrate: found, startNow, renderedAt }),
     styles,
   };
 }

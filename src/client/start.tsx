@@ -2,7 +2,7 @@ import { hydrate as hydrateQueries } from "@tanstack/react-query";
 import { startTransition } from "react";
 import { createRoot, hydrateRoot } from "react-dom/client";
 import { BrowserRouter } from "react-router-dom";
-import { PAGE_STATE_ID } from "./app/page-shell.ts";
+import { PAGE_STATE_ID, RENDERED_AT_ATTRIBUTE } from "./app/page-shell.ts";
 import { createQueryClient } from "./app/provider.tsx";
 import { Root } from "./app/root.tsx";
 import { preloadScreen } from "./app/routes.tsx";
@@ -18,8 +18,17 @@ export async function start(root: HTMLElement, hydrate: boolean) {
   const state = document.getElementById(PAGE_STATE_ID);
   if (state?.textContent) hydrateQueries(queryClient, JSON.parse(state.textContent));
   await preloadScreen(location.pathname);
+  const renderedAt = Number(root.getAttribute(RENDERED_AT_ATTRIBUTE)) || Date.now();
   return new Promise<void>((resolve) => {
-    const app = <Root queryClient={queryClient} Router={BrowserRouter} onStarted={resolve} hydrating={hydrate} />;
+    const app = (
+      <Root
+        queryClient={queryClient}
+        Router={BrowserRouter}
+        onStarted={resolve}
+        hydrating={hydrate}
+        renderedAt={renderedAt}
+      />
+    );
     startTransition(() => {
       if (hydrate) hydrateRoot(root, app);
       else createRoot(root).render(app);

@@ -74,3 +74,6 @@ export function screenPathAt(pathname: string): ScreenPath | undefined {
     );
   });
 }
+
+/** Whether the client has a screen at `pathname` (home included): any other page address answers 404. */
+export const isScreenPath = (pathname: string) => pathname === "/" || screenPathAt(pathname) !== undefined;

@@ -103,6 +103,7 @@ test("a writer registers, logs in, writes a formatted post with a cover, reads i
   await page.getByLabel("Add a comment").fill("To be removed");
   await page.getByRole("button", { name: "Submit" }).click();
   await expect(page.getByRole("heading", { name: "2 comments" })).toBeVisible();
+  page.once("dialog", (dialog) => dialog.accept());
   await page.getByRole("button", { name: "Delete comment" }).first().click();
   await expect(page.getByRole("heading", { name: "1 comment" })).toBeVisible();
   await expect(page.getByText("To be removed")).toBeHidden();

@@ -67,6 +67,12 @@ describe.each(databaseTargets)("blocks, mutes and first-time commenters on $name
 
     const refused = await follow(pest, writer.id);
     expect([refused.statusCode, refused.json().message]).toEqual([403, CANNOT_FOLLOW]);
+    // The blocker is told why, and what to do; the blocked is not told of the block.
+    const ownBlock = await follow(writer, pest.id);
+    expect([ownBlock.statusCode, ownBlock.json().message]).toEqual([
+      403,
+      "You cannot follow this person because you blocked them. Unblock them first.",
+    ]);
     const noComment = await comment(pest, post.id, "another try");
     expect([noComment.statusCode, noComment.json().message]).toEqual([403, CANNOT_COMMENT]);
     const byId = await call("POST", "/api/email", pest, { toId: writer.id, subject: "Hello", message: "Hear me out" });

@@ -119,6 +119,7 @@ const MATRIX: Row[] = [
     SIGNED_IN,
   ],
   ["GET", "/api/users/", () => ({ url: "/api/users/" }), ADMIN],
+  ["GET", "/api/users/follow/{id}", (w) => ({ url: `/api/users/follow/${w.owner.id}` }), SIGNED_IN],
   ["PUT", "/api/users/follow", (w) => ({ url: "/api/users/follow", payload: { followId: w.owner.id } }), SIGNED_IN],
   [
     "PUT",

@@ -78,7 +78,7 @@ it("npm start serves the app with a chain and the fee contract, and Ctrl-C stops
   expect(await health.json()).toEqual({ status: "ok", database: "ok", chain: "ok" });
   const home = await fetch(`http://localhost:${port}/`, { headers: { accept: "text/html" } });
   // The home page arrives rendered by the server, ready to hydrate.
-  expect(await home.text()).toMatch(/<div id="root" data-hydrate>.*Pen down your ideas by creating a blog/s);
+  expect(await home.text()).toMatch(/<div id="root" data-hydrate[^>]*>.*Pen down your ideas by creating a blog/s);
 
   expect(await server.stop()).toBe(0);
   expect(await accepts(port)).toBe(false);

@@ -191,6 +191,16 @@ describe("errors, documentation and the web client", () => {
     expect(page.body).toContain("client shell");
     expect(page.headers["cache-control"]).toBe("no-cache");
 
+    // A screen's address is the app's page; an address with no screen is the same page, answered 404.
+    for (const url of ["/settings/blocks", "/Settings", "/profile/x/", "/stats/posts/1?period=7d"]) {
+      expect((await app.inject({ method: "GET", url })).statusCode, url).toBe(200);
+    }
+    for (const url of ["/nowhere", "/profile", "/profile/a/b", "/%3Cscript%3E", "/moderation/log/x"]) {
+      const unknown = await app.inject({ method: "GET", url, headers: { accept: "text/html" } });
+      expect(unknown.statusCode, url).toBe(404);
+      expect(unknown.body).toContain("client shell");
+    }
+
     const upload = await app.inject({ method: "GET", url: "/uploads/a.txt" });
     expect(upload.statusCode).toBe(200);
     expect(upload.body).toBe("uploaded");

@@ -143,6 +143,18 @@ describe.each(databaseTargets)("profiles and follows on $name", (target) => {
     );
   });
 
+  it("tells a reader whether they follow someone without counting a view of their profile", async () => {
+    const [fan, star] = [await signUp(app), await signUp(app)];
+    const state = () => get(`/api/users/follow/${star.id}`, fan);
+    expect((await state()).json()).toEqual({ isFollowing: false, followersCount: 0 });
+    await put("/api/users/follow", { followId: star.id }, fan);
+    expect((await state()).json()).toEqual({ isFollowing: true, followersCount: 1 });
+    expect((await get(`/api/users/follow/${star.id}`, star)).json()).toEqual({ isFollowing: false, followersCount: 1 });
+    expect((await get(`/api/users/profile/${star.id}`, star)).json()).toMatchObject({ viewersCount: 0 });
+    expect((await get("/api/users/follow/00000000-0000-4000-8000-000000000000", fan)).statusCode).toBe(404);
+    expect((await app.inject({ method: "GET", url: `/api/users/follow/${star.id}` })).statusCode).toBe(401);
+  });
+
   it("counts parallel follows exactly", async () => {
     const star = await signUp(app);
     const fans = await Promise.all(Array.from({ length: 12 }, () => signUp(app)));

@@ -1,4 +1,4 @@
-import { Flex, Spinner } from "@chakra-ui/react";
+import { Flex, Link, Spinner } from "@chakra-ui/react";
 import { Suspense } from "react";
 import { Outlet, useLocation } from "react-router-dom";
 import { Footer } from "../components/layout/footer.tsx";
@@ -19,9 +19,24 @@ export function Layout() {
   return (
     <Flex direction="column" minH="100dvh">
       {session?.loginMethod === "wallet" && <WalletSessionGuard />}
+      {/* Before the bar's dozen stops: a keyboard's first Tab can go straight to the page. */}
+      <Link
+        href="#main"
+        position="absolute"
+        top="2"
+        insetStart="2"
+        zIndex="skipNav"
+        p="2"
+        bg="bg"
+        borderRadius="md"
+        transform="translateY(-200%)"
+        _focusVisible={{ transform: "none" }}
+      >
+        Skip to content
+      </Link>
       <Navbar actions={session && <NotificationBell userId={session.id} />} />
       <UnverifiedNotice />
-      <Flex as="main" direction="column" flex="1">
+      <Flex as="main" id="main" tabIndex={-1} outline="none" direction="column" flex="1">
         <ScreenErrorBoundary address={pathname}>
           <Suspense fallback={<Spinner m="10" alignSelf="center" role="status" aria-label="Loading page" />}>
             <Outlet />

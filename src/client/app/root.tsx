@@ -59,17 +59,20 @@ export function Root({
   Router,
   onStarted = () => {},
   hydrating = false,
+  renderedAt,
 }: {
   queryClient: QueryClient;
   /** The tree renders (on the server) or hydrates (in the browser) HTML the server rendered. */
   hydrating?: boolean;
   Router: ComponentType<{ children?: ReactNode }>;
   onStarted?: () => void;
+  /** When the server rendered the HTML being hydrated: what relative times are counted from until it is hydrated. */
+  renderedAt?: number;
 }) {
   return (
     <StrictMode>
       <AppProvider queryClient={queryClient}>
-        <HydrationBoundary hydrating={hydrating}>
+        <HydrationBoundary hydrating={hydrating} renderedAt={renderedAt}>
           <Router>
             <AppRoutes />
           </Router>

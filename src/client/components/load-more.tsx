@@ -1,4 +1,4 @@
-import { Button } from "@chakra-ui/react";
+import { ActionButton } from "./action-button.tsx";
 
 interface Pages {
   hasNextPage: boolean;
@@ -10,13 +10,13 @@ interface Pages {
 export function LoadMore({ pages }: { pages: Pages }) {
   if (!pages.hasNextPage) return null;
   return (
-    <Button
+    <ActionButton
       variant="outline"
       alignSelf="center"
       onClick={() => void pages.fetchNextPage()}
-      disabled={pages.isFetchingNextPage}
+      busy={pages.isFetchingNextPage}
     >
       {pages.isFetchingNextPage ? "Loading..." : "Load more"}
-    </Button>
+    </ActionButton>
   );
 }

@@ -31,6 +31,8 @@ export const queryKeys = {
     summary: (id: string) => ["users", "summary", id] as const,
     profiles: () => ["users", "profile"] as const,
     profile: (id: string) => ["users", "profile", id] as const,
+    /** Whether the reader follows the user: under their profile, so what reloads the profile reloads it too. */
+    follow: (id: string) => ["users", "profile", id, "follow"] as const,
     /** The admin's list of every user. */
     adminList: () => ["users", "admin-list"] as const,
   },

@@ -3,6 +3,7 @@ import path from "node:path";
 import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import { IMAGE_WIDTHS } from "#shared/images.ts";
+import { isScreenPath } from "#shared/screens.ts";
 import { resizeTo } from "../services/images.ts";
 
 /** The smaller widths stored beside an upload; the largest of each kind is the upload itself. */
@@ -107,6 +108,8 @@ export async function registerClient(
     if (isPage && hasClient) {
       // A profile's address answers its author's actor to the fediverse: caches must not mix the two.
       if (pathname.startsWith("/profile/")) reply.header("vary", "accept");
+      // An address with no screen is not found: the app says so, and the status says so to crawlers and tools.
+      if (!isScreenPath(pathname)) reply.code(404);
       return reply.header("cache-control", "no-cache").header("x-robots-tag", "noindex").sendFile("index.html");
     }
     if (isPage) return reply.code(404).send({ message: "The web client is not built yet: run `npm run build`." });

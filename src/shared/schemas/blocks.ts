@@ -33,6 +33,8 @@ export const mutedWordsInputSchema = z.object({
 export type MutedWordsInput = z.infer<typeof mutedWordsInputSchema>;
 
 export const CANNOT_FOLLOW = "You cannot follow this person";
+/** The follower's own block is theirs to know and to lift; a block by the other side is not said. */
+export const CANNOT_FOLLOW_BLOCKED = "You cannot follow this person because you blocked them. Unblock them first.";
 export const CANNOT_COMMENT = "You cannot comment on this author's posts";
 export const CANNOT_MESSAGE = "You cannot message this person";
 export const CANNOT_TIP = "You cannot tip this author";

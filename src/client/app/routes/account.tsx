@@ -3,7 +3,7 @@ import { Navigate, useParams } from "react-router-dom";
 import { Panel } from "../../components/layout/panel.tsx";
 import { QueryState } from "../../components/query-state.tsx";
 import { BlocksSettings } from "../../features/blocks/components/blocks-settings.tsx";
-import { RelationButtons } from "../../features/blocks/public.tsx";
+import { RelationButtons, useBlocking } from "../../features/blocks/public.tsx";
 import { ImportScreen } from "../../features/importing/components/import-screen.tsx";
 import { AccountSettings } from "../../features/leaving/components/account-settings.tsx";
 import { ReportButton } from "../../features/moderation/public.tsx";
@@ -26,10 +26,12 @@ const useUserId = () => useSession()?.id ?? "";
 export function ProfileRoute() {
   const { id = "" } = useParams();
   useReadBeacon("profile", id, id);
+  const blocking = useBlocking(id);
   return (
     <ProfileView
       key={id}
       id={id}
+      blocking={blocking}
       drafts={<DraftList />}
       actions={(name) => (
         <>

@@ -1,4 +1,4 @@
-import { Box } from "@chakra-ui/react";
+import { Box, HStack } from "@chakra-ui/react";
 import { lazy, Suspense } from "react";
 import { useParams } from "react-router-dom";
 import { WaitingComments } from "../../features/blocks/public.tsx";
@@ -6,8 +6,10 @@ import { CommentList } from "../../features/comments/components/comment-list.tsx
 import { PostFediverse } from "../../features/federation/components/post-fediverse.tsx";
 import { ReportButton } from "../../features/moderation/public.tsx";
 import { PostDetail } from "../../features/posts/components/post-detail.tsx";
+import { PostReactions } from "../../features/posts/components/post-reactions.tsx";
 import { useReadBeacon } from "../../features/stats/public.ts";
 import { SubscribeByEmail } from "../../features/subscribers/public.tsx";
+import { FollowButton } from "../../features/users/public.tsx";
 import { useSession } from "../../lib/session.ts";
 
 // Only signed-in readers write comments: the form (and its form library) loads for them alone.
@@ -35,6 +37,15 @@ export function PostRoute() {
       {(post) =>
         post.status === "published" && (
           <>
+            {/* Where a reader who finished the post is: react, follow its author (a visitor is sent to log in). */}
+            <HStack gap="3" wrap="wrap" color="fg.muted" fontSize="sm">
+              <PostReactions post={post} visitor="login" />
+              {session?.id !== post.user.id && (
+                <Box ms="auto">
+                  <FollowButton user={{ id: post.user.id, name: `${post.user.firstName} ${post.user.lastName}` }} />
+                </Box>
+              )}
+            </HStack>
             <Box
               as="section"
               aria-label="Comments"

@@ -17,13 +17,20 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
   const { siteName } = useSiteSettings();
   const colorMode = useColorMode();
   const links = navLinksFor(session);
+  // The admin's six links fit beside the rest from xl only; below their breakpoint the links fold into the menu.
+  const linksShown = session?.isAdmin ? { base: "none", xl: "flex" } : { base: "none", md: "flex" };
+  const menuShown = session?.isAdmin ? { base: "inline-flex", xl: "none" } : { base: "inline-flex", md: "none" };
 
   return (
     <Box as="header" borderBottomWidth="1px" bg="bg.panel" position="sticky" top="0" zIndex="sticky">
       <Container maxW="6xl" py="3" px={{ base: "3", sm: "4", md: "6" }}>
-        <Flex as="nav" aria-label="Main" align="center" gap="4">
+        <Flex as="nav" aria-label="Main" align="center" gap={{ base: "2", sm: "4" }}>
+          {/* A long site name gives way (cut short) rather than push the bar past the window. */}
           <Link
             asChild
+            minW="0"
+            truncate
+            display="block"
             fontWeight="bold"
             fontSize={{ base: "lg", sm: "xl" }}
             color="teal.fg"
@@ -32,7 +39,7 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
             <RouterLink to="/">{siteName}</RouterLink>
           </Link>
 
-          <HStack as="ul" listStyleType="none" gap="1" display={{ base: "none", md: "flex" }}>
+          <HStack as="ul" listStyleType="none" gap="1" flexShrink="0" display={linksShown}>
             {links.map((link) => (
               <li key={link.to}>
                 <Button asChild variant="ghost" size="sm">
@@ -44,7 +51,7 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
             ))}
           </HStack>
 
-          <HStack ms="auto" gap={{ base: "1", sm: "2" }}>
+          <HStack ms="auto" flexShrink="0" gap={{ base: "1", sm: "2" }}>
             {/* The search box from lg; narrower bars (phones) have a search button and a menu item. */}
             <Box display={{ base: "none", lg: "block" }}>
               <SearchForm compact />
@@ -64,7 +71,15 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
             </Button>
             {/* Both states are in the markup and the <html> class picks one, so a page rendered on the server, which
                 cannot know the mode, shows the right one before its script runs. */}
-            <Button variant="ghost" size="sm" minW="8" px="2" onClick={colorMode.toggle}>
+            {/* A signed-in phone's bar has the bell and the avatar: the mode is switched in the menu there. */}
+            <Button
+              variant="ghost"
+              size="sm"
+              minW="8"
+              px="2"
+              onClick={colorMode.toggle}
+              display={{ base: session ? "none" : "inline-flex", sm: "inline-flex" }}
+            >
               <Box as="span" display="contents" _dark={{ display: "none" }}>
                 <MoonIcon />
                 <Box as="span" srOnly>
@@ -80,21 +95,23 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
             </Button>
             <NavMenu
               trigger={(props) => (
-                <Button
-                  variant="outline"
-                  size="sm"
-                  display={{ base: "inline-flex", md: "none" }}
-                  aria-label="Open navigation"
-                  {...props}
-                >
+                <Button variant="outline" size="sm" display={menuShown} aria-label="Open navigation" {...props}>
                   <MenuIcon />
                 </Button>
               )}
               items={[
                 ...links,
                 { to: "/search", label: "Search" },
-                // On a phone, Logout is here rather than in the bar.
-                ...(session ? [{ label: "Logout", onSelect: logout }] : []),
+                // On a phone, Logout and the colour mode are here rather than in the bar.
+                ...(session
+                  ? [
+                      {
+                        label: colorMode.mode === "dark" ? "Switch to light mode" : "Switch to dark mode",
+                        onSelect: colorMode.toggle,
+                      },
+                      { label: "Logout", onSelect: logout },
+                    ]
+                  : []),
               ]}
             />
 
@@ -110,7 +127,8 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
             {session && (
               <>
                 {actions}
-                <Button variant="outline" size="sm" onClick={logout} display={{ base: "none", sm: "inline-flex" }}>
+                {/* Below lg, Logout is in the account menu (and on a phone in the navigation menu too). */}
+                <Button variant="outline" size="sm" onClick={logout} display={{ base: "none", lg: "inline-flex" }}>
                   Logout
                 </Button>
                 <NavMenu
@@ -124,7 +142,7 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
                       </Avatar.Root>
                     </Button>
                   )}
-                  items={avatarMenuFor(session)}
+                  items={[...avatarMenuFor(session), { label: "Logout", onSelect: logout }]}
                 />
               </>
             )}

@@ -56,6 +56,18 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => profiles.updateProfile(app.deps, currentUser(request), request.body),
   });
 
+  app.get("/follow/:id", {
+    schema: {
+      tags,
+      security,
+      summary: "Whether the caller follows a user, and their follower count",
+      params: userIdParamsSchema,
+      response: { 200: followResultSchema },
+    },
+    preHandler: app.requireUser,
+    handler: async (request) => profiles.followState(app.deps, currentUser(request), request.params.id),
+  });
+
   // The spec names the user `followId` in one and `unFollowId` in the other (docs/specification.md §Calls).
   const follows = [
     { path: "/follow", summary: "Follow a user (idempotent)", body: followSchema, following: true },

@@ -1,5 +1,5 @@
 import { and, desc, eq, sql } from "drizzle-orm";
-import { CANNOT_FOLLOW } from "#shared/schemas/blocks.ts";
+import { CANNOT_FOLLOW, CANNOT_FOLLOW_BLOCKED } from "#shared/schemas/blocks.ts";
 import type { Profile, UpdateProfileInput } from "#shared/schemas/users.ts";
 import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
 import { categories, follows, posts, profileViews, remoteFollowers, users } from "../../db/schema.ts";
@@ -159,6 +159,16 @@ async function followersCount(deps: Pick<Deps, "db">, userId: string) {
   return row?.count ?? 0;
 }
 
+/** Whether `viewer` follows the user, and their follower count: a post's Follow button, without a profile's view. */
+export async function followState(deps: Pick<Deps, "db">, viewer: AuthUser, targetId: string) {
+  await findUser(deps, targetId);
+  const [row] = await deps.db
+    .select({ followerId: follows.followerId })
+    .from(follows)
+    .where(and(eq(follows.followerId, viewer.id), eq(follows.followeeId, targetId)));
+  return { isFollowing: row !== undefined, followersCount: await followersCount(deps, targetId) };
+}
+
 /** Follows or unfollows; the followed user is told of a new follower, and an unfollow takes an unread notice back. */
 export async function setFollowing(
   deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,
@@ -169,7 +179,8 @@ export async function setFollowing(
   if (follower.id === targetId) throw new HttpError(400, "You cannot follow yourself");
   await findUser(deps, targetId);
   if (following) {
-    await refuseIfBlocked(deps, { ownerId: targetId, actorId: follower.id, both: true }, CANNOT_FOLLOW);
+    await refuseIfBlocked(deps, { ownerId: follower.id, actorId: targetId }, CANNOT_FOLLOW_BLOCKED);
+    await refuseIfBlocked(deps, { ownerId: targetId, actorId: follower.id }, CANNOT_FOLLOW);
     const added = await deps.db
       .insert(follows)
       .values({ followerId: follower.id, followeeId: targetId })

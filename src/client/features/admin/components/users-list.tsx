@@ -1,5 +1,6 @@
 import { Badge, Box, Button, HStack, Table } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
+import { ActionButton } from "../../../components/action-button.tsx";
 import { PagedList } from "../../../components/query-state.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { fullName } from "../../../lib/format.ts";
@@ -54,30 +55,30 @@ export function UsersList() {
                       </Button>
                       {/* An admin cannot block or reward themself; the server refuses it too. */}
                       {user.id !== session?.id && (
-                        <Button
+                        <ActionButton
                           size="xs"
                           colorPalette={user.isBlocked ? "green" : "red"}
                           variant="outline"
-                          disabled={action.isPending}
+                          busy={action.isPending}
                           onClick={() =>
                             action.mutate({ id: user.id, action: user.isBlocked ? "unblock-user" : "block-user" })
                           }
                         >
                           {user.isBlocked ? "Unblock" : "Block"}
-                        </Button>
+                        </ActionButton>
                       )}
                       {user.id !== session?.id && !user.isAdmin && (
-                        <Button
+                        <ActionButton
                           size="xs"
                           variant="outline"
                           aria-pressed={user.isModerator}
-                          disabled={action.isPending}
+                          busy={action.isPending}
                           onClick={() =>
                             action.mutate({ id: user.id, action: user.isModerator ? "no-moderator" : "moderator" })
                           }
                         >
                           {user.isModerator ? "Remove moderator" : "Make moderator"}
-                        </Button>
+                        </ActionButton>
                       )}
                       <Button asChild size="xs" variant="outline">
                         <RouterLink to="/send-mail" state={{ email: user.email, id: user.id, name: fullName(user) }}>
@@ -85,16 +86,16 @@ export function UsersList() {
                         </RouterLink>
                       </Button>
                       {user.id !== session?.id && (
-                        <Button
+                        <ActionButton
                           size="xs"
                           colorPalette="yellow"
                           variant={user.isRewardedByMe ? "solid" : "outline"}
                           aria-pressed={user.isRewardedByMe}
-                          disabled={action.isPending}
+                          busy={action.isPending}
                           onClick={() => action.mutate({ id: user.id, action: "likes" })}
                         >
                           Reward
-                        </Button>
+                        </ActionButton>
                       )}
                       {user.id !== session?.id && user.isWalletVerified && user.walletAddress && (
                         <TipButton

@@ -1,10 +1,11 @@
 import { Heading, HStack, Link, Separator, Stack, Text } from "@chakra-ui/react";
-import { Navigate, Link as RouterLink, useNavigate } from "react-router-dom";
+import { Navigate, Link as RouterLink, useLocation, useNavigate } from "react-router-dom";
 import { loginSchema } from "#shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { BUSY, SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { useZodForm } from "../../../components/form/use-zod-form.ts";
+import { loginReturnOf } from "../../../lib/login-return.ts";
 import { useSession } from "../../../lib/session.ts";
 import { WalletLoginButton } from "../../wallet/public.tsx";
 import { useLogin } from "../api/login.ts";
@@ -13,16 +14,19 @@ export function LoginForm() {
   const session = useSession();
   const navigate = useNavigate();
   const login = useLogin();
+  // Sent here on the way somewhere (spec: logged-in screens send visitors to /login): back there after; else the profile.
+  const { from } = loginReturnOf(useLocation().state);
+  const after = (id: string) => from ?? `/profile/${id}`;
   const form = useZodForm(loginSchema, {
     serverError: login.error,
     defaultValues: { email: "", password: "" },
   });
   const { errors } = form.formState;
 
-  if (session && !login.isSuccess) return <Navigate to={`/profile/${session.id}`} replace />;
+  if (session && !login.isSuccess) return <Navigate to={after(session.id)} replace />;
 
   const onSubmit = form.handleSubmit((input) =>
-    login.mutate(input, { onSuccess: (result) => navigate(`/profile/${result.id}`, { replace: true }) }),
+    login.mutate(input, { onSuccess: (result) => navigate(after(result.id), { replace: true }) }),
   );
 
   return (
@@ -52,6 +56,16 @@ export function LoginForm() {
         <Link asChild color="teal.fg" alignSelf="flex-start">
           <RouterLink to="/password-reset-token">Forget Password ?</RouterLink>
         </Link>
+        <Text fontSize="sm" color="fg.muted">
+          No account yet?{" "}
+          {/* Underlined: inside a sentence a link must not be told by its colour alone (axe, dark mode). */}
+          <Link asChild color="teal.fg" textDecoration="underline">
+            {/* The way back goes along, through Register's success, to after the login. */}
+            <RouterLink to="/register" state={from ? { from } : undefined}>
+              Register
+            </RouterLink>
+          </Link>
+        </Text>
         <HStack gap="3" color="fg.muted" fontSize="sm">
           <Separator flex="1" />
           <Text>or</Text>

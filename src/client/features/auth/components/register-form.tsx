@@ -1,18 +1,22 @@
 import { Heading, Link, Stack, Text } from "@chakra-ui/react";
 import { useCallback, useRef } from "react";
-import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { Link as RouterLink, useLocation, useNavigate } from "react-router-dom";
 import type { SiweProof } from "#shared/schemas/siwe.ts";
 import { registerSchema } from "#shared/schemas/users.ts";
 import { BUSY, SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { splitError } from "../../../lib/api-client.ts";
+import { type LoginReturn, loginReturnOf } from "../../../lib/login-return.ts";
 import { RegisterWalletButton } from "../../wallet/public.tsx";
 import { useRegister } from "../api/register.ts";
+
+export const ACCOUNT_CREATED = "Your account is created: log in to start.";
 
 export function RegisterForm() {
   const navigate = useNavigate();
   const register = useRegister();
+  const { from } = loginReturnOf(useLocation().state);
   const form = useZodForm(registerSchema, {
     serverError: register.error,
     defaultValues: { firstName: "", lastName: "", email: "", password: "", walletAddress: "" },
@@ -23,7 +27,14 @@ export function RegisterForm() {
   const signed = useRef<{ proof: SiweProof; address: string } | null>(null);
   const onSubmit = form.handleSubmit((input) => {
     const proof = signed.current?.address.toLowerCase() === input.walletAddress.toLowerCase() ? signed.current : null;
-    register.mutate({ ...input, walletProof: proof?.proof }, { onSuccess: () => navigate("/login") });
+    register.mutate(
+      { ...input, walletProof: proof?.proof },
+      {
+        // Spec: success goes to /login; it says so there, and keeps the way back of a visitor sent to log in.
+        onSuccess: () =>
+          navigate("/login", { state: { from: from ?? undefined, note: ACCOUNT_CREATED } satisfies LoginReturn }),
+      },
+    );
   });
   const fillAddress = useCallback(
     (address: string) => form.setValue("walletAddress", address, { shouldValidate: true, shouldTouch: true }),

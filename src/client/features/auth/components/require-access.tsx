@@ -1,8 +1,11 @@
 import type { ReactNode } from "react";
 import { Navigate, useLocation } from "react-router-dom";
 import { type Access, canAccess } from "#shared/permissions.ts";
+import type { LoginReturn } from "../../../lib/login-return.ts";
 import { useSession } from "../../../lib/session.ts";
 import { useHydrated } from "../../../lib/use-hydrated.tsx";
+
+export const LOG_IN_FIRST = "Log in to go on to that page.";
 
 /**
  * Visitors and non-admins who may not see a screen go to /login (docs/specification.md §Routes). A screen the server
@@ -14,7 +17,11 @@ export function RequireAccess({ access, children }: { access: Access; children: 
   const hydrated = useHydrated();
   const location = useLocation();
   if (hydrated && !canAccess(session, access)) {
-    return <Navigate to="/login" replace state={{ from: location.pathname }} />;
+    // A visitor comes back here once logged in; a signed-in user who may not see it goes on to their profile.
+    const back: LoginReturn | undefined = session
+      ? undefined
+      : { from: location.pathname + location.search, note: LOG_IN_FIRST };
+    return <Navigate to="/login" replace state={back} />;
   }
   return children;
 }

@@ -12,7 +12,8 @@ export function UnverifiedNotice() {
   if (!session || (session.isVerified && request.isIdle && !appErr && !serverErr)) return null;
 
   return (
-    <Container maxW="6xl" pt="3">
+    // A landmark of its own, so what it says is not outside every region of the page.
+    <Container as="section" aria-label="Your account" maxW="6xl" pt="3">
       <Stack gap="2">
         {!session.isVerified && (
           <Alert.Root status="warning" size="sm">

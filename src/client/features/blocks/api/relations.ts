@@ -10,6 +10,12 @@ export const useRelations = (enabled = true) =>
     enabled,
   });
 
+/** Whether the signed-in reader blocks `userId` (undefined until known). */
+export function useBlocking(userId: string) {
+  const relations = useRelations();
+  return relations.data?.blocked.some((user) => user.id === userId);
+}
+
 export type Relation = "block" | "mute";
 
 /** Blocks, unblocks, mutes or unmutes someone; a block also ends follows, so profiles and posts reload. */

@@ -1,6 +1,7 @@
 import { Button, Field, Heading, HStack, Stack, Text, Textarea } from "@chakra-ui/react";
 import { useState } from "react";
 import type { UserSummary } from "#shared/schemas/users.ts";
+import { ActionButton } from "../../../components/action-button.tsx";
 import { CheckboxField } from "../../../components/form/checkbox-field.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { QueryState } from "../../../components/query-state.tsx";
@@ -67,14 +68,14 @@ function PeopleList(props: {
           {props.people.map((user) => (
             <HStack as="li" key={user.id} justify="space-between" borderBottomWidth="1px" pb="2">
               <UserChip user={user} size="sm" />
-              <Button
+              <ActionButton
                 size="sm"
                 variant="outline"
-                disabled={set.isPending}
+                busy={set.isPending}
                 onClick={() => set.mutate({ userId: user.id, relation: props.relation, on: false })}
               >
                 {props.relation === "block" ? "Unblock" : "Unmute"}
-              </Button>
+              </ActionButton>
             </HStack>
           ))}
         </Stack>

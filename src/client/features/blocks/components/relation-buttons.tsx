@@ -1,4 +1,5 @@
-import { Button, HStack } from "@chakra-ui/react";
+import { HStack } from "@chakra-ui/react";
+import { ActionButton } from "../../../components/action-button.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { useRelations, useSetRelation } from "../api/relations.ts";
 
@@ -15,20 +16,20 @@ export function RelationButtons({ userId, name }: { userId: string; name: string
   return (
     <>
       <HStack gap="2">
-        <Button
+        <ActionButton
           size="sm"
           variant="outline"
-          disabled={set.isPending}
+          busy={set.isPending}
           aria-pressed={muting}
           onClick={() => set.mutate({ userId, relation: "mute", on: !muting })}
         >
           {muting ? "Unmute" : "Mute"}
-        </Button>
-        <Button
+        </ActionButton>
+        <ActionButton
           size="sm"
           variant="outline"
           colorPalette="red"
-          disabled={set.isPending}
+          busy={set.isPending}
           aria-pressed={blocking}
           onClick={() => {
             if (
@@ -41,7 +42,7 @@ export function RelationButtons({ userId, name }: { userId: string; name: string
           }}
         >
           {blocking ? "Unblock" : "Block"}
-        </Button>
+        </ActionButton>
       </HStack>
       <ErrorLines error={set.error} />
     </>

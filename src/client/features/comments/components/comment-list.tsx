@@ -2,6 +2,7 @@ import { Box, Button, Heading, HStack, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import type { Comment } from "#shared/schemas/comments.ts";
+import { ActionButton } from "../../../components/action-button.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, TrashIcon } from "../../../components/icons.tsx";
 import { TimeAgo } from "../../../components/time-ago.tsx";
@@ -67,7 +68,8 @@ export function CommentList({ postId, comments: firstPage, nextCursor, count, vi
                     colorPalette="red"
                     aria-label="Delete comment"
                     disabled={remove.isPending}
-                    onClick={() => remove.mutate(comment.id)}
+                    // As a post does: a comment deleted is gone, so the tap asks first.
+                    onClick={() => window.confirm("Delete this comment?") && remove.mutate(comment.id)}
                   >
                     <TrashIcon />
                   </Button>
@@ -80,15 +82,15 @@ export function CommentList({ postId, comments: firstPage, nextCursor, count, vi
       </Stack>
       <ErrorLines error={older.error} />
       {hasMore && (
-        <Button
+        <ActionButton
           variant="outline"
           size="sm"
           alignSelf="flex-start"
-          disabled={older.isFetching}
+          busy={older.isFetching}
           onClick={() => (showOlder ? void older.fetchNextPage() : setShowOlder(true))}
         >
           {older.isFetching ? "Loading..." : "Load older comments"}
-        </Button>
+        </ActionButton>
       )}
     </Stack>
   );

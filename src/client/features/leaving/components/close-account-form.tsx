@@ -17,7 +17,8 @@ export function CloseAccountForm() {
   const navigate = useNavigate();
   const form = useZodForm(closeAccountSchema, {
     serverError: close.error,
-    defaultValues: { password: "", keepPosts: false },
+    // A person's writing does not go by default: removing it is the choice they make.
+    defaultValues: { password: "", keepPosts: true },
   });
   const onSubmit = form.handleSubmit((input) =>
     close.mutate(input, { onSuccess: () => navigate("/login", { replace: true }) }),

@@ -1,27 +1,14 @@
-import { Badge, Box, Button, Card, HStack, Link, Text } from "@chakra-ui/react";
+import { Badge, Box, Card, HStack, Link, Text } from "@chakra-ui/react";
 import { Link as RouterLink } from "react-router-dom";
 import type { Post } from "#shared/schemas/posts.ts";
-import { EyeIcon, StarIcon, ThumbDownIcon, ThumbUpIcon } from "../../../components/icons.tsx";
+import { EyeIcon, StarIcon } from "../../../components/icons.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
-import { useSession } from "../../../lib/session.ts";
-import { useReactToPost } from "../api/react-to-post.ts";
 import { CoverImage } from "./cover-image.tsx";
+import { PostReactions } from "./post-reactions.tsx";
 import { PublishedDate } from "./published-date.tsx";
 
 /** `priority`: the first card's cover is the page's largest paint, so it loads first; the others when scrolled to. */
 export function PostCard({ post, priority = false }: { post: Post; priority?: boolean }) {
-  const session = useSession();
-  const react = useReactToPost();
-  const counts = (
-    <>
-      <HStack as="span" gap="1" aria-label={`${post.likesCount} likes`}>
-        <ThumbUpIcon /> {post.likesCount}
-      </HStack>
-      <HStack as="span" gap="1" aria-label={`${post.disLikesCount} dislikes`}>
-        <ThumbDownIcon /> {post.disLikesCount}
-      </HStack>
-    </>
-  );
   return (
     <Card.Root as="article" overflow="hidden" size="sm" aria-labelledby={`post-${post.id}`}>
       {post.image ? (
@@ -65,36 +52,7 @@ export function PostCard({ post, priority = false }: { post: Post; priority?: bo
           </Text>
         )}
         <HStack gap="3" color="fg.muted" fontSize="sm" wrap="wrap">
-          {session ? (
-            <>
-              <Button
-                size="xs"
-                variant={post.viewerReaction === "like" ? "subtle" : "ghost"}
-                aria-pressed={post.viewerReaction === "like"}
-                disabled={react.isPending}
-                onClick={() => react.mutate({ postId: post.id, kind: "likes" })}
-              >
-                <ThumbUpIcon /> {post.likesCount}
-                <Box as="span" srOnly>
-                  {" likes, like this post"}
-                </Box>
-              </Button>
-              <Button
-                size="xs"
-                variant={post.viewerReaction === "dislike" ? "subtle" : "ghost"}
-                aria-pressed={post.viewerReaction === "dislike"}
-                disabled={react.isPending}
-                onClick={() => react.mutate({ postId: post.id, kind: "dislikes" })}
-              >
-                <ThumbDownIcon /> {post.disLikesCount}
-                <Box as="span" srOnly>
-                  {" dislikes, dislike this post"}
-                </Box>
-              </Button>
-            </>
-          ) : (
-            counts
-          )}
+          <PostReactions post={post} visitor="counts" />
           <HStack as="span" gap="1" aria-label={`${post.numViews} views`}>
             <EyeIcon /> {post.numViews}
           </HStack>

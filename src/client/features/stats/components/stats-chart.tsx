@@ -1,7 +1,10 @@
 import { Chart, useChart } from "@chakra-ui/charts";
+import { Box } from "@chakra-ui/react";
 import { CartesianGrid, Legend, Line, LineChart, Tooltip, XAxis, YAxis } from "recharts";
 
-const COLORS = ["teal.solid", "orange.solid", "purple.solid", "blue.solid", "pink.solid", "green.solid"];
+// The text shades, which the theme makes light on a dark page (teal.solid, a fill, was teal.700 on both: the first
+// line all but vanished in dark mode).
+const COLORS = ["teal.fg", "orange.fg", "purple.fg", "blue.fg", "pink.fg", "green.fg"];
 
 export interface ChartLine {
   key: string;
@@ -24,7 +27,12 @@ export function StatsChart({
 }) {
   const chart = useChart({
     data,
-    series: lines.map((line, index) => ({ name: line.key, label: line.label, color: COLORS[index % COLORS.length] })),
+    series: lines.map((line, index) => {
+      const color = COLORS[index % COLORS.length] as string;
+      // The legend's own swatch is Chakra's ColorSwatch, whose recipe the sliced theme leaves out (it drew nothing).
+      const icon = <Box key={line.key} as="span" display="inline-block" boxSize="2.5" borderRadius="full" bg={color} />;
+      return { name: line.key, label: line.label, color, icon };
+    }),
   });
   return (
     <Chart.Root h="64" w="full" aspectRatio="auto" chart={chart} aria-hidden="true">

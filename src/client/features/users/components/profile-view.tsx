@@ -19,6 +19,7 @@ import type { ReactNode } from "react";
 import { Link as RouterLink } from "react-router-dom";
 import { TIP_CHOICES_ETH } from "#shared/schemas/payments.ts";
 import { formatEth } from "#shared/text.ts";
+import { ActionButton } from "../../../components/action-button.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { QueryState } from "../../../components/query-state.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
@@ -34,6 +35,7 @@ export function ProfileView({
   id,
   drafts,
   actions,
+  blocking,
   subscribers,
 }: {
   id: string;
@@ -43,6 +45,8 @@ export function ProfileView({
   /** What a visitor can do about someone else's profile: report it. */
   /** What another reader may do about this profile, given its owner's name. */
   actions?: (name: string) => ReactNode;
+  /** Whether the reader blocks this person: they are offered Unblock (among `actions`), not Follow. */
+  blocking?: boolean | undefined;
 }) {
   const session = useSession();
   const profile = useProfile(id);
@@ -134,16 +138,20 @@ export function ProfileView({
                       <RouterLink to={`/update-profile/${user.id}`}>Update Profile</RouterLink>
                     </Button>
                   </>
+                ) : blocking ? (
+                  <Text fontSize="sm" color="fg.muted" alignSelf="center">
+                    You blocked {fullName(user)}: unblock them to follow.
+                  </Text>
                 ) : (
-                  <Button
+                  <ActionButton
                     size="sm"
                     colorPalette="teal"
                     variant={user.isFollowing ? "outline" : "solid"}
-                    disabled={follow.isPending}
+                    busy={follow.isPending}
                     onClick={() => follow.mutate(!user.isFollowing)}
                   >
                     {user.isFollowing ? "Unfollow" : `Follow (${user.followersCount})`}
-                  </Button>
+                  </ActionButton>
                 )}
                 <Button asChild size="sm" variant="outline">
                   <RouterLink to="/send-mail" state={{ email: user.email ?? "", id: user.id, name: fullName(user) }}>

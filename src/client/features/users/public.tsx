@@ -1,0 +1,2 @@
+// What other features and the post page may use of users.
+export { FollowButton } from "./components/follow-button.tsx";
