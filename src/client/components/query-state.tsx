@@ -1,5 +1,7 @@
-import { Container, Spinner, Stack, Text } from "@chakra-ui/react";
+import { Button, Container, Heading, Spinner, Stack, Text } from "@chakra-ui/react";
 import type { ReactNode } from "react";
+import { Link as RouterLink } from "react-router-dom";
+import { ApiError } from "../lib/api-client.ts";
 import { ErrorLines } from "./form/error-lines.tsx";
 import { LoadMore } from "./load-more.tsx";
 
@@ -9,30 +11,51 @@ interface Loading<T> {
   error: unknown;
 }
 
+/** What a page says when the thing it shows is not there (a 404): its heading and the way back. */
+export interface Missing {
+  heading: string;
+  why: string;
+  back: { to: string; label: string };
+}
+
 /**
  * One thing a screen loads: a spinner named `label` while it loads, the error line if it failed, else `children`
- * with it. `page`: the whole page is this thing, so both stand where the page would.
+ * with it. `page`: the whole page is this thing, so both stand where the page would, and a 404 says `missing`.
  */
 export function QueryState<T>({
   query,
   label,
   page = false,
+  missing,
   children,
 }: {
   query: Loading<T>;
   label: string;
   page?: boolean;
+  missing?: Missing;
   children: (data: T) => ReactNode;
 }) {
   if (query.isPending) return <Spinner m={page ? "10" : undefined} role="status" aria-label={label} />;
   if (query.data === undefined) {
     const error = <ErrorLines error={query.error} />;
-    return page ? (
+    if (!page) return error;
+    const gone = missing && query.error instanceof ApiError && query.error.status === 404;
+    return (
       <Container maxW="3xl" py="10">
-        {error}
+        {gone ? (
+          <Stack gap="4" align="start">
+            <Heading as="h1" size="xl">
+              {missing.heading}
+            </Heading>
+            <Text color="fg.muted">{missing.why}</Text>
+            <Button asChild colorPalette="teal" variant="outline">
+              <RouterLink to={missing.back.to}>{missing.back.label}</RouterLink>
+            </Button>
+          </Stack>
+        ) : (
+          error
+        )}
       </Container>
-    ) : (
-      error
     );
   }
   return children(query.data);
@@ -59,7 +82,8 @@ export function PagedList<T>({
 }: {
   pages: Pages<T>;
   label: string;
-  empty: string;
+  /** What an empty list says: a line, or what to do about it. */
+  empty: ReactNode;
   error?: unknown;
   gap?: string;
   children: (items: T[]) => ReactNode;
@@ -69,7 +93,9 @@ export function PagedList<T>({
   return (
     <Stack gap={gap}>
       <ErrorLines error={error ?? pages.error} />
-      {pages.isSuccess && items.length === 0 && <Text color="fg.muted">{empty}</Text>}
+      {pages.isSuccess &&
+        items.length === 0 &&
+        (typeof empty === "string" ? <Text color="fg.muted">{empty}</Text> : empty)}
       {children(items)}
       <LoadMore pages={pages} />
     </Stack>

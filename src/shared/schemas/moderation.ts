@@ -90,7 +90,8 @@ export const queueItemSchema = z.object({
   state: z.enum(["visible", "held", "hidden", "removed", "limited"]),
   preview: z.object({ title: z.string(), text: z.string(), author: z.string(), path: z.string() }),
   reportsCount: z.int(),
-  reasons: z.array(z.object({ reason: z.string(), count: z.int() })),
+  /** What the reports say, most named first; `rule` is the site's rule they name, if any. */
+  reasons: z.array(z.object({ reason: z.string(), rule: z.nullable(z.string()), count: z.int() })),
   /** The reporters' notes (never their names). */
   notes: z.array(z.string()),
   firstReportedAt: z.string(),

@@ -1,9 +1,11 @@
-import { Box, Button, Container, Flex, Heading, HStack } from "@chakra-ui/react";
+import { Box, Button, Container, Flex, Heading, HStack, Stack, Text } from "@chakra-ui/react";
 import { Link as RouterLink, useSearchParams } from "react-router-dom";
 import { type PostFilter, postFilterOf } from "#shared/reader-pages.ts";
 import { CategorySidebar } from "../../features/categories/components/category-sidebar.tsx";
 import { useCategories } from "../../features/categories/public.ts";
+import { usePosts } from "../../features/posts/api/get-posts.ts";
 import { PostList } from "../../features/posts/components/post-list.tsx";
+import { FollowButton } from "../../features/users/public.tsx";
 import { useSession } from "../../lib/session.ts";
 import { usePageTitle } from "../../lib/site-settings.ts";
 import { pageTitles } from "../page-heads.ts";
@@ -26,6 +28,34 @@ function FeedTabs({ following }: { following: boolean }) {
       {tab("All posts", "/posts", !following)}
       {tab("Following", "/posts?feed=following", following)}
     </HStack>
+  );
+}
+
+/** An empty Following feed says why and offers to follow the authors of the latest posts. */
+function FollowSuggestions({ me }: { me: string }) {
+  const latest = usePosts({});
+  const authors = new Map<string, string>();
+  for (const post of latest.data?.pages[0]?.items ?? []) {
+    if (post.user.id !== me) authors.set(post.user.id, `${post.user.firstName} ${post.user.lastName}`);
+  }
+  const suggested = [...authors].slice(0, 5);
+  return (
+    <Stack gap="3" borderWidth="1px" borderRadius="lg" p="5">
+      <Text>
+        Nothing here yet: this feed shows the posts of the authors you follow.
+        {suggested.length > 0 && " Some who wrote lately:"}
+      </Text>
+      {suggested.length > 0 && (
+        <Stack as="ul" gap="2" listStyleType="none">
+          {suggested.map(([id, name]) => (
+            <HStack as="li" key={id} justify="space-between" gap="3">
+              <RouterLink to={`/profile/${id}`}>{name}</RouterLink>
+              <FollowButton user={{ id, name }} />
+            </HStack>
+          ))}
+        </Stack>
+      )}
+    </Stack>
   );
 }
 
@@ -61,7 +91,7 @@ export function PostsRoute() {
           <CategorySidebar selected={category} onSelect={(title) => setParams({ category: title })} />
         </Box>
         <Box flex="1" minW="0" width="full">
-          <PostList filter={filter} />
+          <PostList filter={filter} empty={following && session ? <FollowSuggestions me={session.id} /> : undefined} />
         </Box>
       </Flex>
     </Container>

@@ -126,12 +126,19 @@ async function describeAll(deps: Pick<Deps, "db">, status: string, page: Group[]
   const [targets, shown] = await Promise.all([
     Promise.all(page.map((group) => findTarget(deps.db, group.kind as ReportKind, group.id))),
     deps.db.execute(sql`
-      select target_kind, target_id, id, reason, note from (
+      select target_kind, target_id, id, reason, rule_id, note from (
         select r.*, row_number() over (partition by target_kind, target_id order by created_at desc) as n
         from ${reports} r where status = ${status} and (target_kind, target_id) in (${keys})) newest
       where n <= ${REPORT_IDS}`),
   ]);
-  type Shown = { target_kind: string; target_id: string; id: string; reason: string; note: string };
+  type Shown = {
+    target_kind: string;
+    target_id: string;
+    id: string;
+    reason: string;
+    rule_id: string | null;
+    note: string;
+  };
   const reportsOf = new Map<string, Shown[]>();
   for (const row of (shown as unknown as { rows: Shown[] }).rows) {
     const key = `${row.target_kind}:${row.target_id}`;
@@ -159,15 +166,19 @@ async function describeAll(deps: Pick<Deps, "db">, status: string, page: Group[]
     const target = targets[index];
     if (!target) return [];
     const rows = reportsOf.get(`${group.kind}:${group.id}`) ?? [];
-    const reasons = new Map<string, number>();
-    for (const row of rows) reasons.set(row.reason, (reasons.get(row.reason) ?? 0) + 1);
+    const reasons = new Map<string, { rule: string | null; count: number }>();
+    for (const row of rows) {
+      reasons.set(row.reason, { rule: row.rule_id, count: (reasons.get(row.reason)?.count ?? 0) + 1 });
+    }
     return [
       {
         target: { kind: target.kind, id: group.id },
         state: target.state,
         preview: target.preview,
         reportsCount: group.count,
-        reasons: [...reasons].map(([reason, count]) => ({ reason, count })).sort((a, b) => b.count - a.count),
+        reasons: [...reasons]
+          .map(([reason, { rule, count }]) => ({ reason, rule, count }))
+          .sort((a, b) => b.count - a.count),
         notes: [...new Set(rows.map((row) => row.note).filter(Boolean))].slice(0, NOTES),
         firstReportedAt: group.first,
         reportIds: rows.map((row) => row.id),

@@ -222,12 +222,18 @@ function BulkDecision({ items, onDone }: { items: QueueItem[]; onDone: (said: st
             variant={action === "dismiss" ? "outline" : "solid"}
             colorPalette={action === "remove" ? "red" : undefined}
             disabled={progress !== null || (action !== "dismiss" && !rule)}
+            aria-describedby={rule ? undefined : "bulk-why"}
             onClick={() => void decide(action, `${label} selected`)}
           >
             {label} selected
           </Button>
         ))}
       </HStack>
+      {!rule && (
+        <Text id="bulk-why" fontSize="sm" color="fg.muted">
+          Choose the rule they break to act on them; Dismiss needs none.
+        </Text>
+      )}
       {progress && (
         <Text role="status" fontSize="sm">
           {progress}
@@ -252,7 +258,8 @@ function QueueEntry({
   onSelect: (on: boolean) => void;
 }) {
   const act = useModerationAction();
-  const [rule, setRule] = useState("");
+  // The rule the reports name most, chosen already; the moderator may change it.
+  const [rule, setRule] = useState(() => item.reasons.find((reason) => reason.rule)?.rule ?? "");
   const [note, setNote] = useState("");
   const titleId = `queue-${item.target.id}`;
   const decide = (action: ModerationAction, label: string) =>
@@ -329,12 +336,18 @@ function QueueEntry({
                   variant={decision.action === "dismiss" ? "outline" : "solid"}
                   colorPalette={decision.action === "remove" || decision.action === "suspend" ? "red" : undefined}
                   disabled={act.isPending || (decision.action !== "dismiss" && decision.label !== "Approve" && !rule)}
+                  aria-describedby={rule ? undefined : `${titleId}-why`}
                   onClick={() => decide(decision.action, decision.label)}
                 >
                   {decision.label}
                 </Button>
               ))}
             </HStack>
+            {!rule && (
+              <Text id={`${titleId}-why`} fontSize="sm" color="fg.muted">
+                Choose the rule it breaks to act; Dismiss and Approve need none.
+              </Text>
+            )}
             <ErrorLines error={act.error} />
           </Stack>
         )}

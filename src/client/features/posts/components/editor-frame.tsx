@@ -124,6 +124,10 @@ export function EditorFrame({
       <Box
         p="3"
         minH="48"
+        borderBottomRadius="md"
+        // The text's own outline is off (ProseMirror's), so the area around it shows where the keyboard is.
+        _focusWithin={{ outline: "2px solid", outlineColor: invalid ? "border.error" : "colorPalette.focusRing" }}
+        colorPalette="teal"
         css={{
           // What ProseMirror needs of the editable element, here as well as in the stylesheet tiptap adds: when
           // useEditor replaces an editor instance, the old one's teardown can take that shared stylesheet away from

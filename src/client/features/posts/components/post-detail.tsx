@@ -24,6 +24,12 @@ const MODERATED = {
   limited: "A moderator limited your account: this post is read at its address only, and listed nowhere.",
 } as const;
 
+const MISSING = {
+  heading: "Post not found",
+  why: "It may have been deleted or unpublished, or the address may be mistyped.",
+  back: { to: "/posts", label: "Back to all posts" },
+};
+
 export function PostDetail({
   id,
   children,
@@ -41,7 +47,7 @@ export function PostDetail({
   usePageTitle(post.data?.title);
 
   return (
-    <QueryState query={post} label="Loading post" page>
+    <QueryState query={post} label="Loading post" page missing={MISSING}>
       {(data) => {
         const isAuthor = session?.id === data.user.id;
         return (

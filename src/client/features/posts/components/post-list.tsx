@@ -1,5 +1,5 @@
 import { SimpleGrid } from "@chakra-ui/react";
-import { useEffect, useRef } from "react";
+import { type ReactNode, useEffect, useRef } from "react";
 import type { PostFilter } from "#shared/reader-pages.ts";
 import { PagedList } from "../../../components/query-state.tsx";
 import { usePosts } from "../api/get-posts.ts";
@@ -9,7 +9,7 @@ import { PostCard } from "./post-card.tsx";
  * Posts as cards (with `q`: search results, most relevant first); the next page loads when the reader scrolls near
  * the end (or presses the button).
  */
-export function PostList({ filter }: { filter: PostFilter }) {
+export function PostList({ filter, empty = "No Blog Found" }: { filter: PostFilter; empty?: ReactNode }) {
   const posts = usePosts(filter);
   const sentinel = useRef<HTMLDivElement>(null);
   const { hasNextPage, isFetchingNextPage, fetchNextPage } = posts;
@@ -28,7 +28,7 @@ export function PostList({ filter }: { filter: PostFilter }) {
   }, [hasNextPage, isFetchingNextPage, fetchNextPage]);
 
   return (
-    <PagedList pages={posts} label="Loading posts" empty="No Blog Found" gap="6">
+    <PagedList pages={posts} label="Loading posts" empty={empty} gap="6">
       {(items) => (
         <>
           <SimpleGrid columns={{ base: 1, md: 2, xl: 3 }} gap="5">

@@ -96,36 +96,43 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
   );
 }
 
-/** A table that scrolls sideways on a phone rather than widening the page. */
+/** A table that scrolls sideways on a phone rather than widening the page, and says so there. */
 function NumbersTable({ caption, head, rows }: { caption: string; head: string[]; rows: ReactNode[][] }) {
   return (
-    <Box overflowX="auto" maxH="80" overflowY="auto" tabIndex={0} aria-label={caption}>
-      <Table.Root size="sm" stickyHeader>
-        <Table.Caption srOnly>{caption}</Table.Caption>
-        <Table.Header>
-          <Table.Row>
-            {head.map((name, index) => (
-              <Table.ColumnHeader key={name} textAlign={index === 0 ? "start" : "end"}>
-                {name}
-              </Table.ColumnHeader>
-            ))}
-          </Table.Row>
-        </Table.Header>
-        <Table.Body>
-          {rows.map((cells, row) => (
-            // biome-ignore lint/suspicious/noArrayIndexKey: rows are the answer's, in its order
-            <Table.Row key={row}>
-              {cells.map((cell, index) => (
-                // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed
-                <Table.Cell key={index} textAlign={index === 0 ? "start" : "end"} whiteSpace="nowrap">
-                  {cell}
-                </Table.Cell>
+    <Stack gap="1">
+      {head.length > 2 && (
+        <Text hideFrom="md" textStyle="xs" color="fg.muted" aria-hidden="true">
+          Swipe the table sideways for its other columns.
+        </Text>
+      )}
+      <Box overflowX="auto" maxH="80" overflowY="auto" tabIndex={0} aria-label={caption}>
+        <Table.Root size="sm" stickyHeader>
+          <Table.Caption srOnly>{caption}</Table.Caption>
+          <Table.Header>
+            <Table.Row>
+              {head.map((name, index) => (
+                <Table.ColumnHeader key={name} textAlign={index === 0 ? "start" : "end"}>
+                  {name}
+                </Table.ColumnHeader>
               ))}
             </Table.Row>
-          ))}
-        </Table.Body>
-      </Table.Root>
-    </Box>
+          </Table.Header>
+          <Table.Body>
+            {rows.map((cells, row) => (
+              // biome-ignore lint/suspicious/noArrayIndexKey: rows are the answer's, in its order
+              <Table.Row key={row}>
+                {cells.map((cell, index) => (
+                  // biome-ignore lint/suspicious/noArrayIndexKey: columns are fixed
+                  <Table.Cell key={index} textAlign={index === 0 ? "start" : "end"} whiteSpace="nowrap">
+                    {cell}
+                  </Table.Cell>
+                ))}
+              </Table.Row>
+            ))}
+          </Table.Body>
+        </Table.Root>
+      </Box>
+    </Stack>
   );
 }
 
@@ -326,6 +333,11 @@ export function StatsScreen({ target, title, live = false }: { target: StatsTarg
         <Text color="fg.muted">
           Counted without cookies: each reader once a day, people who ask not to be tracked and bots not at all. Days
           and hours are in UTC.
+        </Text>
+        <Text color="fg.muted" textStyle="sm">
+          Views: every time a page was opened in the period. Visitors: the different readers among them, each once a
+          day. A post's card counts otherwise: every opening since it was published, each reader at most once an hour,
+          whoever they are.
         </Text>
         <HStack
           as="form"
