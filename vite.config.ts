@@ -113,6 +113,14 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // nearest neighbour: left to itself the build made a file of each, and a writer's first screen
                 // fetched twenty of under 1 kB. Each file costs ~420 bytes of headers; of the thresholds tried, 40 kB
                 // gave Create Blog and a post the fewest bytes (8 and 20 kB more files, 55 kB a shared 25 KiB more).
+                // Tabs, tables and stats (the profile's, the payments', the stats' and the log's screens) apart: merged
+                // by size with the rest, they rode with Create Blog, which has none.
+                {
+                  name: "views",
+                  test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]components[\\/](tabs|table|stat)|@ark-ui[\\/]react[\\/]dist[\\/]components[\\/]tabs|@zag-js[\\/]tabs)[\\/]/,
+                  priority: 1,
+                  includeDependenciesRecursively: false,
+                },
                 {
                   name: "parts",
                   test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]components[\\/]|@ark-ui[\\/]|@zag-js[\\/])/,
