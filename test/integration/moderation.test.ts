@@ -132,6 +132,11 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
       "No unhealthy words",
       "Other",
     ]);
+    // The rule a report names travels with its reason, so the moderator's form can start on it.
+    const named = (reason: string) =>
+      item.reasons.find((entry: { reason: string; rule: string | null }) => entry.reason === reason)?.rule;
+    expect(named("No unhealthy words")).toBe(unhealthy?.id);
+    expect(named("Other")).toBeNull();
 
     expect((await act(reader, "comment", hostile.id, "hide", unhealthy?.id as string)).statusCode).toBe(403);
     const hidden = await act(
