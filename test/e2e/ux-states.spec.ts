@@ -109,12 +109,18 @@ test("the editor shows where the keyboard is", async ({ browser, request }) => {
   const writer = await registerUser(request);
   const { context, page } = await signedIn(browser, request, writer);
   await page.goto("/create-post");
-  const text = page.locator(".ProseMirror");
+  const text = page.getByRole("textbox", { name: "Description" });
   await expect(text).toBeVisible({ timeout: 20_000 });
-  const outline = () => text.evaluate((element) => getComputedStyle(element.parentElement as Element).outlineStyle);
+  // The area under the toolbar, which holds the text before and after the editor has loaded.
+  const area = page.locator('[role="toolbar"][aria-label="Formatting"] + div');
+  const outline = () => area.evaluate((element) => getComputedStyle(element).outlineStyle);
   expect(await outline()).toBe("none");
   await text.focus();
   await expect.poll(outline).toBe("solid");
+  await page.keyboard.type("Typed");
+  await expect(page.locator(".ProseMirror")).toBeFocused({ timeout: 20_000 });
+  await expect.poll(outline).toBe("solid");
+  await shot(page, "editor-focus");
   await context.close();
 });
 
