@@ -19,7 +19,8 @@ interface Started {
 
 /** Runs the real entry point the way production does; resolves once it listens, rejects if it exits first. */
 function startServer(): Promise<Started> {
-  const child = spawn(path.join(ROOT, "node_modules/.bin/tsx"), ["src/server/main.ts"], {
+  // Node itself, as `npm start` runs it: a wrapper such as tsx relays signals and may answer 143 for the server.
+  const child = spawn(path.join(ROOT, "node_modules/.bin/node"), ["src/server/main.ts"], {
     cwd: ROOT,
     env: { ...process.env, DATA_DIR: dataDir, PORT: "0", RPC_URL: "http://127.0.0.1:9", LOG_LEVEL: "info" },
   });
