@@ -434,7 +434,7 @@ const MATRIX: Row[] = [
     () => ({ url: "/api/comments/settings", payload: { holdFirstComments: false } }),
     SIGNED_IN,
   ],
-  ["GET", "/api/comments/waiting/{postId}", (w) => ({ url: `/api/comments/waiting/${w.post.id}` }), SIGNED_IN],
+  ["GET", "/api/comments/waiting", (w) => ({ url: `/api/comments/waiting?postId=${w.post.id}` }), SIGNED_IN],
   ...(["approve", "decline"] as const).map(
     (path): Row => [
       "POST",
@@ -466,6 +466,7 @@ const OTHER_ROUTES: Row[] = [
     (url): Row => ["GET", url.replace("posts-1", ":file"), () => ({ url }), PUBLIC],
   ),
   ["GET", "/api/docs", () => ({ url: "/api/docs/json" }), PUBLIC],
+  ["GET", "/api/openapi.json", () => ({ url: "/api/openapi.json" }), PUBLIC],
   ["GET", "/api/notifications/stream", () => ({ url: "/api/notifications/stream" }), SIGNED_IN],
   [
     "POST",

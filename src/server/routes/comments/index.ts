@@ -87,16 +87,17 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => comments.setCommentSettings(app.deps, currentUser(request), request.body),
   });
 
-  app.get("/waiting/:postId", {
+  // A query, not a path segment: `/waiting/{postId}` and `/{id}/approve` would read as one path to a client.
+  app.get("/waiting", {
     schema: {
       tags,
       security,
       summary: "First-time commenters' comments on the caller's post, waiting for the caller to approve them",
-      params: z.object({ postId: z.uuid("Invalid post id") }),
+      querystring: z.object({ postId: z.uuid("Invalid post id") }),
       response: { 200: pageOf(commentSchema) },
     },
     preHandler: app.requireUser,
-    handler: async (request) => comments.listWaitingComments(app.deps, currentUser(request), request.params.postId),
+    handler: async (request) => comments.listWaitingComments(app.deps, currentUser(request), request.query.postId),
   });
 
   for (const [path, approve] of [
