@@ -36,14 +36,30 @@ const ANSWERS = {
   429: "Too many requests; `Retry-After` says how many seconds to wait.",
 } as const;
 
-type Hooks = RouteOptions["preHandler"];
 const hooksOf = (route: RouteOptions): unknown[] =>
-  [route.onRequest, route.preParsing, route.preValidation, route.preHandler].flatMap(
-    (hooks: Hooks | RouteOptions["onRequest"]) => (hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks]),
+  ([route.onRequest, route.preParsing, route.preValidation, route.preHandler] as unknown[]).flatMap((hooks) =>
+    hooks === undefined ? [] : Array.isArray(hooks) ? hooks : [hooks],
   );
 
 /** `/api/posts/:id` as the document writes it: `/api/posts/{id}`, without the trailing slash Fastify also serves. */
 export const documentedPath = (url: string) => url.replace(/:([A-Za-z0-9_]+)/g, "{$1}").replace(/(.)\/$/, "$1") || "/";
+
+interface DocumentParts {
+  paths?: Record<string, Record<string, { responses?: Record<string, { content?: Record<string, unknown> }> }>>;
+  components?: { schemas?: Record<string, unknown>; securitySchemes?: Record<string, unknown> };
+}
+
+/** Every 4xx answer names the one `ApiError` schema, so a client has one error type rather than 118 copies. */
+function shareTheErrorShape(document: DocumentParts) {
+  document.components = { ...document.components, schemas: { ...document.components?.schemas, ApiError: API_ERROR } };
+  // Declared only once a route takes tokens (`config.scope`), as an unused scheme would tell clients otherwise.
+  if (!JSON.stringify(document.paths ?? {}).includes('"token":[')) delete document.components.securitySchemes?.token;
+  for (const operations of Object.values(document.paths ?? {}))
+    for (const operation of Object.values(operations))
+      for (const [status, answer] of Object.entries(operation.responses ?? {}))
+        if (/^4\d\d$/.test(status) && answer.content?.["application/json"])
+          answer.content = { "application/json": { schema: { $ref: ERROR_REF } } };
+}
 
 interface RouteScope {
   scope?: string;
@@ -98,7 +114,7 @@ export async function registerDocs(app: FastifyInstance) {
         ...(signedIn ? [401, 403] : []),
         ...(path.includes("{") ? [404] : []),
         ...(hooks.some(isRateLimit) ? [429] : []),
-      ] as const;
+      ] as (keyof typeof ANSWERS)[];
       const response = { ...(transformed.schema.response as Record<string, unknown> | undefined) };
       for (const status of statuses) response[status] ??= { description: ANSWERS[status], ...API_ERROR };
       // A download is sent as it is, past the serialiser, so its route declares no answer for it.
@@ -119,17 +135,10 @@ export async function registerDocs(app: FastifyInstance) {
         },
       };
     },
-    transformObject: ({ openapiObject }) => {
-      const components = openapiObject.components ?? {};
-      components.schemas = { ...components.schemas, ApiError: API_ERROR };
-      // Declared only once a route takes tokens (`config.scope`), as an unused scheme would tell clients otherwise.
-      if (!JSON.stringify(openapiObject.paths ?? {}).includes('"token":[')) delete components.securitySchemes?.token;
-      for (const operations of Object.values(openapiObject.paths ?? {}))
-        for (const operation of Object.values(operations as Record<string, { responses?: object }>))
-          for (const [status, answer] of Object.entries(operation.responses ?? {}))
-            if (/^4\d\d$/.test(status) && answer.content?.["application/json"])
-              answer.content = { "application/json": { schema: { $ref: ERROR_REF } } };
-      return { ...openapiObject, components };
+    transformObject: (documentObject) => {
+      if (!("openapiObject" in documentObject)) return documentObject.swaggerObject;
+      shareTheErrorShape(documentObject.openapiObject as DocumentParts);
+      return documentObject.openapiObject;
     },
   });
   await app.register(fastifySwaggerUi, { routePrefix: "/api/docs", staticCSP: true });
