@@ -146,6 +146,3 @@ export async function registerDocs(app: FastifyInstance) {
     reply.header("cache-control", "no-cache").send(app.swagger()),
   );
 }
-
-/** @deprecated The document derives who may call a route from its guards; kept while routes still pass it. */
-export const security = [{ session: [] }];
