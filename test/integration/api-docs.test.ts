@@ -1,5 +1,8 @@
+import Fastify from "fastify";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
+import { registerDocs } from "../../src/server/plugins/docs.ts";
+import { countsAgainstLimit, needsSignIn } from "../../src/server/plugins/route-marks.ts";
 import { buildTestApp } from "../support/app.ts";
 import { pgliteTarget } from "../support/databases.ts";
 
@@ -181,4 +184,29 @@ it("answers an error in the documented shape", async () => {
   const invalid = (await app.inject({ method: "POST", url: "/api/users/login", payload: { email: 1 } })).json();
   expect(Object.keys(invalid).sort()).toEqual(Object.keys(shape.properties).sort());
   expect(Object.keys(invalid.issues[0]).sort()).toEqual(shape.properties.issues.items.required.sort());
+});
+
+it("asks a route marked with a scope for a session or a token with that scope", async () => {
+  const bare = Fastify();
+  bare.decorate("config", { publicUrl: "https://site.example" } as App["config"]);
+  bare.decorate("identifyUser", async () => {});
+  await registerDocs(bare);
+  const guard = needsSignIn(async () => {});
+  const schema = { tags: ["posts"], summary: "Publish" };
+  bare.post(
+    "/api/posts/:id/publish",
+    { schema, config: { scope: "posts:write" }, preHandler: guard },
+    async () => ({}),
+  );
+  bare.get("/api/posts/drafts", { schema, preHandler: [guard, countsAgainstLimit(async () => {})] }, async () => ({}));
+  await bare.ready();
+  const document = (await bare.inject({ method: "GET", url: "/api/openapi.json" })).json();
+  const publish = document.paths["/api/posts/{id}/publish"].post;
+  expect(publish.security).toEqual([{ session: [] }, { token: ["posts:write"] }]);
+  expect(Object.keys(publish.responses).sort()).toEqual(["200", "400", "401", "403", "404"]);
+  expect(document.components.securitySchemes.token.bearerFormat).toBe("pcn_…");
+  const drafts = document.paths["/api/posts/drafts"].get;
+  expect(drafts.security).toEqual([{ session: [] }]);
+  expect(Object.keys(drafts.responses).sort()).toEqual(["200", "400", "401", "403", "429"]);
+  await bare.close();
 });
