@@ -34,5 +34,6 @@ export async function buildDocument(): Promise<object> {
 if (import.meta.main) {
   const target = process.argv[2];
   if (!target) throw new Error("usage: node scripts/openapi.ts <file>");
+  fs.mkdirSync(path.dirname(target), { recursive: true });
   fs.writeFileSync(target, `${JSON.stringify(await buildDocument(), null, 2)}\n`);
 }
