@@ -162,9 +162,9 @@ describe.each(databaseTargets)("blocks, mutes and first-time commenters on $name
     expect(first.json().waitingForReview).toBe(true);
     expect(await commentTexts(post.id)).toEqual([]);
     // Nobody but the post's author sees what waits for them.
-    expect((await call("GET", `/api/comments/waiting/${post.id}`, stranger)).json().items).toEqual([]);
+    expect((await call("GET", `/api/comments/waiting?postId=${post.id}`, stranger)).json().items).toEqual([]);
     expect((await call("POST", `/api/comments/${first.json().id}/approve`, stranger)).statusCode).toBe(404);
-    const waiting = (await call("GET", `/api/comments/waiting/${post.id}`, author)).json().items;
+    const waiting = (await call("GET", `/api/comments/waiting?postId=${post.id}`, author)).json().items;
     expect(waiting.map((c: { description: string }) => c.description)).toEqual(["Hello, first time here"]);
     // It waits for the author, not the moderators.
     const queue = (await call("GET", "/api/moderation/reports?status=open", author)).statusCode;

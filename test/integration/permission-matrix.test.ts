@@ -111,14 +111,14 @@ const MATRIX: Row[] = [
   ["GET", "/api/users/{id}", (w) => ({ url: `/api/users/${w.owner.id}` }), PUBLIC],
   [
     "PUT",
-    "/api/users/",
+    "/api/users",
     (w) => ({
       url: "/api/users/",
       payload: { firstName: "New", lastName: "Name", email: w.caller?.email ?? "a@example.com", bio: "Hello" },
     }),
     SIGNED_IN,
   ],
-  ["GET", "/api/users/", () => ({ url: "/api/users/" }), ADMIN],
+  ["GET", "/api/users", () => ({ url: "/api/users/" }), ADMIN],
   ["GET", "/api/users/follow/{id}", (w) => ({ url: `/api/users/follow/${w.owner.id}` }), SIGNED_IN],
   ["PUT", "/api/users/follow", (w) => ({ url: "/api/users/follow", payload: { followId: w.owner.id } }), SIGNED_IN],
   [
@@ -147,12 +147,12 @@ const MATRIX: Row[] = [
   ],
   [
     "POST",
-    "/api/email/",
+    "/api/email",
     (w) => ({ url: "/api/email/", payload: { toId: w.owner.id, subject: "Hi", message: "Hello" } }),
     SIGNED_IN,
   ],
-  ["GET", "/api/category/", () => ({ url: "/api/category/" }), PUBLIC],
-  ["POST", "/api/category/", () => ({ url: "/api/category/", payload: { title: `Topic ${id()}` } }), ADMIN],
+  ["GET", "/api/category", () => ({ url: "/api/category/" }), PUBLIC],
+  ["POST", "/api/category", () => ({ url: "/api/category/", payload: { title: `Topic ${id()}` } }), ADMIN],
   ["GET", "/api/category/{id}", (w) => ({ url: `/api/category/${w.category.id}` }), PUBLIC],
   [
     "PUT",
@@ -161,10 +161,10 @@ const MATRIX: Row[] = [
     ADMIN,
   ],
   ["DELETE", "/api/category/{id}", (w) => ({ url: `/api/category/${w.category.id}` }), ADMIN],
-  ["GET", "/api/posts/", () => ({ url: "/api/posts/" }), PUBLIC],
+  ["GET", "/api/posts", () => ({ url: "/api/posts/" }), PUBLIC],
   [
     "POST",
-    "/api/posts/",
+    "/api/posts",
     (w) => {
       const form = postForm({ title: "New", description: "<p>x</p>", category: w.category.title, isFeatured: "false" });
       return { url: "/api/posts/", payload: form.payload, headers: form.headers };
@@ -188,7 +188,7 @@ const MATRIX: Row[] = [
   ["PUT", "/api/posts/dislikes", (w) => ({ url: "/api/posts/dislikes", payload: { postId: w.post.id } }), SIGNED_IN],
   [
     "POST",
-    "/api/comments/",
+    "/api/comments",
     (w) => ({ url: "/api/comments/", payload: { postId: w.post.id, description: "Hi" } }),
     SIGNED_IN,
   ],
@@ -221,7 +221,7 @@ const MATRIX: Row[] = [
     (w) => ({ url: `/api/users/${w.owner.id}/tips`, payload: { txHash: `0x${"ab".repeat(32)}` } }),
     SIGNED_IN,
   ],
-  ["GET", "/api/notifications/", () => ({ url: "/api/notifications/" }), SIGNED_IN],
+  ["GET", "/api/notifications", () => ({ url: "/api/notifications/" }), SIGNED_IN],
   ["GET", "/api/notifications/unread-count", () => ({ url: "/api/notifications/unread-count" }), SIGNED_IN],
   ["PUT", "/api/notifications/read", () => ({ url: "/api/notifications/read", payload: {} }), SIGNED_IN],
   ["GET", "/api/notifications/settings", () => ({ url: "/api/notifications/settings" }), SIGNED_IN],
@@ -243,10 +243,10 @@ const MATRIX: Row[] = [
       PUBLIC,
     ],
   ),
-  ["GET", "/api/settings/", () => ({ url: "/api/settings/" }), PUBLIC],
+  ["GET", "/api/settings", () => ({ url: "/api/settings/" }), PUBLIC],
   [
     "PUT",
-    "/api/settings/",
+    "/api/settings",
     () => ({ url: "/api/settings/", payload: { siteName: "Penchain", siteDescription: "A blog" } }),
     ADMIN,
   ],
@@ -435,7 +435,7 @@ const MATRIX: Row[] = [
     () => ({ url: "/api/comments/settings", payload: { holdFirstComments: false } }),
     SIGNED_IN,
   ],
-  ["GET", "/api/comments/waiting/{postId}", (w) => ({ url: `/api/comments/waiting/${w.post.id}` }), SIGNED_IN],
+  ["GET", "/api/comments/waiting", (w) => ({ url: `/api/comments/waiting?postId=${w.post.id}` }), SIGNED_IN],
   ...(["approve", "decline"] as const).map(
     (path): Row => [
       "POST",
@@ -467,6 +467,7 @@ const OTHER_ROUTES: Row[] = [
     (url): Row => ["GET", url.replace("posts-1", ":file"), () => ({ url }), PUBLIC],
   ),
   ["GET", "/api/docs", () => ({ url: "/api/docs/json" }), PUBLIC],
+  ["GET", "/api/openapi.json", () => ({ url: "/api/openapi.json" }), PUBLIC],
   ["GET", "/api/notifications/stream", () => ({ url: "/api/notifications/stream" }), SIGNED_IN],
   [
     "POST",

@@ -6,6 +6,7 @@ import { revokedSessions, users } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
 import { type AuthUser, BLOCKED, lockedOut, SESSION_ENDED } from "../services/auth/auth-user.ts";
 import { createSessionTokens, type SessionTokens, type TokenClaims } from "../services/auth/session-tokens.ts";
+import { needsSignIn } from "./route-marks.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -89,19 +90,30 @@ export function registerAuth(app: FastifyInstance, secret: string) {
     identified.set(key, { user: request.user, session: request.session, until: now + IDENTIFY_TTL_MS });
   });
   app.decorate("identifiedCount", () => identified.size);
-  app.decorate("requireUser", async (request: FastifyRequest) => {
-    request.user = await load(request);
-    if (!request.user) throw new HttpError(401, "Not authorized: please log in.");
-  });
-  app.decorate("requireAdmin", async (request: FastifyRequest) => {
-    await app.requireUser(request);
-    if (!request.user?.isAdmin) throw new HttpError(403, "Only admins can do this.");
-  });
-  app.decorate("requirePermission", (permission: Permission) => async (request: FastifyRequest) => {
-    await app.requireUser(request);
-    if (!can(request.user ?? null, permission))
-      throw new HttpError(403, permission === "moderate" ? "Only moderators can do this." : "Only admins can do this.");
-  });
+  app.decorate(
+    "requireUser",
+    needsSignIn(async (request: FastifyRequest) => {
+      request.user = await load(request);
+      if (!request.user) throw new HttpError(401, "Not authorized: please log in.");
+    }),
+  );
+  app.decorate(
+    "requireAdmin",
+    needsSignIn(async (request: FastifyRequest) => {
+      await app.requireUser(request);
+      if (!request.user?.isAdmin) throw new HttpError(403, "Only admins can do this.");
+    }),
+  );
+  app.decorate("requirePermission", (permission: Permission) =>
+    needsSignIn(async (request: FastifyRequest) => {
+      await app.requireUser(request);
+      if (!can(request.user ?? null, permission))
+        throw new HttpError(
+          403,
+          permission === "moderate" ? "Only moderators can do this." : "Only admins can do this.",
+        );
+    }),
+  );
 }
 
 /** The signed-in user of a route guarded by requireUser. */

@@ -3,6 +3,7 @@ import ipaddr from "ipaddr.js";
 import { type RateLimiterAbstract, RateLimiterMemory, RateLimiterRedis, RateLimiterRes } from "rate-limiter-flexible";
 import { HttpError } from "../http-error.ts";
 import { connectRedis } from "../infra/redis.ts";
+import { countsAgainstLimit } from "./route-marks.ts";
 
 export interface Limit {
   max: number;
@@ -115,7 +116,7 @@ export function registerRateLimits(app: FastifyInstance, redisUrl: string | unde
 
 /** A preHandler counting `name` by `key(request)`; a route may list several, each counts on its own. */
 export function limitBy(app: FastifyInstance, name: LimitName, key: (request: FastifyRequest) => string) {
-  return async (request: FastifyRequest) => app.limiter.hit(name, key(request));
+  return countsAgainstLimit(async (request: FastifyRequest) => app.limiter.hit(name, key(request)));
 }
 
 /**

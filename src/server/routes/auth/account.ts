@@ -13,7 +13,6 @@ import {
   verifyAccountSchema,
 } from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import * as passwords from "../../services/auth/passwords.ts";
 import * as registration from "../../services/auth/registration.ts";
@@ -52,7 +51,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/password", {
     schema: {
       tags,
-      security,
       summary: "Change the password (the current one is asked again); ends other sessions",
       body: changePasswordSchema,
       response: { 200: sessionSchema },
@@ -63,7 +61,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/logout", {
-    schema: { tags, security, summary: "End this session on the server", response: { 200: messageSchema } },
+    schema: { tags, summary: "End this session on the server", response: { 200: messageSchema } },
     preHandler: app.requireUser,
     handler: async (request) => {
       await logout(app.deps, currentUser(request), request.session as TokenClaims);
@@ -107,7 +105,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/generate-verify-email-token", {
     schema: {
       tags,
-      security,
       summary: "E-mail an account verification link",
       response: { 200: messageSchema, 202: messageSchema },
     },
@@ -125,7 +122,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/verify-account", {
     schema: {
       tags,
-      security,
       summary: "Verify the account with an e-mailed token",
       body: verifyAccountSchema,
       response: { 200: privateUserSchema },
@@ -137,7 +133,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/wallet", {
     schema: {
       tags,
-      security,
       summary:
         "Link and verify the caller's wallet with a SIWE signature (replacing a verified wallet asks for the current password)",
       body: linkWalletSchema,

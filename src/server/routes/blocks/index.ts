@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { mutedWordsInputSchema, relationResultSchema, relationsSchema } from "#shared/schemas/blocks.ts";
 import { userIdParamsSchema } from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { listRelations, replaceMutedWords, setBlocked, setMuted } from "../../services/blocks/blocks.ts";
 
@@ -24,7 +23,6 @@ export const blockRoutes: FastifyPluginAsyncZod = async (app) => {
         url: `/users/:id/${path}`,
         schema: {
           tags,
-          security,
           summary: `${on ? doing : undoing} a user`,
           params: userIdParamsSchema,
           response: { 200: relationResultSchema },
@@ -38,7 +36,6 @@ export const blockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/me/relations", {
     schema: {
       tags,
-      security,
       summary: "Whom the caller blocked and muted, and the words they muted",
       response: { 200: relationsSchema },
     },
@@ -49,7 +46,6 @@ export const blockRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/me/muted-words", {
     schema: {
       tags,
-      security,
       summary: "Replace the caller's muted words (their feed and notifications leave out what holds one)",
       body: mutedWordsInputSchema,
       response: { 200: relationsSchema },

@@ -2,7 +2,6 @@ import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { categoryIdParamsSchema, categoryInputSchema, categorySchema } from "#shared/schemas/categories.ts";
 import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { sendCached } from "../../plugins/read-cache.ts";
 import * as categories from "../../services/content/categories.ts";
 
@@ -34,7 +33,6 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {
     schema: {
       tags,
-      security,
       summary: "Create a category",
       body: categoryInputSchema,
       response: { 201: categorySchema },
@@ -47,7 +45,6 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/:id", {
     schema: {
       tags,
-      security,
       summary: "Rename a category",
       params: categoryIdParamsSchema,
       body: categoryInputSchema,
@@ -61,7 +58,6 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete("/:id", {
     schema: {
       tags,
-      security,
       summary: "Delete a category no post uses",
       params: categoryIdParamsSchema,
       response: { 200: categorySchema },

@@ -9,7 +9,6 @@ import {
 } from "#shared/schemas/comments.ts";
 import { pageOf } from "#shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import * as comments from "../../services/content/comments.ts";
 
@@ -18,7 +17,6 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {
     schema: {
       tags,
-      security,
       summary: "Comment on a post",
       body: commentInputSchema,
       response: { 201: commentSchema },
@@ -33,7 +31,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/:id", {
-    schema: { tags, security, summary: "One comment", params: commentIdParamsSchema, response: { 200: commentSchema } },
+    schema: { tags, summary: "One comment", params: commentIdParamsSchema, response: { 200: commentSchema } },
     preHandler: app.requireUser,
     handler: async (request) => comments.getComment(app.deps, request.params.id, currentUser(request).id),
   });
@@ -41,7 +39,6 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/:id", {
     schema: {
       tags,
-      security,
       summary: "Edit one's own comment",
       params: commentIdParamsSchema,
       body: commentUpdateSchema,
@@ -55,7 +52,6 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete("/:id", {
     schema: {
       tags,
-      security,
       summary: "Delete a comment (its author or an admin)",
       params: commentIdParamsSchema,
       response: { 200: commentSchema },
@@ -67,7 +63,6 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/settings", {
     schema: {
       tags,
-      security,
       summary: "The caller's comment settings: whether first-time commenters wait for approval",
       response: { 200: commentSettingsSchema },
     },
@@ -78,7 +73,6 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/settings", {
     schema: {
       tags,
-      security,
       summary: "Hold (or stop holding) comments from first-time commenters on the caller's posts",
       body: commentSettingsSchema,
       response: { 200: commentSettingsSchema },
@@ -87,16 +81,16 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => comments.setCommentSettings(app.deps, currentUser(request), request.body),
   });
 
-  app.get("/waiting/:postId", {
+  // A query, not a path segment: `/waiting/{postId}` and `/{id}/approve` would read as one path to a client.
+  app.get("/waiting", {
     schema: {
       tags,
-      security,
       summary: "First-time commenters' comments on the caller's post, waiting for the caller to approve them",
-      params: z.object({ postId: z.uuid("Invalid post id") }),
+      querystring: z.object({ postId: z.uuid("Invalid post id") }),
       response: { 200: pageOf(commentSchema) },
     },
     preHandler: app.requireUser,
-    handler: async (request) => comments.listWaitingComments(app.deps, currentUser(request), request.params.postId),
+    handler: async (request) => comments.listWaitingComments(app.deps, currentUser(request), request.query.postId),
   });
 
   for (const [path, approve] of [
@@ -106,7 +100,6 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     app.post(`/:id/${path}`, {
       schema: {
         tags,
-        security,
         summary: approve
           ? "Let a first-time commenter's comment on the caller's post through"
           : "Decline (delete) a first-time commenter's comment on the caller's post",

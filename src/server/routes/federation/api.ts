@@ -10,7 +10,6 @@ import {
 } from "#shared/schemas/federation.ts";
 import { messageSchema } from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { blockDomain, listBlockedDomains, unblockDomain } from "../../services/federation/domains.ts";
 import { approveReply, pendingReplies, postFediverse, removeReply } from "../../services/federation/replies.ts";
@@ -35,7 +34,6 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/replies/pending", {
     schema: {
       tags,
-      security,
       summary: "Replies from accounts replying for the first time, waiting for the post's author (all, for an admin)",
       response: { 200: pendingRepliesSchema },
     },
@@ -46,7 +44,6 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/replies/:id/approve", {
     schema: {
       tags,
-      security,
       summary: "Show a waiting reply; its account's next replies to this author show at once",
       params: idParams,
       response: { 200: remoteReplySchema },
@@ -58,7 +55,6 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete("/replies/:id", {
     schema: {
       tags,
-      security,
       summary: "Remove a reply from the fediverse (the post's author or an admin)",
       params: idParams,
       response: { 200: messageSchema },
@@ -73,7 +69,6 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/blocked-domains", {
     schema: {
       tags,
-      security,
       summary: "Domains whose activities are refused",
       response: { 200: blockedDomainsSchema },
     },
@@ -84,7 +79,6 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/blocked-domains", {
     schema: {
       tags,
-      security,
       summary: "Block a domain: its activities are refused, its followers, replies and reactions dropped",
       body: blockDomainSchema,
       response: { 201: blockedDomainsSchema },
@@ -99,7 +93,6 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete("/blocked-domains/:domain", {
     schema: {
       tags,
-      security,
       summary: "Unblock a domain",
       params: domainParamsSchema,
       response: { 200: blockedDomainsSchema },

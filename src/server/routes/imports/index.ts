@@ -8,7 +8,6 @@ import {
   MAX_IMPORT_BYTES,
 } from "#shared/schemas/imports.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { uploadToDisk } from "../../plugins/multipart.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { cancelImport, importState, latestImport, startImport, uploadDir } from "../../services/importing/imports.ts";
@@ -20,7 +19,6 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/imports", {
     schema: {
       tags,
-      security,
       summary:
         "Import an archive (multipart: `format` wxr | ghost | substack | markdown, `file`, `fetchImages`, and for admins `site` with `authors` lines `old name = e-mail`): checked whole, then read in the background",
       consumes: ["multipart/form-data"],
@@ -42,7 +40,6 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/imports/latest", {
     schema: {
       tags,
-      security,
       summary: "The signed-in user's latest import, if any",
       response: { 200: z.object({ import: z.nullable(importStateSchema) }) },
     },
@@ -53,7 +50,6 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/imports/:id", {
     schema: {
       tags,
-      security,
       summary: "An import's progress: items done of those found, and each item's error with its reason",
       params: importIdParamsSchema,
       response: { 200: importStateSchema },
@@ -65,7 +61,6 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete("/imports/:id", {
     schema: {
       tags,
-      security,
       summary: "Cancel an import: it stops at its next item; what it wrote stays, and importing the file again goes on",
       params: importIdParamsSchema,
       response: { 200: importStateSchema },

@@ -9,7 +9,6 @@ import {
   exportIdParamsSchema,
 } from "#shared/schemas/leaving.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { requestClosing } from "../../services/leaving/closing.ts";
 import { claimDownload, exportState, latestExport, requestExport } from "../../services/leaving/exports.ts";
@@ -22,7 +21,6 @@ export const leavingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/close", {
     schema: {
       tags,
-      security,
       summary:
         "Close the signed-in account, with its password: every session ends, and it is erased in 14 days unless its owner signs in before",
       body: closeAccountSchema,
@@ -36,7 +34,6 @@ export const leavingRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete("/close", {
     schema: {
       tags,
-      security,
       summary: "Keep the account after all (signing in does the same)",
       response: { 200: closingStateSchema },
     },
@@ -50,7 +47,6 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/exports", {
     schema: {
       tags,
-      security,
       summary:
         "Ask for an archive of the signed-in user's data (posts as HTML and Markdown with images, Ghost JSON, comments, followers, subscribers, payments, profile); its link is mailed",
       response: { 202: dataExportSchema },
@@ -66,7 +62,6 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/exports/latest", {
     schema: {
       tags,
-      security,
       summary: "The signed-in user's latest archive, if any",
       response: { 200: z.object({ export: z.nullable(dataExportSchema) }) },
     },
@@ -77,7 +72,6 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/exports/:id", {
     schema: {
       tags,
-      security,
       summary: "Where an archive stands (its owner)",
       params: exportIdParamsSchema,
       response: { 200: dataExportSchema },

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { messageSchema, sendMailSchema } from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { sendUserMessage } from "../../services/messages.ts";
 
@@ -10,7 +9,6 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {
     schema: {
       tags: ["users"],
-      security,
       summary: "E-mail a registered user, by address or id (reply-to is the sender)",
       body: sendMailSchema,
       response: { 200: messageSchema, 202: messageSchema },

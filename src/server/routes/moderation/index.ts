@@ -24,7 +24,6 @@ import {
 } from "#shared/schemas/moderation.ts";
 import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { sendCsv } from "../../plugins/downloads.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { exportBlocklist, importBlocklist } from "../../services/federation/blocklists.ts";
@@ -59,7 +58,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/rules", {
     schema: {
       tags,
-      security,
       summary: "Replace the site's rules (an existing rule is kept by its id)",
       body: rulesInputSchema,
       response: { 200: rulesSchema },
@@ -71,7 +69,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/reports", {
     schema: {
       tags,
-      security,
       summary: "Report a post, a comment, a profile or a reply from the fediverse under a rule",
       body: reportInputSchema,
       response: { 201: reportSchema },
@@ -84,7 +81,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/reports/mine", {
     schema: {
       tags,
-      security,
       summary: "The caller's reports and their outcome, newest first (paged)",
       querystring: pageQuerySchema,
       response: { 200: pageOf(reportSchema) },
@@ -96,7 +92,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/moderation/reports", {
     schema: {
       tags,
-      security,
       summary: "The moderation queue: reports grouped per item, longest waiting first (paged)",
       querystring: queueQuerySchema,
       response: { 200: pageOf(queueItemSchema) },
@@ -108,7 +103,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/moderation/actions", {
     schema: {
       tags,
-      security,
       summary: "Act on an item under a rule: dismiss its reports, hide, remove or restore it, or warn its author",
       body: actionInputSchema,
       response: { 200: actionResultSchema },
@@ -120,7 +114,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/moderation/terms", {
     schema: {
       tags,
-      security,
       summary: "The site's own terms for the filter of new text, each held for review or refused",
       response: { 200: filterTermsSchema },
     },
@@ -131,7 +124,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/moderation/terms", {
     schema: {
       tags,
-      security,
       summary: "Replace the site's own filter terms (the maintained English list always applies, holding for review)",
       body: filterTermsInputSchema,
       response: { 200: filterTermsSchema },
@@ -143,7 +135,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/moderation/domain-blocks.csv", {
     schema: {
       tags,
-      security,
       summary: "The site's domain blocks as Mastodon's CSV (#domain,#severity,…), to share",
       produces: ["text/csv"],
     },
@@ -160,7 +151,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/moderation/domain-blocks", {
     schema: {
       tags,
-      security,
       summary:
         "Import a shared domain block list in Mastodon's CSV (suspend and silence rows; others skipped and named)",
       consumes: ["text/csv"],
@@ -175,7 +165,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/moderation/mine", {
     schema: {
       tags,
-      security,
       summary: "The moderators' decisions about the caller, newest first, with where each appeal stands",
       response: { 200: decisionsSchema },
     },
@@ -186,7 +175,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/appeals", {
     schema: {
       tags,
-      security,
       summary: "Appeal a decision about oneself: once, within 20 days, saying why",
       body: appealInputSchema,
       response: { 201: decisionSchema },
@@ -219,7 +207,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/moderation/appeals", {
     schema: {
       tags,
-      security,
       summary: "Appeals waiting for a moderator, oldest first",
       response: { 200: appealsSchema },
     },
@@ -230,7 +217,6 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/moderation/appeals/:id", {
     schema: {
       tags,
-      security,
       summary: "Decide an appeal (another moderator than the one who decided): uphold, or reverse and undo",
       params: z.object({ id: z.uuid("Invalid appeal") }),
       body: appealDecisionSchema,

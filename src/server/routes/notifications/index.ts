@@ -12,7 +12,6 @@ import {
 } from "#shared/schemas/notifications.ts";
 import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { acceptOneClickForm } from "../../plugins/downloads.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import type { TokenClaims } from "../../services/auth/session-tokens.ts";
@@ -26,7 +25,6 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {
     schema: {
       tags,
-      security,
       summary: "The signed-in user's notifications, newest first (paged)",
       querystring: pageQuerySchema,
       response: { 200: pageOf(notificationSchema) },
@@ -36,7 +34,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/unread-count", {
-    schema: { tags, security, summary: "How many notifications are unread", response: { 200: unreadCountSchema } },
+    schema: { tags, summary: "How many notifications are unread", response: { 200: unreadCountSchema } },
     preHandler: app.requireUser,
     handler: async (request) => notifications.unreadCount(app.deps, currentUser(request).id),
   });
@@ -58,7 +56,6 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/read", {
     schema: {
       tags,
-      security,
       summary: "Mark notifications read: those in `ids`, or all; answers the unread count",
       body: markReadSchema,
       response: { 200: unreadCountSchema },
@@ -70,7 +67,6 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/settings", {
     schema: {
       tags,
-      security,
       summary: "Per kind: in the app only, e-mail at once, or a daily digest",
       response: { 200: notificationSettingsSchema },
     },
@@ -81,7 +77,6 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/settings", {
     schema: {
       tags,
-      security,
       summary: "Change how some kinds of notification reach the user",
       body: updateNotificationSettingsSchema,
       response: { 200: notificationSettingsSchema },

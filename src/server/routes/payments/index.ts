@@ -12,7 +12,6 @@ import { postIdParamsSchema } from "#shared/schemas/posts.ts";
 import { tipTotalsSchema } from "#shared/schemas/tips.ts";
 import { rewardResultSchema, userIdParamsSchema } from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { listPayments } from "../../services/payments/payments.ts";
 import { listRewards, recordTip } from "../../services/payments/rewards.ts";
@@ -24,7 +23,6 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/payments", {
     schema: {
       tags,
-      security,
       summary: "Verified payments (featured fees and tips), newest first",
       querystring: paymentListQuerySchema,
       response: { 200: pageOf(paymentSchema) },
@@ -36,7 +34,6 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/users/:id/rewards", {
     schema: {
       tags,
-      security,
       summary: "Who rewarded a user, newest first, with each admin's ETH tip",
       params: userIdParamsSchema,
       querystring: pageQuerySchema,
@@ -49,7 +46,6 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/posts/:id/tips", {
     schema: {
       tags: ["tips"],
-      security,
       summary: "Record a reader's ETH tip to the post's author, verified on-chain; answers the post's tips",
       params: postIdParamsSchema,
       body: readerTipInputSchema,
@@ -75,7 +71,6 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/users/:id/tips", {
     schema: {
       tags: ["tips"],
-      security,
       summary: "Record a reader's ETH tip to an author from their profile, verified on-chain; answers their tips",
       params: userIdParamsSchema,
       body: readerTipInputSchema,
@@ -89,7 +84,6 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/users/:id/tip", {
     schema: {
       tags,
-      security,
       summary: "Record an admin's ETH tip to the user's verified wallet as a reward",
       params: userIdParamsSchema,
       body: tipInputSchema,

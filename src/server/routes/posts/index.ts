@@ -14,7 +14,6 @@ import {
 } from "#shared/schemas/posts.ts";
 import { HttpError } from "../../http-error.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { multipartBody } from "../../plugins/multipart.ts";
 import { addressKey, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { sendCached } from "../../plugins/read-cache.ts";
@@ -58,7 +57,6 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/drafts", {
     schema: {
       tags,
-      security,
       summary: "The signed-in author's drafts and scheduled posts, last edited first (paged)",
       querystring: pageQuerySchema,
       response: { 200: pageOf(postSchema) },
@@ -102,7 +100,6 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {
     schema: {
       tags,
-      security,
       summary:
         "Create a post (multipart with an optional cover `image`, or JSON without one): published at once, or a `draft`, or `scheduled` at `publishAt`",
       consumes: ["multipart/form-data", "application/json"],
@@ -121,7 +118,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     ["dislike", "Dislike, or take the dislike back"],
   ] as const) {
     app.put(`/${kind}s`, {
-      schema: { tags, security, summary, body: reactionInputSchema, response: { 200: postSchema } },
+      schema: { tags, summary, body: reactionInputSchema, response: { 200: postSchema } },
       preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
       handler: async (request) => reactions.react(app.deps, currentUser(request), request.body.postId, kind),
     });
@@ -130,7 +127,6 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/:id", {
     schema: {
       tags,
-      security,
       summary: "Edit the author's own post; `status` publishes it, keeps it as a draft or schedules it",
       params: postIdParamsSchema,
       body: postUpdateSchema,
@@ -143,7 +139,6 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   app.delete("/:id", {
     schema: {
       tags,
-      security,
       summary: "Delete the author's own post with its comments",
       params: postIdParamsSchema,
       response: { 200: postSchema },

@@ -1,7 +1,6 @@
 import type { FastifyPluginAsyncZod } from "fastify-type-provider-zod";
 import { FEATURED_FEE_WEI } from "#shared/constants.ts";
 import { siteSettingsSchema, systemStatusSchema } from "#shared/schemas/settings.ts";
-import { security } from "../../plugins/docs.ts";
 import { readSettings, updateSettings } from "../../services/settings.ts";
 
 const tags = ["settings"];
@@ -17,7 +16,6 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/", {
     schema: {
       tags,
-      security,
       summary: "Change the site's name and description",
       body: siteSettingsSchema,
       response: { 200: siteSettingsSchema },
@@ -31,7 +29,6 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/status", {
     schema: {
       tags,
-      security,
       summary: "Database, chain, fee and mail status for admins",
       response: { 200: systemStatusSchema },
     },

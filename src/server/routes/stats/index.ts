@@ -4,7 +4,6 @@ import { z } from "zod";
 import { postIdParamsSchema } from "#shared/schemas/posts.ts";
 import { beaconSchema, statsQuerySchema, statsSchema } from "#shared/schemas/stats.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { sendCsv } from "../../plugins/downloads.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { readRequestOf } from "../../plugins/read-request.ts";
@@ -51,12 +50,12 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
   ];
   for (const view of views) {
     app.get(view.url, {
-      schema: { tags, security, summary: view.summary, ...period, response: { 200: statsSchema } },
+      schema: { tags, summary: view.summary, ...period, response: { 200: statsSchema } },
       preHandler: [view.guard, limitBy(app, "stats", byUser)],
       handler: async (request) => view.get(request),
     });
     app.get(`${view.url}.csv`, {
-      schema: { tags, security, summary: `${view.summary}, as CSV`, ...period, produces: ["text/csv"] },
+      schema: { tags, summary: `${view.summary}, as CSV`, ...period, produces: ["text/csv"] },
       preHandler: [view.guard, limitBy(app, "stats", byUser)],
       handler: async (request, reply) => sendCsv(reply, view.name(), statsCsv(await view.get(request))),
     });
@@ -65,7 +64,6 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/posts/:id", {
     schema: {
       tags,
-      security,
       summary: "A post's stats (its author or an admin)",
       params: postIdParamsSchema,
       ...period,
@@ -77,7 +75,6 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/posts/:id.csv", {
     schema: {
       tags,
-      security,
       summary: "A post's stats (its author or an admin), as CSV",
       params: postIdParamsSchema,
       ...period,

@@ -11,7 +11,6 @@ import {
 } from "#shared/schemas/subscriptions.ts";
 import { userIdParamsSchema } from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { acceptOneClickForm, sendCsv } from "../../plugins/downloads.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { subscriberLimitKey } from "../../services/subscribers/address-key.ts";
@@ -80,7 +79,6 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/users/:id/subscribers", {
     schema: {
       tags,
-      security,
       summary:
         "How many addresses are subscribed to an author by e-mail, and how many wait for confirmation (that author or an admin)",
       params: userIdParamsSchema,
@@ -93,7 +91,6 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/users/:id/subscribers.csv", {
     schema: {
       tags,
-      security,
       summary: "An author's confirmed e-mail subscribers as CSV (that author or an admin)",
       params: userIdParamsSchema,
       produces: ["text/csv"],

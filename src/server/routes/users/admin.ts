@@ -8,7 +8,6 @@ import {
   userIdParamsSchema,
 } from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { toggleReward } from "../../services/payments/rewards.ts";
 import * as admin from "../../services/users/admin.ts";
 
@@ -18,7 +17,6 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {
     schema: {
       tags,
-      security,
       summary: "All users, newest first (paged)",
       querystring: pageQuerySchema,
       response: { 200: pageOf(adminUserListItemSchema) },
@@ -32,7 +30,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
     ["/unblock-user/:id", "Unblock a user", false],
   ] as const) {
     app.put(path, {
-      schema: { tags, security, summary, params: userIdParamsSchema, response: { 200: privateUserSchema } },
+      schema: { tags, summary, params: userIdParamsSchema, response: { 200: privateUserSchema } },
       preHandler: app.requireAdmin,
       handler: async (request) => admin.setBlocked(app.deps, currentUser(request), request.params.id, blocked),
     });
@@ -41,7 +39,6 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/:id/role", {
     schema: {
       tags,
-      security,
       summary: "Make a user a moderator, or take the role back",
       params: userIdParamsSchema,
       body: roleInputSchema,
@@ -55,7 +52,6 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/likes/:id", {
     schema: {
       tags,
-      security,
       summary: "Reward a user, or take the reward back",
       params: userIdParamsSchema,
       response: { 200: rewardResultSchema },

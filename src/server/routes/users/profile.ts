@@ -11,7 +11,6 @@ import {
   userIdParamsSchema,
 } from "#shared/schemas/users.ts";
 import { currentUser } from "../../plugins/auth.ts";
-import { security } from "../../plugins/docs.ts";
 import { multipartBody } from "../../plugins/multipart.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { findUser } from "../../services/users/find-user.ts";
@@ -25,7 +24,6 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/profile/:id", {
     schema: {
       tags,
-      security,
       summary: "A profile with counts, viewers and posts",
       params: userIdParamsSchema,
       response: { 200: profileSchema },
@@ -47,7 +45,6 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/", {
     schema: {
       tags,
-      security,
       summary: "Update the caller's own profile",
       body: updateProfileSchema,
       response: { 200: privateUserSchema },
@@ -59,7 +56,6 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/follow/:id", {
     schema: {
       tags,
-      security,
       summary: "Whether the caller follows a user, and their follower count",
       params: userIdParamsSchema,
       response: { 200: followResultSchema },
@@ -75,7 +71,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   ] as const;
   for (const { path, summary, body, following } of follows) {
     app.put(path, {
-      schema: { tags, security, summary, body, response: { 200: followResultSchema } },
+      schema: { tags, summary, body, response: { 200: followResultSchema } },
       preHandler: [app.requireUser, limitBy(app, "follows", byUser)],
       handler: async (request) => {
         const target = "followId" in request.body ? request.body.followId : request.body.unFollowId;
@@ -87,7 +83,6 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
   app.put("/profilephoto-upload", {
     schema: {
       tags,
-      security,
       summary: "Upload a profile photo (multipart field `image`)",
       consumes: ["multipart/form-data"],
       body: photoUploadSchema,

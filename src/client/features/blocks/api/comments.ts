@@ -24,7 +24,7 @@ export function useSetCommentSettings() {
 export const useWaitingComments = (postId: string) =>
   useQuery({
     queryKey: queryKeys.blocks.waiting(postId),
-    queryFn: () => api(`/api/comments/waiting/${postId}`, pageOf(commentSchema)),
+    queryFn: () => api(`/api/comments/waiting?postId=${encodeURIComponent(postId)}`, pageOf(commentSchema)),
   });
 
 export function useDecideWaitingComment(postId: string) {
