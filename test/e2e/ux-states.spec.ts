@@ -134,10 +134,11 @@ test("the queue chooses the rule the report names, and greyed actions say why", 
   const reader = await registerUser(request);
   const ruled = `Ruled ${uniqueTag()}`;
   const other = `Unruled ${uniqueTag()}`;
-  for (const [title, named] of [
+  const reports: [title: string, rule: string][] = [
     [ruled, rule.id],
     [other, "other"],
-  ]) {
+  ];
+  for (const [title, named] of reports) {
     const post = await publish(request, writer, title);
     const reported = await request.post("/api/reports", {
       data: { kind: "post", id: post.id, rule: named, note: "" },
