@@ -32,6 +32,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -45,6 +46,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/:id", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -59,6 +61,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete("/:id", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,

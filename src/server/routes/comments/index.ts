@@ -16,6 +16,7 @@ import * as comments from "../../services/content/comments.ts";
 const tags = ["comments"];
 export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       security,
@@ -33,12 +34,14 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/:id", {
+    config: { scope: "comments:write" },
     schema: { tags, security, summary: "One comment", params: commentIdParamsSchema, response: { 200: commentSchema } },
     preHandler: app.requireUser,
     handler: async (request) => comments.getComment(app.deps, request.params.id, currentUser(request).id),
   });
 
   app.put("/:id", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       security,
@@ -53,6 +56,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete("/:id", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       security,
@@ -65,6 +69,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/settings", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       security,
@@ -76,6 +81,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/settings", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       security,
@@ -88,6 +94,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/waiting/:postId", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       security,
@@ -104,6 +111,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     ["decline", false],
   ] as const) {
     app.post(`/:id/${path}`, {
+      config: { scope: "comments:write" },
       schema: {
         tags,
         security,

@@ -33,6 +33,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/replies/pending", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       security,
@@ -44,6 +45,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/replies/:id/approve", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       security,
@@ -56,6 +58,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete("/replies/:id", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       security,
@@ -71,6 +74,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/blocked-domains", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -82,6 +86,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/blocked-domains", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -97,6 +102,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete("/blocked-domains/:domain", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,

@@ -57,6 +57,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/rules", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -94,6 +95,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/moderation/reports", {
+    config: { scope: "moderation" },
     schema: {
       tags,
       security,
@@ -106,6 +108,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/moderation/actions", {
+    config: { scope: "moderation" },
     schema: {
       tags,
       security,
@@ -118,6 +121,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/moderation/terms", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -129,6 +133,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/moderation/terms", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -141,6 +146,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/moderation/domain-blocks.csv", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -158,6 +164,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
     (_request, body, done) => done(null, body),
   );
   app.post("/moderation/domain-blocks", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -217,6 +224,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/moderation/appeals", {
+    config: { scope: "moderation" },
     schema: {
       tags,
       security,
@@ -228,6 +236,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/moderation/appeals/:id", {
+    config: { scope: "moderation" },
     schema: {
       tags,
       security,

@@ -22,6 +22,7 @@ const tags = ["admin"];
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/payments", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -34,6 +35,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/users/:id/rewards", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -87,6 +89,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/users/:id/tip", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,

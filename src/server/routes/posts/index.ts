@@ -34,6 +34,7 @@ export const viewerOf = (request: FastifyRequest) =>
 
 export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {
+    config: { scope: "posts:read" },
     schema: {
       tags,
       summary:
@@ -56,6 +57,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/drafts", {
+    config: { scope: "posts:read" },
     schema: {
       tags,
       security,
@@ -68,6 +70,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/:id", {
+    config: { scope: "posts:read" },
     schema: {
       tags,
       summary:
@@ -87,6 +90,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/:id/comments", {
+    config: { scope: "posts:read" },
     schema: {
       tags,
       summary: "A post's comments, newest first (paged)",
@@ -100,6 +104,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/", {
+    config: { scope: "posts:write" },
     schema: {
       tags,
       security,
@@ -128,6 +133,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.put("/:id", {
+    config: { scope: "posts:write" },
     schema: {
       tags,
       security,
@@ -141,6 +147,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete("/:id", {
+    config: { scope: "posts:write" },
     schema: {
       tags,
       security,

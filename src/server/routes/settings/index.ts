@@ -15,6 +15,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -29,6 +30,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/status", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,

@@ -78,6 +78,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/users/:id/subscribers", {
+    config: { scope: "subscribers:read" },
     schema: {
       tags,
       security,
@@ -91,6 +92,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/users/:id/subscribers.csv", {
+    config: { scope: "subscribers:read" },
     schema: {
       tags,
       security,

@@ -16,6 +16,7 @@ const tags = ["admin"];
 
 export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -32,6 +33,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
     ["/unblock-user/:id", "Unblock a user", false],
   ] as const) {
     app.put(path, {
+      config: { scope: "admin" },
       schema: { tags, security, summary, params: userIdParamsSchema, response: { 200: privateUserSchema } },
       preHandler: app.requireAdmin,
       handler: async (request) => admin.setBlocked(app.deps, currentUser(request), request.params.id, blocked),
@@ -39,6 +41,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.put("/:id/role", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
@@ -53,6 +56,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/likes/:id", {
+    config: { scope: "admin" },
     schema: {
       tags,
       security,
