@@ -30,6 +30,7 @@ describe("navigation bars", () => {
       "Blocks and mutes",
       "Import",
       "Your data and account",
+      "API tokens",
     ]);
   });
 
@@ -46,6 +47,7 @@ describe("navigation bars", () => {
       "Blocks and mutes",
       "Import",
       "Your data and account",
+      "API tokens",
       "Settings",
       "Payments",
       "Site stats",

@@ -11,6 +11,10 @@ declare module "fastify" {
     /** Any valid token may call it (the MCP endpoint, whose tools each check the token's scopes). */
     anyScope?: boolean;
   }
+  interface FastifyInstance {
+    /** What a token needs for `METHOD /url` as registered: a scope, "any" (MCP), or null (no token at all). */
+    tokenScopeOf: (route: string) => Scope | "any" | null | undefined;
+  }
   interface FastifyRequest {
     /** The personal access token this request came with (`Authorization: Bearer pcn_…`), once checked. */
     apiToken: TokenCaller | null;
@@ -31,6 +35,12 @@ export const scopeMissing = (scope: Scope) => `This token does not have the ${sc
  */
 export function registerTokenAuth(app: FastifyInstance) {
   app.decorateRequest("apiToken", null);
+  const scopes = new Map<string, Scope | "any" | null>();
+  app.addHook("onRoute", (route) => {
+    const needs = route.config?.anyScope ? "any" : (route.config?.scope ?? null);
+    for (const method of [route.method].flat()) scopes.set(`${method} ${route.url}`, needs);
+  });
+  app.decorate("tokenScopeOf", (route: string) => scopes.get(route));
   const tokens = createTokenAuth(app.db, app.log);
   app.addHook("onRequest", async (request, reply) => {
     const header = request.headers.authorization;
