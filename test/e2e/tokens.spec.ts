@@ -13,9 +13,9 @@ test("a user makes an API token, a script uses it within its scopes, and the use
   request,
 }) => {
   test.setTimeout(90_000);
-  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   const user = await registerUser(request, { firstName: "Tobias" });
   await logIn(page, user.email);
+  await context.grantPermissions(["clipboard-read", "clipboard-write"]);
   await chooseInAccountMenu(page, "API tokens", /\/settings\/tokens$/);
   await expect(page.getByText("You have no tokens.")).toBeVisible();
   await expect(page.getByRole("checkbox", { name: /^admin/ })).toHaveCount(0);

@@ -1,4 +1,4 @@
-import { Badge, Box, Button, Code, Heading, HStack, Stack, Text, Wrap } from "@chakra-ui/react";
+import { Badge, Box, Button, Code, Heading, HStack, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
 import type { ApiToken, CreatedToken } from "#shared/schemas/tokens.ts";
 import { createTokenSchema } from "#shared/schemas/tokens.ts";
@@ -195,13 +195,13 @@ function TokenItem({ token }: { token: ApiToken }) {
             Revoke
           </Button>
         </HStack>
-        <Wrap gap="1">
+        <HStack gap="1" wrap="wrap">
           {token.scopes.map((scope) => (
             <Badge key={scope} variant="subtle">
               {scope}
             </Badge>
           ))}
-        </Wrap>
+        </HStack>
         <Text fontSize="sm" color="fg.muted">
           Created {formatDate(token.createdAt)} ·{" "}
           {token.lastUsedAt ? `last used ${formatDate(token.lastUsedAt)}` : "never used"} ·{" "}
