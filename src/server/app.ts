@@ -21,6 +21,7 @@ import { registerMultipart } from "./plugins/multipart.ts";
 import { DEFAULT_RATE_LIMITS, type RateLimits, registerRateLimits, scaleLimits } from "./plugins/rate-limits.ts";
 import { registerReadCache } from "./plugins/read-cache.ts";
 import { registerSecurityHeaders } from "./plugins/security-headers.ts";
+import { registerTokenAuth } from "./plugins/token-auth.ts";
 import { accountRoutes } from "./routes/auth/account.ts";
 import { authRoutes } from "./routes/auth/index.ts";
 import { blockRoutes } from "./routes/blocks/index.ts";
@@ -41,6 +42,8 @@ import { settingsRoutes } from "./routes/settings/index.ts";
 import { statsRoutes } from "./routes/stats/index.ts";
 import { oneClickSubscriptionRoute, subscriptionRoutes } from "./routes/subscriptions/index.ts";
 import { systemRoutes } from "./routes/system/index.ts";
+import { tokenRoutes } from "./routes/tokens/index.ts";
+import { mcpRoutes } from "./routes/tokens/mcp.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
 import type { Deps } from "./services/deps.ts";
@@ -218,6 +221,7 @@ export async function buildApp(options: AppOptions) {
 
   // 4. Who is calling, how often, and uploads (streamed, capped at 5 MB, one file).
   registerAuth(app, config.jwtSecret);
+  registerTokenAuth(app);
   app.decorate("deps", {
     db: app.db,
     config,
@@ -258,6 +262,8 @@ export async function buildApp(options: AppOptions) {
   await app.register(exportRoutes, { prefix: "/api" });
   await app.register(importRoutes, { prefix: "/api" });
   await app.register(oneClickSubscriptionRoute);
+  await app.register(tokenRoutes, { prefix: "/api/tokens" });
+  await app.register(mcpRoutes);
   if (jobs.federator) await registerFederationRoutes(app, jobs.federator);
 
   // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.

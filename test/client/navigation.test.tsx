@@ -31,6 +31,7 @@ describe("navigation bars", () => {
       "Blocks and mutes",
       "Import",
       "Your data and account",
+      "API tokens",
       // Below lg the bar's Logout is hidden; the account menu has it at every width.
       "Logout",
     ]);
@@ -49,6 +50,7 @@ describe("navigation bars", () => {
       "Blocks and mutes",
       "Import",
       "Your data and account",
+      "API tokens",
       "Settings",
       "Payments",
       "Site stats",

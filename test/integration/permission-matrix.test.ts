@@ -6,6 +6,7 @@ import path from "node:path";
 import { eq } from "drizzle-orm";
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SCOPES, type Scope } from "#shared/scopes.ts";
 import type { App } from "../../src/server/app.ts";
 import { users } from "../../src/server/db/schema.ts";
 import { appealToken } from "../../src/server/services/moderation/appeal-links.ts";
@@ -15,6 +16,7 @@ import { buildTestApp, TEST_JWT_SECRET } from "../support/app.ts";
 import { createCategory, createPost, postForm } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";
 import { multipart, png } from "../support/images.ts";
+import { makeToken } from "../support/tokens.ts";
 import { bearer, buildRegistration, makeAdmin, signUp, verifyWallet } from "../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
@@ -446,6 +448,9 @@ const MATRIX: Row[] = [
   ),
   ["GET", "/api/moderation/log", () => ({ url: "/api/moderation/log" }), PUBLIC],
   ["GET", "/api/moderation/log/export", () => ({ url: "/api/moderation/log/export" }), PUBLIC],
+  ["POST", "/api/tokens/", () => ({ url: "/api/tokens", payload: { name: "x", scopes: ["posts:read"] } }), SIGNED_IN],
+  ["GET", "/api/tokens/", () => ({ url: "/api/tokens" }), SIGNED_IN],
+  ["DELETE", "/api/tokens/{id}", () => ({ url: `/api/tokens/${id()}` }), SIGNED_IN],
 ];
 
 /**
@@ -521,6 +526,10 @@ const OTHER_ROUTES: Row[] = [
     SIGNED_ACTIVITY,
   ],
   ["GET", "/uploads/*", () => ({ url: "/uploads/missing.webp" }), PUBLIC],
+  // The MCP endpoint takes a personal access token only: a session is no credential there (tokens.test.ts, mcp.test.ts).
+  ["POST", "/mcp", () => ({ url: "/mcp", payload: {} }), [401, 401, 401, 401, 401, 401]],
+  ["GET", "/mcp", () => ({ url: "/mcp" }), PUBLIC],
+  ["DELETE", "/mcp", () => ({ url: "/mcp" }), PUBLIC],
 ];
 
 const CLIENT_DIR = path.resolve("dist/client");
@@ -638,6 +647,54 @@ describe.each(databaseTargets)("who may call each route, on $name", (target) => 
         }
       }
       expect(Object.keys(seen)).toHaveLength(ROLES.length);
+    });
+  }
+
+  /**
+   * The same routes called with a personal access token instead of a session, by a caller the session's row lets in:
+   * a route naming no scope refuses every token; one naming a scope refuses a token with every other scope, and a
+   * token holding it gets what the session gets.
+   */
+  const STAFF_ONLY: readonly string[] = ["moderation", "admin"];
+  for (const [method, path, build, expected] of MATRIX) {
+    const chosen = (["owner", "user", "moderator", "admin"] as const).find(
+      (role) => expected[ROLES.indexOf(role)] === "in",
+    );
+    if (!chosen) continue;
+    it(`with a token: ${method} ${path}`, async () => {
+      const registered = `${method} ${path.replace(/\{(\w+)\}/g, ":$1")}`;
+      // A prefix's own route is registered without its trailing slash as well.
+      const scope = app.tokenScopeOf(registered) ?? app.tokenScopeOf(registered.replace(/\/$/, ""));
+      expect(scope, `${registered} is not a route`).not.toBeUndefined();
+      const w = await world(chosen);
+      const caller = w.caller as Session;
+      const holdable = SCOPES.filter(
+        (each) =>
+          !STAFF_ONLY.includes(each) || (chosen === "admin" ? true : chosen === "moderator" && each === "moderation"),
+      );
+      const call = async (scopes: Scope[]) => {
+        const { headers } = await makeToken(app, caller, scopes);
+        const request = await build(w);
+        return app.inject({
+          method: method as "GET",
+          url: request.url,
+          payload: request.payload,
+          headers: { ...request.headers, ...headers },
+        });
+      };
+      if (!scope || scope === "any") {
+        const refused = await call(holdable);
+        expect(refused.statusCode, refused.body).toBe(403);
+        return;
+      }
+      const others = holdable.filter((each) => each !== scope);
+      if (others.length > 0) {
+        const refused = await call(others);
+        expect(refused.statusCode, refused.body).toBe(403);
+      }
+      const allowed = await call([scope]);
+      expect([401, 403], allowed.body).not.toContain(allowed.statusCode);
+      expect(allowed.statusCode === 500, allowed.body).toBe(false);
     });
   }
 });

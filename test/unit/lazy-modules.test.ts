@@ -50,7 +50,16 @@ for (const file of Object.keys(createRequire(process.cwd() + "/").cache)) consol
   }
 }
 
-const OPTIONAL = ["@fedify/fedify", "viem/chains", "sharp", "ioredis", "pg", "nodemailer", "tldts"];
+const OPTIONAL = [
+  "@fedify/fedify",
+  "viem/chains",
+  "sharp",
+  "ioredis",
+  "pg",
+  "nodemailer",
+  "tldts",
+  "@modelcontextprotocol/sdk",
+];
 
 // Fedify is about 45 MiB of memory and 0.4 s of start-up, viem's table of every chain about 20 MiB and 0.2 s, sharp
 // (libvips) about 9 MiB, nodemailer about 5 MiB, ioredis and each database driver a few: a server that does not

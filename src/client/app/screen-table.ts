@@ -16,6 +16,7 @@ const notifications = () => import("./routes/notifications.tsx");
 const moderation = () => import("./routes/moderation.tsx");
 const stats = () => import("./routes/stats.tsx");
 const subscriptions = () => import("./routes/subscriptions.tsx");
+const tokens = () => import("./routes/tokens.tsx");
 
 /** A screen's chunk and the name it exports the screen under (checked against the module). */
 const chunk = <M, K extends keyof M & string>(load: () => Promise<M>, name: K) => ({
@@ -55,6 +56,7 @@ const CHUNKS: Record<string, ReturnType<typeof chunk>> = {
   "/notifications/settings": chunk(notifications, "NotificationSettingsRoute"),
   "/settings/blocks": chunk(account, "BlocksRoute"),
   "/settings/account": chunk(account, "AccountSettingsRoute"),
+  "/settings/tokens": chunk(tokens, "TokensRoute"),
   "/import": chunk(account, "ImportRoute"),
   "/unsubscribe/:userId/:topic/:token": chunk(notifications, "UnsubscribeRoute"),
   "/payments": chunk(admin, "PaymentsRoute"),

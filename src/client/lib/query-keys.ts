@@ -83,6 +83,10 @@ export const queryKeys = {
     latest: () => ["imports", "latest"] as const,
   },
   /** The signed-in user's archive of their data. */
+  /** The signed-in user's personal access tokens (never their secrets). */
+  tokens: {
+    all: () => ["tokens"] as const,
+  },
   exports: {
     latest: () => ["exports", "latest"] as const,
   },

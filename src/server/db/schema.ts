@@ -365,6 +365,27 @@ export const revokedSessions = pgTable(
   (t) => [index("revoked_sessions_expires_idx").on(t.expiresAt)],
 );
 
+/** Personal access tokens (docs/tokens.md): only the SHA-256 of the secret is kept. */
+export const apiTokens = pgTable(
+  "api_tokens",
+  {
+    id: id(),
+    userId: userRef("user_id").notNull(),
+    name: text("name").notNull(),
+    /** SHA-256 of the whole `pcn_…` secret, base64url. */
+    tokenHash: text("token_hash").notNull(),
+    scopes: text("scopes").array().notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true }),
+    /** Written at most once a minute, not on every request. */
+    lastUsedAt: timestamp("last_used_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("api_tokens_hash_key").on(t.tokenHash),
+    index("api_tokens_user_idx").on(t.userId, t.createdAt.desc().nullsFirst()),
+  ],
+);
+
 export const siweNonces = pgTable(
   "siwe_nonces",
   {

@@ -57,6 +57,8 @@ export function registerAuth(app: FastifyInstance, secret: string) {
     .prepare("session_user");
 
   async function load(request: FastifyRequest): Promise<AuthUser | null> {
+    // A personal access token was checked, with its owner, before any guard ran (plugins/token-auth.ts).
+    if (request.apiToken) return request.user;
     const header = request.headers.authorization;
     if (!header) return null;
     const token = /^Bearer\s+(\S+)$/i.exec(header)?.[1];
@@ -74,7 +76,7 @@ export function registerAuth(app: FastifyInstance, secret: string) {
   const identified = new Map<string, { user: AuthUser; session: TokenClaims; until: number }>();
   app.decorate("identifyUser", async (request: FastifyRequest) => {
     const header = request.headers.authorization;
-    if (!header) return;
+    if (!header || request.apiToken) return;
     const now = Date.now();
     const key = crypto.createHash("sha256").update(header).digest("base64url");
     const known = identified.get(key);

@@ -123,6 +123,9 @@ export const OPERATION_IDS: Record<string, string> = {
   "GET /api/imports/latest": "getLatestImport",
   "GET /api/imports/{id}": "getImport",
   "DELETE /api/imports/{id}": "cancelImport",
+  "POST /api/tokens": "createToken",
+  "GET /api/tokens": "listTokens",
+  "DELETE /api/tokens/{id}": "revokeToken",
 };
 
 /** A tag per capability, each operation's first tag; the browsable docs group by them. */
@@ -144,4 +147,5 @@ export const TAGS = [
   { name: "subscriptions", description: "Readers subscribed to an author by e-mail, without an account." },
   { name: "leaving", description: "Taking one's data away and closing an account." },
   { name: "imports", description: "Importing archives from WordPress, Ghost, Substack and Markdown." },
+  { name: "tokens", description: "Personal access tokens: scoped keys for scripts and agents (sessions only)." },
 ];

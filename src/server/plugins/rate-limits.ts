@@ -50,6 +50,7 @@ export const DEFAULT_RATE_LIMITS = {
   stats: { max: 120, timeWindow: MINUTE }, // stats pages and their CSV, per user
   subscriptions: { max: 10, timeWindow: 60 * MINUTE }, // "Subscribe by e-mail" sent, per address
   subscriptionAddress: { max: 3, timeWindow: 60 * MINUTE }, // per e-mail typed: nobody mails a stranger over and over
+  apiTokens: { max: 300, timeWindow: MINUTE }, // every API or MCP call made with a personal access token, per token
 } satisfies Record<string, Limit>;
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 export type LimitName = keyof RateLimits;
@@ -67,6 +68,17 @@ export interface Limiter {
   limits: RateLimits;
   /** Counts one request against `name` for `key`; over the limit it throws 429 with Retry-After. */
   hit(name: LimitName, key: string): Promise<void>;
+  /** Like `hit`, and tells what is left, for answers that advertise the limit; over it the 429 says the same. */
+  take(name: LimitName, key: string, policy?: string): Promise<Allowance>;
+}
+
+/** What is left of one limit for one key. */
+export interface Allowance {
+  limit: number;
+  remaining: number;
+  /** Seconds until the window ends. */
+  resetSeconds: number;
+  windowSeconds: number;
 }
 
 declare module "fastify" {
@@ -111,7 +123,39 @@ export function registerRateLimits(app: FastifyInstance, redisUrl: string | unde
         });
       }
     },
+    async take(name, key, policy = name) {
+      const limit = limits[name].max;
+      const windowSeconds = Math.round(limits[name].timeWindow / 1000);
+      const allowance = (res: RateLimiterRes, remaining: number) => ({
+        limit,
+        remaining,
+        resetSeconds: Math.max(1, Math.ceil(res.msBeforeNext / 1000)),
+        windowSeconds,
+      });
+      try {
+        const res = await limiters[name].consume(key);
+        return allowance(res, res.remainingPoints);
+      } catch (error) {
+        if (!(error instanceof RateLimiterRes)) throw error;
+        const left = allowance(error, 0);
+        throw new HttpError(429, `Too many requests. Please try again in ${left.resetSeconds} seconds.`, {
+          "retry-after": String(left.resetSeconds),
+          ...rateLimitHeaders(policy, left),
+        });
+      }
+    },
   } satisfies Limiter);
+}
+
+/**
+ * The IETF fields (draft-ietf-httpapi-ratelimit-headers-09): the policy, its quota and window, then what is left of
+ * it and when it resets.
+ */
+export function rateLimitHeaders(policy: string, allowance: Allowance): Record<string, string> {
+  return {
+    "ratelimit-policy": `"${policy}";q=${allowance.limit};w=${allowance.windowSeconds}`,
+    ratelimit: `"${policy}";r=${allowance.remaining};t=${allowance.resetSeconds}`,
+  };
 }
 
 /** A preHandler counting `name` by `key(request)`; a route may list several, each counts on its own. */

@@ -33,6 +33,8 @@ export function avatarMenuFor(session: Session): NavLink[] {
     { label: "Blocks and mutes", to: "/settings/blocks" },
     { label: "Import", to: "/import" },
     { label: "Your data and account", to: "/settings/account" },
+    // Not in the spec: personal access tokens (docs/tokens.md).
+    { label: "API tokens", to: "/settings/tokens" },
   ];
   // Not in the spec: the moderators' queue (docs/product.md, "Moderation").
   const moderating = session.isAdmin || session.isModerator ? [{ label: "Moderation", to: "/moderation" }] : [];

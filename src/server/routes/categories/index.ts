@@ -31,6 +31,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Create a category",
@@ -43,6 +44,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/:id", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Rename a category",
@@ -56,6 +58,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete("/:id", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Delete a category no post uses",

@@ -15,6 +15,7 @@ import * as comments from "../../services/content/comments.ts";
 const tags = ["comments"];
 export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       summary: "Comment on a post",
@@ -31,12 +32,14 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/:id", {
+    config: { scope: "comments:write" },
     schema: { tags, summary: "One comment", params: commentIdParamsSchema, response: { 200: commentSchema } },
     preHandler: app.requireUser,
     handler: async (request) => comments.getComment(app.deps, request.params.id, currentUser(request).id),
   });
 
   app.put("/:id", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       summary: "Edit one's own comment",
@@ -50,6 +53,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete("/:id", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       summary: "Delete a comment (its author or an admin)",
@@ -61,6 +65,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/settings", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       summary: "The caller's comment settings: whether first-time commenters wait for approval",
@@ -71,6 +76,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/settings", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       summary: "Hold (or stop holding) comments from first-time commenters on the caller's posts",
@@ -83,6 +89,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
 
   // A query, not a path segment: `/waiting/{postId}` and `/{id}/approve` would read as one path to a client.
   app.get("/waiting", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       summary: "First-time commenters' comments on the caller's post, waiting for the caller to approve them",
@@ -98,6 +105,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     ["decline", false],
   ] as const) {
     app.post(`/:id/${path}`, {
+      config: { scope: "comments:write" },
       schema: {
         tags,
         summary: approve

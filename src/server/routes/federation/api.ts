@@ -32,6 +32,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/replies/pending", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       summary: "Replies from accounts replying for the first time, waiting for the post's author (all, for an admin)",
@@ -42,6 +43,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/replies/:id/approve", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       summary: "Show a waiting reply; its account's next replies to this author show at once",
@@ -53,6 +55,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete("/replies/:id", {
+    config: { scope: "comments:write" },
     schema: {
       tags,
       summary: "Remove a reply from the fediverse (the post's author or an admin)",
@@ -67,6 +70,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/blocked-domains", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Domains whose activities are refused",
@@ -77,6 +81,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/blocked-domains", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Block a domain: its activities are refused, its followers, replies and reactions dropped",
@@ -91,6 +96,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete("/blocked-domains/:domain", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Unblock a domain",

@@ -56,6 +56,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/rules", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Replace the site's rules (an existing rule is kept by its id)",
@@ -90,6 +91,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/moderation/reports", {
+    config: { scope: "moderation" },
     schema: {
       tags,
       summary: "The moderation queue: reports grouped per item, longest waiting first (paged)",
@@ -101,6 +103,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/moderation/actions", {
+    config: { scope: "moderation" },
     schema: {
       tags,
       summary: "Act on an item under a rule: dismiss its reports, hide, remove or restore it, or warn its author",
@@ -112,6 +115,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/moderation/terms", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "The site's own terms for the filter of new text, each held for review or refused",
@@ -122,6 +126,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/moderation/terms", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Replace the site's own filter terms (the maintained English list always applies, holding for review)",
@@ -133,6 +138,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/moderation/domain-blocks.csv", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "The site's domain blocks as Mastodon's CSV (#domain,#severity,…), to share",
@@ -149,6 +155,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
     (_request, body, done) => done(null, body),
   );
   app.post("/moderation/domain-blocks", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary:
@@ -205,6 +212,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/moderation/appeals", {
+    config: { scope: "moderation" },
     schema: {
       tags,
       summary: "Appeals waiting for a moderator, oldest first",
@@ -215,6 +223,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/moderation/appeals/:id", {
+    config: { scope: "moderation" },
     schema: {
       tags,
       summary: "Decide an appeal (another moderator than the one who decided): uphold, or reverse and undo",

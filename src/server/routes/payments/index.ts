@@ -21,6 +21,7 @@ const tags = ["admin"];
 
 export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/payments", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Verified payments (featured fees and tips), newest first",
@@ -32,6 +33,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/users/:id/rewards", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Who rewarded a user, newest first, with each admin's ETH tip",
@@ -82,6 +84,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/users/:id/tip", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Record an admin's ETH tip to the user's verified wallet as a reward",

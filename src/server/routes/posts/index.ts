@@ -33,6 +33,7 @@ export const viewerOf = (request: FastifyRequest) =>
 
 export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {
+    config: { scope: "posts:read" },
     schema: {
       tags,
       summary:
@@ -55,6 +56,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/drafts", {
+    config: { scope: "posts:read" },
     schema: {
       tags,
       summary: "The signed-in author's drafts and scheduled posts, last edited first (paged)",
@@ -66,6 +68,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/:id", {
+    config: { scope: "posts:read" },
     schema: {
       tags,
       summary:
@@ -85,6 +88,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/:id/comments", {
+    config: { scope: "posts:read" },
     schema: {
       tags,
       summary: "A post's comments, newest first (paged)",
@@ -98,6 +102,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.post("/", {
+    config: { scope: "posts:write" },
     schema: {
       tags,
       summary:
@@ -125,6 +130,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.put("/:id", {
+    config: { scope: "posts:write" },
     schema: {
       tags,
       summary: "Edit the author's own post; `status` publishes it, keeps it as a draft or schedules it",
@@ -137,6 +143,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.delete("/:id", {
+    config: { scope: "posts:write" },
     schema: {
       tags,
       summary: "Delete the author's own post with its comments",

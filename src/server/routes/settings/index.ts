@@ -14,6 +14,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Change the site's name and description",
@@ -27,6 +28,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/status", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Database, chain, fee and mail status for admins",

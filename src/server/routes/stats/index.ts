@@ -36,6 +36,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       url: "/author",
       summary: "The signed-in author's stats: reads over time, sources, campaigns, devices, audience and tips",
       guard: app.requireUser,
+      scope: "stats:read" as const,
       get: (request: FastifyRequest) => authorStats(app.deps, currentUser(request), request.query as never),
       name: () => "stats",
     },
@@ -44,17 +45,20 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       summary:
         "The site's stats (admins): readers, registrations, fees and tips, rewards, posts, mail, the fediverse's queue",
       guard: app.requireAdmin,
+      scope: "admin" as const,
       get: (request: FastifyRequest) => siteStats(app.deps, request.query as never),
       name: () => "site-stats",
     },
   ];
   for (const view of views) {
     app.get(view.url, {
+      config: { scope: view.scope },
       schema: { tags, summary: view.summary, ...period, response: { 200: statsSchema } },
       preHandler: [view.guard, limitBy(app, "stats", byUser)],
       handler: async (request) => view.get(request),
     });
     app.get(`${view.url}.csv`, {
+      config: { scope: view.scope },
       schema: { tags, summary: `${view.summary}, as CSV`, ...period, produces: ["text/csv"] },
       preHandler: [view.guard, limitBy(app, "stats", byUser)],
       handler: async (request, reply) => sendCsv(reply, view.name(), statsCsv(await view.get(request))),
@@ -62,6 +66,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.get("/posts/:id", {
+    config: { scope: "stats:read" },
     schema: {
       tags,
       summary: "A post's stats (its author or an admin)",
@@ -73,6 +78,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => postStats(app.deps, currentUser(request), request.params.id, request.query),
   });
   app.get("/posts/:id.csv", {
+    config: { scope: "stats:read" },
     schema: {
       tags,
       summary: "A post's stats (its author or an admin), as CSV",

@@ -77,6 +77,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/users/:id/subscribers", {
+    config: { scope: "subscribers:read" },
     schema: {
       tags,
       summary:
@@ -89,6 +90,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.get("/users/:id/subscribers.csv", {
+    config: { scope: "subscribers:read" },
     schema: {
       tags,
       summary: "An author's confirmed e-mail subscribers as CSV (that author or an admin)",

@@ -15,6 +15,7 @@ const tags = ["admin"];
 
 export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "All users, newest first (paged)",
@@ -30,6 +31,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
     ["/unblock-user/:id", "Unblock a user", false],
   ] as const) {
     app.put(path, {
+      config: { scope: "admin" },
       schema: { tags, summary, params: userIdParamsSchema, response: { 200: privateUserSchema } },
       preHandler: app.requireAdmin,
       handler: async (request) => admin.setBlocked(app.deps, currentUser(request), request.params.id, blocked),
@@ -37,6 +39,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
   }
 
   app.put("/:id/role", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Make a user a moderator, or take the role back",
@@ -50,6 +53,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
   });
 
   app.put("/likes/:id", {
+    config: { scope: "admin" },
     schema: {
       tags,
       summary: "Reward a user, or take the reward back",
