@@ -49,6 +49,7 @@ export const DEFAULT_RATE_LIMITS = {
   stats: { max: 120, timeWindow: MINUTE }, // stats pages and their CSV, per user
   subscriptions: { max: 10, timeWindow: 60 * MINUTE }, // "Subscribe by e-mail" sent, per address
   subscriptionAddress: { max: 3, timeWindow: 60 * MINUTE }, // per e-mail typed: nobody mails a stranger over and over
+  webhooks: { max: 60, timeWindow: MINUTE }, // webhooks created, changed, tested or redelivered, per user
 } satisfies Record<string, Limit>;
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 export type LimitName = keyof RateLimits;
