@@ -42,6 +42,8 @@ export const SCREEN_PATHS: ScreenPath[] = [
   { path: "/settings/blocks", access: "user" },
   // Not in the spec: closing one's account (docs/product.md, "Leaving").
   { path: "/settings/account", access: "user" },
+  // Not in the spec: webhooks to other systems (docs/webhooks.md).
+  { path: "/settings/webhooks", access: "user" },
   // Not in the spec: bringing an archive from WordPress, Ghost, Substack or Markdown (docs/product.md, "Importing").
   { path: "/import", access: "user" },
   { path: "/unsubscribe/:userId/:topic/:token", access: "public" },

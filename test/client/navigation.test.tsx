@@ -29,6 +29,7 @@ describe("navigation bars", () => {
       "Notification settings",
       "Blocks and mutes",
       "Import",
+      "Webhooks",
       "Your data and account",
     ]);
   });
@@ -45,6 +46,7 @@ describe("navigation bars", () => {
       "Notification settings",
       "Blocks and mutes",
       "Import",
+      "Webhooks",
       "Your data and account",
       "Settings",
       "Payments",

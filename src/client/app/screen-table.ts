@@ -55,6 +55,7 @@ const CHUNKS: Record<string, ReturnType<typeof chunk>> = {
   "/notifications/settings": chunk(notifications, "NotificationSettingsRoute"),
   "/settings/blocks": chunk(account, "BlocksRoute"),
   "/settings/account": chunk(account, "AccountSettingsRoute"),
+  "/settings/webhooks": chunk(account, "WebhooksRoute"),
   "/import": chunk(account, "ImportRoute"),
   "/unsubscribe/:userId/:topic/:token": chunk(notifications, "UnsubscribeRoute"),
   "/payments": chunk(admin, "PaymentsRoute"),
