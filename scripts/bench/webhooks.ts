@@ -96,8 +96,19 @@ export async function benchWebhooks(script: string, seconds: number) {
     "--webhooks",
   );
   const misses: string[] = [];
+  const readers = async () => {
+    const { stdout } = await promisify(execFile)(
+      bin("autocannon"),
+      ["-c", "20", "-d", String(seconds), "-j", "-H", "accept-encoding=br, gzip", `${site.url}/api/posts`],
+      { maxBuffer: 16 * 1024 * 1024 },
+    );
+    return JSON.parse(stdout);
+  };
   try {
     console.log(`\nWebhooks: an author with ${ENDPOINTS.toLocaleString("en")} endpoints publishes`);
+    // The same readers first with nothing going out: on a shared machine only the same run's ratio says much.
+    const quiet = await readers();
+    console.log(`reads before: ${Math.round(quiet.requests.average)} req/s, p99 ${quiet.latency.p99} ms`);
     const start = performance.now();
     const published = await fetch(`${site.url}/api/posts`, {
       method: "POST",
@@ -117,12 +128,7 @@ export async function benchWebhooks(script: string, seconds: number) {
     if (publishMs > 1000) misses.push(`publishing to ${ENDPOINTS} endpoints took ${publishMs.toFixed(0)} ms, over 1 s`);
 
     // Readers keep reading while the deliveries go out (autocannon in its own process, 20 connections).
-    const { stdout } = await promisify(execFile)(
-      bin("autocannon"),
-      ["-c", "20", "-d", String(seconds), "-j", "-H", "accept-encoding=br, gzip", `${site.url}/api/posts`],
-      { maxBuffer: 16 * 1024 * 1024 },
-    );
-    const load = JSON.parse(stdout);
+    const load = await readers();
     console.log(
       `reads while webhooks go out: ${Math.round(load.requests.average)} req/s, p99 ${load.latency.p99} ms, ${load.errors + load.non2xx} failed; ${receiver.deliveredAt.size} endpoints delivered meanwhile`,
     );

@@ -23,8 +23,9 @@ const TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
 /** An endpoint that has failed without a success this long is disabled and its owner told. */
 export const FAILING_FOR_MS = 5 * 24 * 3600_000;
-/** Deliveries in flight at once on one instance. */
-const IN_FLIGHT = 50;
+/** Deliveries claimed and sent together, and how many such batches one instance runs at once. */
+const BATCH = 50;
+const LOOPS = 2;
 const ERROR_CHARS = 300;
 
 interface Claimed {
@@ -65,8 +66,9 @@ type Outcome = { ok: true; status: number } | { ok: false; status: number | null
 async function post(deps: Pick<Deps, "config">, row: Claimed, body: string): Promise<Outcome> {
   const id = `msg_${row.id}`;
   const timestamp = Math.floor(Date.now() / 1000);
-  const secret = openSecret(serverSecret(deps.config), row.secret);
   try {
+    // A secret that cannot be opened (JWT_SECRET changed) fails this attempt like any other failure.
+    const secret = openSecret(serverSecret(deps.config), row.secret);
     const response = await guardedDelivery(row.url, deps.config.webhooks.allowPrivateAddress, () =>
       fetch(row.url, {
         method: "POST",
@@ -118,81 +120,91 @@ async function disable(deps: Pick<Deps, "db" | "config" | "mailer">, endpointId:
   });
 }
 
-async function attempt(deps: Pick<Deps, "db" | "config" | "mailer" | "log">, row: Claimed) {
-  const body = JSON.stringify({
-    type: row.type,
-    timestamp: new Date(row.created_at).toISOString(),
-    data: row.data,
-  });
+interface Sent {
+  row: Claimed;
+  outcome: Outcome;
+  durationMs: number;
+}
+
+/** One attempt of one delivery, not yet written down. */
+async function send(deps: Pick<Deps, "config">, row: Claimed): Promise<Sent> {
+  const body = JSON.stringify({ type: row.type, timestamp: new Date(row.created_at).toISOString(), data: row.data });
   const started = performance.now();
   const outcome = await post(deps, row, body);
-  const durationMs = Math.round(performance.now() - started);
-  const attempts = row.attempts + 1;
-  if (outcome.ok) {
+  return { row, outcome, durationMs: Math.round(performance.now() - started) };
+}
+
+/** A Postgres array literal of values that need no quoting (uuids, integers). */
+const arrayOf = (values: (string | number)[]) => `{${values.join(",")}}`;
+
+/**
+ * A batch's deliveries written down: the successes in two statements whatever their number (the database is shared
+ * with the readers), each failure with its retry time, its endpoint's failing streak, and a 410's disabling.
+ */
+async function record(deps: Pick<Deps, "db" | "config" | "mailer" | "log">, batch: Sent[]) {
+  const delivered = batch.filter((sent) => sent.outcome.ok);
+  if (delivered.length > 0) {
+    await deps.db.execute(sql`
+      update webhook_deliveries d set status = 'delivered', attempts = d.attempts + 1, last_status = v.status,
+        last_duration_ms = v.ms, last_error = null, delivered_at = now()
+      from unnest(${arrayOf(delivered.map((sent) => sent.row.id))}::uuid[],
+        ${arrayOf(delivered.map((sent) => sent.outcome.status ?? 0))}::int[],
+        ${arrayOf(delivered.map((sent) => sent.durationMs))}::int[]) as v(id, status, ms)
+      where d.id = v.id`);
+    await deps.db.execute(sql`
+      update webhook_endpoints set failing_since = null
+      where id = any(${arrayOf([...new Set(delivered.map((sent) => sent.row.endpoint_id))])}::uuid[])
+        and failing_since is not null`);
+  }
+  for (const { row, outcome, durationMs } of batch) {
+    if (outcome.ok) continue;
+    const attempts = row.attempts + 1;
+    const delay = RETRY_DELAYS_MS[attempts - 1];
     await deps.db
       .update(webhookDeliveries)
       .set({
-        status: "delivered",
+        status: delay === undefined ? "failed" : "pending",
         attempts,
         lastStatus: outcome.status,
         lastDurationMs: durationMs,
-        lastError: null,
-        deliveredAt: new Date(),
+        lastError: outcome.error.slice(0, ERROR_CHARS),
+        nextAttemptAt: new Date(Date.now() + (delay ?? 0)),
       })
       .where(eq(webhookDeliveries.id, row.id));
-    await deps.db
+    // 410 Gone: the receiver says the endpoint is no more (Standard Webhooks).
+    if (outcome.status === 410) {
+      await disable(deps, row.endpoint_id, "it answered 410 Gone");
+      continue;
+    }
+    const [endpoint] = await deps.db
       .update(webhookEndpoints)
-      .set({ failingSince: null })
-      .where(and(eq(webhookEndpoints.id, row.endpoint_id), sql`${webhookEndpoints.failingSince} is not null`));
-    return;
+      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, now())` })
+      .where(eq(webhookEndpoints.id, row.endpoint_id))
+      .returning({ failingSince: webhookEndpoints.failingSince });
+    if (endpoint?.failingSince && Date.now() - endpoint.failingSince.getTime() >= FAILING_FOR_MS)
+      await disable(deps, row.endpoint_id, "it failed every delivery for 5 days");
   }
-  const delay = RETRY_DELAYS_MS[attempts - 1];
-  await deps.db
-    .update(webhookDeliveries)
-    .set({
-      status: delay === undefined ? "failed" : "pending",
-      attempts,
-      lastStatus: outcome.status,
-      lastDurationMs: durationMs,
-      lastError: outcome.error.slice(0, ERROR_CHARS),
-      nextAttemptAt: new Date(Date.now() + (delay ?? 0)),
-    })
-    .where(eq(webhookDeliveries.id, row.id));
-  // 410 Gone: the receiver says the endpoint is no more (Standard Webhooks).
-  if (outcome.status === 410) return disable(deps, row.endpoint_id, "it answered 410 Gone");
-  const [endpoint] = await deps.db
-    .update(webhookEndpoints)
-    .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, now())` })
-    .where(eq(webhookEndpoints.id, row.endpoint_id))
-    .returning({ failingSince: webhookEndpoints.failingSince });
-  if (endpoint?.failingSince && Date.now() - endpoint.failingSince.getTime() >= FAILING_FOR_MS)
-    await disable(deps, row.endpoint_id, "it failed every delivery for 5 days");
 }
 
 /**
- * Sends queued deliveries on every instance: woken by a route that queued one and every second, it claims due rows
- * (leased, so each goes out from one instance at a time) and keeps up to 50 in flight until none is due.
+ * Sends queued deliveries on every instance: woken by a route that queued one and every second, a few loops each
+ * claim a batch of due rows (leased, so each goes out from one instance at a time), send it at once and write it
+ * down, until none is due. Batches keep the database's statements few, and each loop gives the event loop back
+ * between them, so readers are served while a post goes out to many endpoints.
  */
 export function createWebhookSender(
   deps: Pick<Deps, "db" | "config" | "mailer" | "log">,
   options: { everyMs?: number } = {},
 ) {
-  async function drain(stopping: () => boolean) {
-    const inFlight = new Set<Promise<void>>();
-    for (;;) {
-      const room = stopping() ? 0 : IN_FLIGHT - inFlight.size;
-      const rows = room > 0 ? await claim(deps.db, room, new Date()) : [];
-      for (const row of rows) {
-        const running: Promise<void> = attempt(deps, row)
-          .catch((error) => deps.log.error({ err: error, deliveryId: row.id }, "webhook delivery failed"))
-          .finally(() => inFlight.delete(running));
-        inFlight.add(running);
-      }
-      if (inFlight.size === 0) return;
-      if (rows.length === 0 || inFlight.size >= IN_FLIGHT) await Promise.race(inFlight);
+  async function loop(stopping: () => boolean) {
+    while (!stopping()) {
+      const rows = await claim(deps.db, BATCH, new Date());
+      if (rows.length === 0) return;
+      await record(deps, await Promise.all(rows.map((row) => send(deps, row))));
+      await new Promise((resolve) => setImmediate(resolve));
     }
   }
-  return wakeable(drain, {
+  return wakeable((stopping) => Promise.all(Array.from({ length: LOOPS }, () => loop(stopping))), {
     everyMs: options.everyMs ?? 1000,
     onError: (error) => deps.log.error({ err: error }, "sending webhooks failed"),
   });
