@@ -23,9 +23,9 @@ const TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
 /** An endpoint that has failed without a success this long is disabled and its owner told. */
 export const FAILING_FOR_MS = 5 * 24 * 3600_000;
-/** Deliveries claimed and sent together, and how many such batches one instance runs at once. */
-const BATCH = 50;
-const LOOPS = 2;
+/** Deliveries claimed and sent together (one batch at a time per instance). */
+const BATCH = 10;
+const LOOPS = 1;
 const ERROR_CHARS = 300;
 
 interface Claimed {
@@ -45,16 +45,17 @@ interface Claimed {
  */
 async function claim(db: Db, n: number, now: Date): Promise<Claimed[]> {
   const lease = new Date(now.getTime() + LEASE_MS);
+  // The due rows are picked once (a CTE), then joined by id: as `id in (…)`, the pick would run again per row.
   const result = await db.execute(sql`
+    with due as (
+      select d2.id from webhook_deliveries d2 join webhook_endpoints w2 on w2.id = d2.endpoint_id
+      where d2.status = 'pending' and d2.next_attempt_at <= ${now.toISOString()}::timestamptz
+        and w2.paused_at is null and w2.disabled_at is null
+      order by d2.next_attempt_at limit ${n}
+      for update of d2 skip locked)
     update webhook_deliveries d set next_attempt_at = ${lease.toISOString()}::timestamptz
-    from webhook_endpoints w, webhook_events e
-    where d.id in (
-        select d2.id from webhook_deliveries d2 join webhook_endpoints w2 on w2.id = d2.endpoint_id
-        where d2.status = 'pending' and d2.next_attempt_at <= ${now.toISOString()}::timestamptz
-          and w2.paused_at is null and w2.disabled_at is null
-        order by d2.next_attempt_at limit ${n}
-        for update of d2 skip locked)
-      and d.next_attempt_at <= ${now.toISOString()}::timestamptz
+    from due, webhook_endpoints w, webhook_events e
+    where d.id = due.id and d.next_attempt_at <= ${now.toISOString()}::timestamptz
       and w.id = d.endpoint_id and e.id = d.event_id
     returning d.id, d.attempts, d.endpoint_id, w.url, w.secret, e.type, e.data, e.created_at`);
   return (result as unknown as { rows: Claimed[] }).rows;
@@ -187,10 +188,10 @@ async function record(deps: Pick<Deps, "db" | "config" | "mailer" | "log">, batc
 }
 
 /**
- * Sends queued deliveries on every instance: woken by a route that queued one and every second, a few loops each
- * claim a batch of due rows (leased, so each goes out from one instance at a time), send it at once and write it
- * down, until none is due. Batches keep the database's statements few, and each loop gives the event loop back
- * between them, so readers are served while a post goes out to many endpoints.
+ * Sends queued deliveries on every instance: woken by a route that queued one and every second, it claims a batch
+ * of due rows (leased, so each goes out from one instance at a time), sends it at once and writes it down, until
+ * none is due. Batches keep the database's statements few, and a pause after each as long as its statements took
+ * leaves the readers their share, so they are served while a post goes out to many endpoints.
  */
 export function createWebhookSender(
   deps: Pick<Deps, "db" | "config" | "mailer" | "log">,
@@ -198,10 +199,16 @@ export function createWebhookSender(
 ) {
   async function loop(stopping: () => boolean) {
     while (!stopping()) {
+      let started = performance.now();
       const rows = await claim(deps.db, BATCH, new Date());
       if (rows.length === 0) return;
-      await record(deps, await Promise.all(rows.map((row) => send(deps, row))));
-      await new Promise((resolve) => setImmediate(resolve));
+      let busyMs = performance.now() - started;
+      const sent = await Promise.all(rows.map((row) => send(deps, row)));
+      started = performance.now();
+      await record(deps, sent);
+      busyMs += performance.now() - started;
+      // As long again for everyone else: the sender takes at most half of the database (one connection, on PGlite).
+      await new Promise((resolve) => setTimeout(resolve, Math.min(busyMs, 1000)));
     }
   }
   return wakeable((stopping) => Promise.all(Array.from({ length: LOOPS }, () => loop(stopping))), {
