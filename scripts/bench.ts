@@ -4,7 +4,8 @@
 // and every request asks for `Accept-Encoding: br, gzip` as browsers do: the ceiling sends the same compressed bytes.
 // Prints req/s, p50, p99 and the share of the ceiling, and checks the targets below; then how long uncached searches
 // take, one at a time; then the audience loop (bench/audience.ts): a new post to 10,000 followers, reads while its
-// mail drains, and a reader's 100,000 notifications; then federation, moderation, stats (bench/stats.ts: what
+// mail drains, and a reader's 100,000 notifications; then webhooks (bench/webhooks.ts: a post to 1,000 endpoints,
+// a tenth failing once); then federation, moderation, stats (bench/stats.ts: what
 // recording reads costs a page, the stats screens over 1,000,000 views), *Download my data*, an import, and
 // `npm start`'s start-up (bench/start.ts). The app is seeded with 10,000 posts (`-- --scale`: also 100,000 posts
 // and 1,000,000 reactions, comparing what an uncached first and deep page cost). PGlite by default;
@@ -27,6 +28,7 @@ import { benchModeration } from "./bench/moderation.ts";
 import { measureLongBodies, measureSearch, WORST_QUERY, writeBodies } from "./bench/search.ts";
 import { benchStart } from "./bench/start.ts";
 import { benchStats, serveStatsPage } from "./bench/stats.ts";
+import { benchWebhooks, serveWebhooks } from "./bench/webhooks.ts";
 import { bin, getRaw, READY_MARK, residentMiB, startServerProcess } from "./lib/run.ts";
 import { startScratchServer } from "./lib/scratch-server.ts";
 
@@ -263,6 +265,7 @@ async function bench() {
   const misses = [
     ...small.misses,
     ...(await benchAudience(import.meta.filename, SECONDS)),
+    ...(await benchWebhooks(import.meta.filename, SECONDS)),
     ...(await benchFederation(import.meta.filename)),
     ...(await benchModeration(process.env.BENCH_DATABASE_URL)),
     ...(await benchStats(import.meta.filename, process.env.BENCH_DATABASE_URL)),
@@ -290,6 +293,9 @@ async function bench() {
 
 if (process.argv.includes("--serve")) await serve();
 else if (process.argv.includes("--audience")) await serveAudience(process.env.AUDIENCE_SMTP as string);
+else if (process.argv.includes("--webhooks")) await serveWebhooks(process.env.BENCH_WEBHOOK_RECEIVER as string);
+else if (process.argv.includes("--webhooks-only"))
+  process.exitCode = (await benchWebhooks(import.meta.filename, SECONDS)).length ? 1 : 0;
 else if (process.argv.includes("--federation")) await serveFederation(process.env.BENCH_PEER as string);
 else if (process.argv.includes("--federation-join"))
   await joinFederation(process.env.BENCH_PEER as string, process.env.BENCH_SHARED_DATABASE as string);

@@ -46,6 +46,7 @@ import { tokenRoutes } from "./routes/tokens/index.ts";
 import { mcpRoutes } from "./routes/tokens/mcp.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
+import { webhookRoutes } from "./routes/webhooks/index.ts";
 import type { Deps } from "./services/deps.ts";
 import { redirectFor } from "./services/importing/redirects.ts";
 import { createFeeds, type Feeds } from "./services/reads/feeds.ts";
@@ -72,6 +73,8 @@ declare module "fastify" {
     exports: Jobs["exports"];
     /** Archives brought in, read in the background (services/importing/imports.ts). */
     imports: Jobs["imports"];
+    /** Webhook deliveries, sent in the background (services/webhooks/sender.ts). */
+    webhooks: Jobs["webhooks"];
     /** Public reads through the read cache: the API routes and the reader pages ask here, with the same keys. */
     reads: PublicReads;
     feeds: Feeds;
@@ -202,6 +205,7 @@ export async function buildApp(options: AppOptions) {
     "federator",
     "exports",
     "imports",
+    "webhooks",
   ] as const) {
     app.decorate(name, jobs[name]);
   }
@@ -260,6 +264,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(subscriptionRoutes, { prefix: "/api" });
   await app.register(leavingRoutes, { prefix: "/api/users" });
   await app.register(exportRoutes, { prefix: "/api" });
+  await app.register(webhookRoutes, { prefix: "/api" });
   await app.register(importRoutes, { prefix: "/api" });
   await app.register(oneClickSubscriptionRoute);
   await app.register(tokenRoutes, { prefix: "/api/tokens" });

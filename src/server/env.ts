@@ -47,6 +47,8 @@ export interface AppConfig {
   stats: boolean;
   /** Null when the site does not federate. */
   federation: { allowPrivateAddress: boolean; leaseMs: number } | null;
+  /** Webhooks may reach http and private addresses only where the site itself is on one (tests, a laptop). */
+  webhooks: { allowPrivateAddress: boolean };
 }
 
 /** Hardhat's chain, as viem defines it. */
@@ -121,6 +123,7 @@ export function loadConfig(source: Record<string, string | undefined> = process.
     maxConnections: env.MAX_CONNECTIONS,
     stats: env.STATS === "on",
     federation: federationSettings(env),
+    webhooks: { allowPrivateAddress: !(env.PUBLIC_URL !== undefined && isPublicOrigin(env.PUBLIC_URL)) },
   };
 }
 

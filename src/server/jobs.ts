@@ -18,6 +18,7 @@ import { createPaymentWatcher } from "./services/payments/finality.ts";
 import type { Changed } from "./services/reads/changes.ts";
 import { createStatsRecorder } from "./services/stats/recorder.ts";
 import type { AskAddress } from "./services/subscribers/imported.ts";
+import { createWebhookSender } from "./services/webhooks/sender.ts";
 
 export interface JobDeps {
   database: Database;
@@ -76,6 +77,8 @@ export async function startJobs(deps: JobDeps) {
     changed,
     askAddress: deps.askAddress,
   });
+  // Webhooks: the deliveries that writes queued in their transactions, signed and sent from every instance.
+  const webhooks = createWebhookSender({ db, config, mailer, log });
   // Fedify is loaded only when the site federates: a site that does not need not pay its memory and start-up time.
   const federator: Federator | null = config.federation
     ? (await import("./services/federation/federation.ts")).createFederator({ db, config, log, changed })
@@ -91,6 +94,7 @@ export async function startJobs(deps: JobDeps) {
     closing,
     exports,
     imports,
+    webhooks,
     federator,
   ])
     job?.start();
@@ -104,12 +108,14 @@ export async function startJobs(deps: JobDeps) {
     digests,
     exports,
     imports,
+    webhooks,
     federator,
     /** Open event streams never finish on their own: they end before the server waits for its connections. */
     endStreams: () => notificationHub.close(),
     /** Stops every job, the last ones started first. */
     async close() {
       await federator?.close();
+      await webhooks.close();
       await digests.close();
       await imports.close();
       await exports.close();

@@ -44,6 +44,8 @@ export const SCREEN_PATHS: ScreenPath[] = [
   { path: "/settings/account", access: "user" },
   // Not in the spec: personal access tokens for scripts and agents (docs/tokens.md).
   { path: "/settings/tokens", access: "user" },
+  // Not in the spec: webhooks to other systems (docs/webhooks.md).
+  { path: "/settings/webhooks", access: "user" },
   // Not in the spec: bringing an archive from WordPress, Ghost, Substack or Markdown (docs/product.md, "Importing").
   { path: "/import", access: "user" },
   { path: "/unsubscribe/:userId/:topic/:token", access: "public" },

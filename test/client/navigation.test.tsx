@@ -30,6 +30,7 @@ describe("navigation bars", () => {
       "Notification settings",
       "Blocks and mutes",
       "Import",
+      "Webhooks",
       "Your data and account",
       "API tokens",
       // Below lg the bar's Logout is hidden; the account menu has it at every width.
@@ -49,6 +50,7 @@ describe("navigation bars", () => {
       "Notification settings",
       "Blocks and mutes",
       "Import",
+      "Webhooks",
       "Your data and account",
       "API tokens",
       "Settings",

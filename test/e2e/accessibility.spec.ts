@@ -70,6 +70,7 @@ test("every screen passes axe-core with no serious or critical violations", asyn
     "/moderation",
     "/decisions",
     "/settings/blocks",
+    "/settings/webhooks",
     // Someone else's profile, with Block, Mute and Report.
     `/profile/${reporter.id}`,
   ];

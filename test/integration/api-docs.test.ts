@@ -93,6 +93,8 @@ it("describes the body of every call that takes one, multipart forms included", 
     "POST /api/users/{id}/block",
     "POST /api/users/{id}/mute",
     "POST /api/exports",
+    "POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+    "POST /api/webhooks/{id}/test",
   ]);
   const missing = Object.entries(paths).flatMap(([path, methods]) =>
     Object.entries(methods)

@@ -448,9 +448,28 @@ const MATRIX: Row[] = [
   ),
   ["GET", "/api/moderation/log", () => ({ url: "/api/moderation/log" }), PUBLIC],
   ["GET", "/api/moderation/log/export", () => ({ url: "/api/moderation/log/export" }), PUBLIC],
-  ["POST", "/api/tokens/", () => ({ url: "/api/tokens", payload: { name: "x", scopes: ["posts:read"] } }), SIGNED_IN],
-  ["GET", "/api/tokens/", () => ({ url: "/api/tokens" }), SIGNED_IN],
+  ["POST", "/api/tokens", () => ({ url: "/api/tokens", payload: { name: "x", scopes: ["posts:read"] } }), SIGNED_IN],
+  ["GET", "/api/tokens", () => ({ url: "/api/tokens" }), SIGNED_IN],
   ["DELETE", "/api/tokens/{id}", () => ({ url: `/api/tokens/${id()}` }), SIGNED_IN],
+  // Anyone signed in keeps webhooks; another's answers as missing (a 404 lets the guard's caller through).
+  [
+    "POST",
+    "/api/webhooks",
+    () => ({ url: "/api/webhooks", payload: { url: "http://127.0.0.1:9/hook", events: ["follower.deleted"] } }),
+    SIGNED_IN,
+  ],
+  ["GET", "/api/webhooks", () => ({ url: "/api/webhooks" }), SIGNED_IN],
+  ["GET", "/api/webhooks/{id}", () => ({ url: `/api/webhooks/${id()}` }), SIGNED_IN],
+  ["PATCH", "/api/webhooks/{id}", () => ({ url: `/api/webhooks/${id()}`, payload: { paused: true } }), SIGNED_IN],
+  ["DELETE", "/api/webhooks/{id}", () => ({ url: `/api/webhooks/${id()}` }), SIGNED_IN],
+  ["GET", "/api/webhooks/{id}/deliveries", () => ({ url: `/api/webhooks/${id()}/deliveries` }), SIGNED_IN],
+  [
+    "POST",
+    "/api/webhooks/{id}/deliveries/{deliveryId}/redeliver",
+    () => ({ url: `/api/webhooks/${id()}/deliveries/msg_${id()}/redeliver` }),
+    SIGNED_IN,
+  ],
+  ["POST", "/api/webhooks/{id}/test", () => ({ url: `/api/webhooks/${id()}/test` }), SIGNED_IN],
 ];
 
 /**

@@ -57,6 +57,7 @@ const CHUNKS: Record<string, ReturnType<typeof chunk>> = {
   "/settings/blocks": chunk(account, "BlocksRoute"),
   "/settings/account": chunk(account, "AccountSettingsRoute"),
   "/settings/tokens": chunk(tokens, "TokensRoute"),
+  "/settings/webhooks": chunk(account, "WebhooksRoute"),
   "/import": chunk(account, "ImportRoute"),
   "/unsubscribe/:userId/:topic/:token": chunk(notifications, "UnsubscribeRoute"),
   "/payments": chunk(admin, "PaymentsRoute"),

@@ -18,7 +18,7 @@ export class ApiError extends Error {
 export class ContractError extends Error {}
 
 interface RequestOptions {
-  method?: "GET" | "POST" | "PUT" | "DELETE";
+  method?: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: unknown;
   /** A body sent as it is, with its own type (a CSV file). */
   raw?: { type: string; text: string };

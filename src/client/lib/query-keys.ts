@@ -90,6 +90,11 @@ export const queryKeys = {
   exports: {
     latest: () => ["exports", "latest"] as const,
   },
+  /** The signed-in user's webhooks and each one's deliveries. */
+  webhooks: {
+    all: () => ["webhooks"] as const,
+    deliveries: (id: string) => ["webhooks", id, "deliveries"] as const,
+  },
   /** An author's e-mail subscribers, as they see them. */
   subscribers: {
     counts: (authorId: string) => ["subscribers", authorId] as const,

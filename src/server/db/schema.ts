@@ -973,3 +973,65 @@ export const postRedirects = pgTable("post_redirects", {
     .notNull()
     .references(() => posts.id, { onDelete: "cascade" }),
 });
+
+/** Where a user's (or, for an admin, the site's) events are sent, signed with its secret (services/webhooks/). */
+export const webhookEndpoints = pgTable(
+  "webhook_endpoints",
+  {
+    id: id(),
+    userId: userRef("user_id").notNull(),
+    url: text("url").notNull(),
+    description: text("description").notNull().default(""),
+    events: text("events").array().notNull(),
+    /** The signing secret, sealed with a key from JWT_SECRET (services/webhooks/secrets.ts): the server signs with it. */
+    secret: text("secret").notNull(),
+    pausedAt: timestamp("paused_at", { withTimezone: true }),
+    /** Set on a 410 or after failing for days; deliveries stop until the owner resumes it. */
+    disabledAt: timestamp("disabled_at", { withTimezone: true }),
+    disabledReason: text("disabled_reason"),
+    /** The first failure since the last success: failing for long enough disables it. */
+    failingSince: timestamp("failing_since", { withTimezone: true }),
+    createdAt: createdAt(),
+    updatedAt: updatedAt(),
+  },
+  (t) => [index("webhook_endpoints_user_idx").on(t.userId)],
+);
+
+/** Something that happened, written in the transaction of the change; `ownerId` is whose event it is. */
+export const webhookEvents = pgTable("webhook_events", {
+  id: id(),
+  type: text("type").notNull(),
+  /** The author it concerns; null for the site's own (admins only). */
+  ownerId: uuid("owner_id"),
+  data: jsonb("data").notNull(),
+  createdAt: createdAt(),
+});
+
+/** One event for one endpoint: its id is the `webhook-id` of every attempt, so a receiver can drop repeats. */
+export const webhookDeliveries = pgTable(
+  "webhook_deliveries",
+  {
+    id: id(),
+    eventId: uuid("event_id")
+      .notNull()
+      .references(() => webhookEvents.id, { onDelete: "cascade" }),
+    endpointId: uuid("endpoint_id")
+      .notNull()
+      .references(() => webhookEndpoints.id, { onDelete: "cascade" }),
+    /** pending (waiting or leased), delivered, failed (every attempt failed, or its endpoint was disabled). */
+    status: text("status").notNull().default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    /** When it may next be attempted: its retry's time, or the end of the lease of the instance sending it. */
+    nextAttemptAt: timestamp("next_attempt_at", { withTimezone: true }).notNull().defaultNow(),
+    lastStatus: integer("last_status"),
+    lastDurationMs: integer("last_duration_ms"),
+    lastError: text("last_error"),
+    deliveredAt: timestamp("delivered_at", { withTimezone: true }),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("webhook_deliveries_event_endpoint_idx").on(t.eventId, t.endpointId),
+    index("webhook_deliveries_due_idx").on(t.nextAttemptAt).where(sql`${t.status} = 'pending'`),
+    index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt.desc().nullsFirst()),
+  ],
+);

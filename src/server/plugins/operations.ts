@@ -126,6 +126,14 @@ export const OPERATION_IDS: Record<string, string> = {
   "POST /api/tokens": "createToken",
   "GET /api/tokens": "listTokens",
   "DELETE /api/tokens/{id}": "revokeToken",
+  "POST /api/webhooks": "createWebhook",
+  "GET /api/webhooks": "listWebhooks",
+  "GET /api/webhooks/{id}": "getWebhook",
+  "PATCH /api/webhooks/{id}": "updateWebhook",
+  "DELETE /api/webhooks/{id}": "deleteWebhook",
+  "GET /api/webhooks/{id}/deliveries": "listWebhookDeliveries",
+  "POST /api/webhooks/{id}/deliveries/{deliveryId}/redeliver": "redeliverWebhook",
+  "POST /api/webhooks/{id}/test": "testWebhook",
 };
 
 /** A tag per capability, each operation's first tag; the browsable docs group by them. */
@@ -148,4 +156,5 @@ export const TAGS = [
   { name: "leaving", description: "Taking one's data away and closing an account." },
   { name: "imports", description: "Importing archives from WordPress, Ghost, Substack and Markdown." },
   { name: "tokens", description: "Personal access tokens: scoped keys for scripts and agents (sessions only)." },
+  { name: "webhooks", description: "Signed events sent to other systems, with their deliveries and retries." },
 ];

@@ -51,6 +51,7 @@ export const DEFAULT_RATE_LIMITS = {
   subscriptions: { max: 10, timeWindow: 60 * MINUTE }, // "Subscribe by e-mail" sent, per address
   subscriptionAddress: { max: 3, timeWindow: 60 * MINUTE }, // per e-mail typed: nobody mails a stranger over and over
   apiTokens: { max: 300, timeWindow: MINUTE }, // every API or MCP call made with a personal access token, per token
+  webhooks: { max: 60, timeWindow: MINUTE }, // webhooks created, changed, tested or redelivered, per user
 } satisfies Record<string, Limit>;
 export type RateLimits = typeof DEFAULT_RATE_LIMITS;
 export type LimitName = keyof RateLimits;

@@ -17,6 +17,7 @@ import {
   UploadPhotoForm,
 } from "../../features/users/components/account-forms.tsx";
 import { ProfileView } from "../../features/users/components/profile-view.tsx";
+import { WebhookSettings } from "../../features/webhooks/components/webhook-settings.tsx";
 import { useSession } from "../../lib/session.ts";
 import { usePageTitle } from "../../lib/site-settings.ts";
 
@@ -58,6 +59,15 @@ export function AccountSettingsRoute() {
 export function ImportRoute() {
   usePageTitle("Import");
   return <ImportScreen />;
+}
+
+export function WebhooksRoute() {
+  usePageTitle("Webhooks");
+  return (
+    <Container maxW="3xl" py="8">
+      <WebhookSettings />
+    </Container>
+  );
 }
 
 export function BlocksRoute() {

@@ -32,6 +32,8 @@ export function avatarMenuFor(session: Session): NavLink[] {
     { label: "Notification settings", to: "/notifications/settings" },
     { label: "Blocks and mutes", to: "/settings/blocks" },
     { label: "Import", to: "/import" },
+    // Not in the spec: signed events to other systems (docs/webhooks.md).
+    { label: "Webhooks", to: "/settings/webhooks" },
     { label: "Your data and account", to: "/settings/account" },
     // Not in the spec: personal access tokens (docs/tokens.md).
     { label: "API tokens", to: "/settings/tokens" },

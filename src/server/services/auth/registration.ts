@@ -13,6 +13,7 @@ import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { findUser } from "../users/find-user.ts";
 import { newHandle } from "../users/handles.ts";
 import { toPrivateUser } from "../users/user-fields.ts";
+import { recordEvent } from "../webhooks/events.ts";
 import type { AuthUser } from "./auth-user.ts";
 import { assertUncommonPassword } from "./password-rules.ts";
 import { hashPassword } from "./passwords.ts";
@@ -58,6 +59,12 @@ export async function register(deps: Pick<Deps, "db" | "config" | "changed">, in
           isAdmin: sql`not exists (select 1 from ${users})`,
         })
         .returning();
+      if (row)
+        await recordEvent(tx, {
+          type: "user.registered",
+          ownerId: null,
+          data: () => ({ id: row.id, firstName: row.firstName, lastName: row.lastName, handle: row.handle }),
+        });
       return row;
     });
     if (!user) throw new Error("registration returned no row");

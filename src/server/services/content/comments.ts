@@ -14,6 +14,7 @@ import { refuseLinksFromNewAccounts } from "../moderation/spam.ts";
 import { notify } from "../notifications/notify.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
+import { recordEvent } from "../webhooks/events.ts";
 import { isReachable, POST_NOT_FOUND } from "./post-queries.ts";
 
 const select = (deps: Pick<Deps, "db">) =>
@@ -164,14 +165,26 @@ export async function createComment(
   refuseLinksFromNewAccounts(user, { description });
   const verdict = await screenOrRefuse(deps, { description });
   const held = verdict.action === "hold" || user.limitedAt !== null;
-  const [row] = await insertComment(deps.db, {
-    postId,
-    userId: user.id,
-    description,
-    moderation: held ? "held" : "visible",
+  const row = await deps.db.transaction(async (tx) => {
+    const [row] = await insertComment(tx, {
+      postId,
+      userId: user.id,
+      description,
+      moderation: held ? "held" : "visible",
+    });
+    if (!row) return null;
+    const shown =
+      row.moderation === "visible" || (!held && (await letThroughKnown({ db: tx }, row.id, user.id, row.author_id)));
+    // The post's author's webhooks hear of a comment the API shows; a held one is no event.
+    if (shown)
+      await recordEvent(tx, {
+        type: "comment.created",
+        ownerId: row.author_id,
+        data: () => getComment({ db: tx }, row.id),
+      });
+    return row;
   });
   if (!row) throw await refusal(deps, user.id, postId);
-  if (!held && row.moderation === "held") await letThroughKnown(deps, row.id, user.id, row.author_id);
   deps.changed(commentAdded(postId));
   // What the filter or a limit held waits for a moderator, and its post's author hears of it once let through. A
   // first-time commenter's waits for the author, who is told so they can approve it.
@@ -270,7 +283,21 @@ export async function deleteComment(deps: Pick<Deps, "db" | "changed">, user: Au
   if (!row) throw new HttpError(404, COMMENT_NOT_FOUND);
   const comment = toComment(row);
   if (comment.user.id !== user.id && !user.isAdmin) throw new HttpError(403, "You can only delete your own comments");
-  await deps.db.delete(comments).where(eq(comments.id, id));
+  await deps.db.transaction(async (tx) => {
+    const [gone] = await tx
+      .delete(comments)
+      .where(eq(comments.id, id))
+      .returning({
+        postAuthorId: sql<string>`(select ${posts.userId} from ${posts} where ${posts.id} = ${comments.postId})`,
+      });
+    // Only a comment receivers could have read is told gone.
+    if (gone && row.moderation === "visible")
+      await recordEvent(tx, {
+        type: "comment.deleted",
+        ownerId: gone.postAuthorId,
+        data: () => ({ id, postId: comment.postId }),
+      });
+  });
   deps.changed(commentChanged(comment.postId));
   return comment;
 }

@@ -13,6 +13,7 @@ import { isNewAccount, newAccountLimit } from "../moderation/spam.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { cacheTags } from "../reads/tags.ts";
 import { hasContent, sanitizePostHtml } from "../sanitize.ts";
+import { postEvent } from "./post-events.ts";
 
 /** A new post as any writer hands it over: the editor, an import, later an API token. */
 export interface NewPost {
@@ -153,11 +154,13 @@ export async function writeNewPost(
     // Published at once: its author's followers are told in the same transaction, here and on the fediverse
     // (one the filter holds, once a moderator lets it through).
     const fannedOut = options.quiet ? null : await fanOutNewPost({ db: tx, config: deps.config }, row.id);
-    if (!options.quiet && state.status === "published" && !held)
+    if (!options.quiet && state.status === "published" && !held) {
       await queuePostActivity(
         { db: tx, config: deps.config },
         { action: "create", postId: row.id, authorId: author.id },
       );
+      await postEvent(tx, "published", row.id, author.id);
+    }
     return { id: row.id, status: state.status, held, drafted, fannedOut, author: now };
   });
   deps.changed(options.quiet ? [cacheTags.post(written.id)] : [cacheTags.posts, cacheTags.post(written.id)]);

@@ -16,6 +16,7 @@ import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
 import { cacheTags } from "../reads/tags.ts";
 import { cleanDescription, writeNewPost } from "./new-posts.ts";
+import { postEvent } from "./post-events.ts";
 import { POST_NOT_FOUND } from "./post-queries.ts";
 import { getPost } from "./post-reads.ts";
 
@@ -145,10 +146,17 @@ export async function updatePost(
     const stillPublished = publicBefore && publicAfter;
     const unpublished = publicBefore && !publicAfter;
     const federated = { db: tx, config: deps.config };
-    if (stillPublished) await queuePostActivity(federated, { action: "update", postId: id, authorId: user.id });
-    if (unpublished) await queuePostActivity(federated, { action: "delete", postId: id, authorId: user.id });
+    if (stillPublished) {
+      await queuePostActivity(federated, { action: "update", postId: id, authorId: user.id });
+      await postEvent(tx, "updated", id, user.id);
+    }
+    if (unpublished) {
+      await queuePostActivity(federated, { action: "delete", postId: id, authorId: user.id });
+      await postEvent(tx, "unpublished", id, user.id);
+    }
     if (!publishedNow) return null;
     await queuePostActivity(federated, { action: "create", postId: id, authorId: user.id });
+    await postEvent(tx, "published", id, user.id);
     return fanOutNewPost({ db: tx, config: deps.config }, id);
   });
   deps.changed(postChanged(id));
@@ -167,8 +175,10 @@ export async function deletePost(
   const deleted = await getPost(deps, id, user.id);
   await deps.db.transaction(async (tx) => {
     await tx.delete(posts).where(eq(posts.id, id));
-    if (post.status === "published")
+    if (post.status === "published") {
       await queuePostActivity({ db: tx, config: deps.config }, { action: "delete", postId: id, authorId: user.id });
+      if (post.moderation === "visible") await postEvent(tx, "deleted", id, user.id);
+    }
   });
   deps.changed(postChanged(id));
   if (post.image)

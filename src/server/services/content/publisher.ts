@@ -8,6 +8,7 @@ import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { notify } from "../notifications/notify.ts";
 import { cacheTags } from "../reads/tags.ts";
 import { pastTheLimit } from "./new-posts.ts";
+import { postEvent } from "./post-events.ts";
 
 /** Authors past the new-account rules (staff, or verified and a day old): their due posts go out in one UPDATE. */
 const TRUSTED_AUTHOR = sql`exists (select 1 from ${users} where ${users.id} = ${posts.userId} and (${users.isAdmin}
@@ -60,6 +61,7 @@ export async function publishDuePosts(deps: Pick<Deps, "db" | "config" | "mailer
         { db: tx, config: deps.config },
         { action: "create", postId: row.id, authorId: row.authorId },
       );
+      await postEvent(tx, "published", row.id, row.authorId);
       done.push({ ...row, fannedOut: await fanOutNewPost({ db: tx, config: deps.config }, row.id) });
     }
     return done;

@@ -5,11 +5,13 @@ import { comments, moderationActions, posts, remoteReplies, reports, users } fro
 import { HttpError } from "../../http-error.ts";
 import type { AuthUser } from "../auth/auth-user.ts";
 import { announceSessionsEnded } from "../auth/sessions.ts";
+import { postActivityEvent } from "../content/post-events.ts";
 import type { Deps } from "../deps.ts";
 import { queuePostActivity } from "../federation/queue-messages.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { notify } from "../notifications/notify.ts";
 import { cacheTags, EVERYTHING, NOTHING_PUBLIC } from "../reads/tags.ts";
+import { recordEvent } from "../webhooks/events.ts";
 import { appealPath } from "./appeal-links.ts";
 import { appendLog } from "./log.ts";
 import { actionMail, outcomeMail } from "./mails.ts";
@@ -151,6 +153,11 @@ export async function act(
       )
       .returning({ reporterId: reports.reporterId });
     const entry = await appendLog(tx, { targetKind: target.kind, action, rule: reason.title });
+    await recordEvent(tx, {
+      type: "moderation.action",
+      ownerId: null,
+      data: () => ({ id: actionId, action, targetKind: target.kind, targetId: target.id, rule: reason.title }),
+    });
     return { resolved, entry, fannedOut, actionId };
   });
   // A suspension (or its lifting) changes whatever shows its author's posts and comments: it is rare.
@@ -182,6 +189,7 @@ async function federatePost(tx: Db, deps: Pick<Deps, "config">, target: Target, 
       { db: tx, config: deps.config },
       { action: action === "restore" ? "create" : "delete", postId: target.id, authorId: target.subjectId },
     );
+    await postActivityEvent(tx, action === "restore" ? "create" : "delete", target.id, target.subjectId);
   }
 }
 

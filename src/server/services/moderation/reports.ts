@@ -9,6 +9,7 @@ import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { queueFlagForward } from "../federation/queue-messages.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import { recordEvent } from "../webhooks/events.ts";
 import { reasonOf } from "./rules.ts";
 import { findTarget, type Target } from "./targets.ts";
 
@@ -55,6 +56,13 @@ export async function fileReport(
           forward,
         })
         .returning();
+      // Moderators' business: who reported stays out of it.
+      if (row)
+        await recordEvent(tx, {
+          type: "report.created",
+          ownerId: null,
+          data: () => ({ id: row.id, targetKind: row.targetKind, targetId: row.targetId, reason: row.reason }),
+        });
       // The reply's own server hears of it too, from the site and without the reader's name.
       if (forward) {
         const content = report.note ? `${reason.title}: ${report.note}` : reason.title;

@@ -2,6 +2,7 @@ import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { comments, posts, users } from "../../db/schema.ts";
 import { periodic } from "../../infra/periodic.ts";
+import { postActivityEvent } from "../content/post-events.ts";
 import type { Deps } from "../deps.ts";
 import { queuePostActivity } from "../federation/queue-messages.ts";
 
@@ -32,8 +33,10 @@ export async function suspend(tx: Db, deps: Pick<Deps, "config">, userId: string
     .update(comments)
     .set({ moderation: "hidden", moderationReason: SUSPENDED })
     .where(and(eq(comments.userId, userId), eq(comments.moderation, "visible")));
-  for (const post of hidden.filter((row) => row.status === "published"))
+  for (const post of hidden.filter((row) => row.status === "published")) {
     await queuePostActivity({ db: tx, config: deps.config }, { action: "delete", postId: post.id, authorId: userId });
+    await postActivityEvent(tx, "delete", post.id, userId);
+  }
   return hidden.length;
 }
 
@@ -51,8 +54,10 @@ export async function lift(tx: Db, deps: Pick<Deps, "config">, userId: string) {
     .where(
       and(eq(comments.userId, userId), eq(comments.moderation, "hidden"), eq(comments.moderationReason, SUSPENDED)),
     );
-  for (const post of restored.filter((row) => row.status === "published"))
+  for (const post of restored.filter((row) => row.status === "published")) {
     await queuePostActivity({ db: tx, config: deps.config }, { action: "create", postId: post.id, authorId: userId });
+    await postActivityEvent(tx, "create", post.id, userId);
+  }
 }
 
 /** Marks what a limit took out of lists, so lifting it brings back that and nothing else. */
@@ -69,8 +74,10 @@ export async function limit(tx: Db, deps: Pick<Deps, "config">, userId: string) 
     .set({ moderation: "limited", moderationReason: LIMITED })
     .where(and(eq(posts.userId, userId), eq(posts.moderation, "visible")))
     .returning({ id: posts.id, status: posts.status });
-  for (const post of limited.filter((row) => row.status === "published"))
+  for (const post of limited.filter((row) => row.status === "published")) {
     await queuePostActivity({ db: tx, config: deps.config }, { action: "delete", postId: post.id, authorId: userId });
+    await postActivityEvent(tx, "delete", post.id, userId);
+  }
 }
 
 /** Lifts a limit: the account's posts are listed and federated again, and what it writes is published at once. */
@@ -81,8 +88,10 @@ export async function unlimit(tx: Db, deps: Pick<Deps, "config">, userId: string
     .set({ moderation: "visible", moderationReason: null })
     .where(and(eq(posts.userId, userId), eq(posts.moderation, "limited")))
     .returning({ id: posts.id, status: posts.status });
-  for (const post of listed.filter((row) => row.status === "published"))
+  for (const post of listed.filter((row) => row.status === "published")) {
     await queuePostActivity({ db: tx, config: deps.config }, { action: "create", postId: post.id, authorId: userId });
+    await postActivityEvent(tx, "create", post.id, userId);
+  }
 }
 
 /** Erases the accounts suspended 30 days ago or more (their posts, comments and reactions go with them). */

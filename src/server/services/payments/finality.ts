@@ -1,4 +1,4 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { and, asc, eq, sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Hash, PublicClient } from "viem";
 import type { Db } from "../../db/client.ts";
@@ -8,6 +8,7 @@ import { periodic } from "../../infra/periodic.ts";
 import type { Deps } from "../deps.ts";
 import { notify } from "../notifications/notify.ts";
 import { cacheTags } from "../reads/tags.ts";
+import { recordEvent } from "../webhooks/events.ts";
 
 const CHECK_EVERY_MS = 60_000;
 const BATCH = 50;
@@ -22,6 +23,23 @@ export const statusAt = (confirmations: number, finality: number) =>
  * whose transaction is gone (or now failed) is marked "reorged", and a featured post it paid for stops being
  * featured; both show on the admin's Payments screen. Checking twice (several instances) is harmless.
  */
+/** A tip's recipient, or the author who paid the featured fee, hears that it is final. */
+function paymentEvent(tx: Db, payment: typeof payments.$inferSelect) {
+  const ownerId = payment.purpose === "tip" ? payment.recipientId : payment.userId;
+  return recordEvent(tx, {
+    type: payment.purpose === "tip" ? "tip.confirmed" : "featured.confirmed",
+    ownerId,
+    data: () => ({
+      id: payment.id,
+      postId: payment.postId,
+      chainId: payment.chainId,
+      txHash: payment.txHash,
+      payer: payment.payer,
+      amountWei: payment.amountWei,
+    }),
+  });
+}
+
 export function createPaymentWatcher(deps: {
   db: Db;
   chain: PublicClient;
@@ -56,17 +74,23 @@ export function createPaymentWatcher(deps: {
     }
     const confirmations = Number(head - receipt.blockNumber + 1n);
     const status = statusAt(confirmations, finality);
-    await db
-      .update(payments)
-      .set({
-        blockNumber: receipt.blockNumber,
-        blockHash: receipt.blockHash,
-        confirmations,
-        status,
-        checkedAt: now,
-      })
-      .where(eq(payments.id, payment.id));
-    if (status === "final") await tellPayer(payment, "payment_confirmed");
+    const turnedFinal = await db.transaction(async (tx) => {
+      const [row] = await tx
+        .update(payments)
+        .set({
+          blockNumber: receipt.blockNumber,
+          blockHash: receipt.blockHash,
+          confirmations,
+          status,
+          checkedAt: now,
+        })
+        .where(and(eq(payments.id, payment.id), eq(payments.status, "confirming")))
+        .returning({ status: payments.status });
+      // Once final, never before: a tip or fee that could still leave the chain is no event.
+      if (row?.status === "final") await paymentEvent(tx, payment);
+      return row?.status === "final";
+    });
+    if (turnedFinal) await tellPayer(payment, "payment_confirmed");
     return status;
   }
 

@@ -18,6 +18,7 @@ import type { AuthUser } from "../auth/auth-user.ts";
 import type { Deps } from "../deps.ts";
 import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import { countEvent } from "../stats/counts.ts";
+import { recordEvent } from "../webhooks/events.ts";
 import { confirmSubscriptionMail } from "./mails.ts";
 
 /** How long a confirmation link works. */
@@ -83,6 +84,13 @@ export async function subscribe(deps: Pick<Deps, "db" | "config" | "mailer" | "c
   return { message: SUBSCRIBE_SENT };
 }
 
+/** The author's webhooks hear of a subscriber, as the author (or an admin) reads them through the API. */
+const subscriberEvent = (
+  tx: Parameters<typeof recordEvent>[0],
+  type: "subscriber.confirmed" | "subscriber.deleted",
+  row: { id: string; authorId: string; email: string },
+) => recordEvent(tx, { type, ownerId: row.authorId, data: () => row });
+
 /**
  * The confirmation link: the subscription starts. Opening it again says so again; an old, unknown or replaced link
  * is refused.
@@ -90,11 +98,15 @@ export async function subscribe(deps: Pick<Deps, "db" | "config" | "mailer" | "c
 export async function confirmSubscription(deps: Pick<Deps, "db" | "changed">, token: string): Promise<ConfirmResult> {
   deps.changed(NOTHING_PUBLIC);
   const fresh = sql`${emailSubscriptions.confirmSentAt} > ${new Date(Date.now() - CONFIRM_TTL_MS)}`;
-  const [confirmed] = await deps.db
-    .update(emailSubscriptions)
-    .set({ status: "active", confirmedAt: new Date() })
-    .where(and(eq(emailSubscriptions.confirmTokenHash, hash(token)), eq(emailSubscriptions.status, "pending"), fresh))
-    .returning({ authorId: emailSubscriptions.authorId });
+  const [confirmed] = await deps.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(emailSubscriptions)
+      .set({ status: "active", confirmedAt: new Date() })
+      .where(and(eq(emailSubscriptions.confirmTokenHash, hash(token)), eq(emailSubscriptions.status, "pending"), fresh))
+      .returning({ id: emailSubscriptions.id, authorId: emailSubscriptions.authorId, email: emailSubscriptions.email });
+    for (const row of rows) await subscriberEvent(tx, "subscriber.confirmed", row);
+    return rows;
+  });
   if (confirmed) await countEvent(deps, confirmed.authorId, "subscribers_gained");
   const [row] = await deps.db
     .select({ authorId: emailSubscriptions.authorId, authorName, email: emailSubscriptions.email })
@@ -121,11 +133,16 @@ async function setStatus(
 ): Promise<SubscriptionState> {
   checkLink(deps, link);
   deps.changed(NOTHING_PUBLIC);
-  const [changed] = await deps.db
-    .update(emailSubscriptions)
-    .set(to === "active" ? { status: to, unsubscribedAt: null } : { status: to, unsubscribedAt: new Date() })
-    .where(and(eq(emailSubscriptions.id, link.id), eq(emailSubscriptions.status, from)))
-    .returning({ authorId: emailSubscriptions.authorId });
+  const [changed] = await deps.db.transaction(async (tx) => {
+    const rows = await tx
+      .update(emailSubscriptions)
+      .set(to === "active" ? { status: to, unsubscribedAt: null } : { status: to, unsubscribedAt: new Date() })
+      .where(and(eq(emailSubscriptions.id, link.id), eq(emailSubscriptions.status, from)))
+      .returning({ id: emailSubscriptions.id, authorId: emailSubscriptions.authorId, email: emailSubscriptions.email });
+    for (const row of rows)
+      await subscriberEvent(tx, to === "active" ? "subscriber.confirmed" : "subscriber.deleted", row);
+    return rows;
+  });
   if (changed) await countEvent(deps, changed.authorId, to === "active" ? "subscribers_gained" : "subscribers_lost");
   const [row] = await deps.db
     .select({ authorName, email: emailSubscriptions.email, status: emailSubscriptions.status })

@@ -18,6 +18,7 @@ import { refuseLinksFromNewAccounts } from "../moderation/spam.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
 import { tipTotals } from "../payments/tips.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
+import { recordEvent } from "../webhooks/events.ts";
 import { findUser } from "./find-user.ts";
 import { changeHandle } from "./handles.ts";
 import {
@@ -169,6 +170,14 @@ export async function followState(deps: Pick<Deps, "db">, viewer: AuthUser, targ
   return { isFollowing: row !== undefined, followersCount: await followersCount(deps, targetId) };
 }
 
+/** The followed author's webhooks hear who (as the API shows a follower) followed or left. */
+const followEvent = (
+  tx: Parameters<typeof recordEvent>[0],
+  type: "follower.created" | "follower.deleted",
+  follower: AuthUser,
+  followeeId: string,
+) => recordEvent(tx, { type, ownerId: followeeId, data: () => ({ follower: toUserSummary(follower), followeeId }) });
+
 /** Follows or unfollows; the followed user is told of a new follower, and an unfollow takes an unread notice back. */
 export async function setFollowing(
   deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,
@@ -181,17 +190,25 @@ export async function setFollowing(
   if (following) {
     await refuseIfBlocked(deps, { ownerId: follower.id, actorId: targetId }, CANNOT_FOLLOW_BLOCKED);
     await refuseIfBlocked(deps, { ownerId: targetId, actorId: follower.id }, CANNOT_FOLLOW);
-    const added = await deps.db
-      .insert(follows)
-      .values({ followerId: follower.id, followeeId: targetId })
-      .onConflictDoNothing()
-      .returning({ followerId: follows.followerId });
+    const added = await deps.db.transaction(async (tx) => {
+      const rows = await tx
+        .insert(follows)
+        .values({ followerId: follower.id, followeeId: targetId })
+        .onConflictDoNothing()
+        .returning({ followerId: follows.followerId });
+      if (rows.length > 0) await followEvent(tx, "follower.created", follower, targetId);
+      return rows;
+    });
     if (added.length > 0) await notify(deps, { kind: "follow", recipientId: targetId, actorId: follower.id });
   } else {
-    const removed = await deps.db
-      .delete(follows)
-      .where(and(eq(follows.followerId, follower.id), eq(follows.followeeId, targetId)))
-      .returning({ followerId: follows.followerId });
+    const removed = await deps.db.transaction(async (tx) => {
+      const rows = await tx
+        .delete(follows)
+        .where(and(eq(follows.followerId, follower.id), eq(follows.followeeId, targetId)))
+        .returning({ followerId: follows.followerId });
+      if (rows.length > 0) await followEvent(tx, "follower.deleted", follower, targetId);
+      return rows;
+    });
     if (removed.length > 0) await withdraw(deps, { kind: "follow", recipientId: targetId, actorId: follower.id });
   }
   deps.changed(NOTHING_PUBLIC);

@@ -1,0 +1,219 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
+import { users, webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
+import { wakeable } from "../../infra/periodic.ts";
+import type { Deps } from "../deps.ts";
+import { guardedDelivery } from "../federation/delivery-guard.ts";
+import { serverSecret } from "./endpoints.ts";
+import { disabledMail } from "./mails.ts";
+import { openSecret, signature } from "./secrets.ts";
+
+/** After the first attempt (at once), each retry waits this long after the one before: 8 attempts in all. */
+export const RETRY_DELAYS_MS = [
+  5_000,
+  5 * 60_000,
+  30 * 60_000,
+  2 * 3600_000,
+  5 * 3600_000,
+  10 * 3600_000,
+  10 * 3600_000,
+];
+const TIMEOUT_MS = 10_000;
+/** A claimed delivery is this instance's that long; one that dies mid-send leaves it to another after. */
+const LEASE_MS = 60_000;
+/** An endpoint that has failed without a success this long is disabled and its owner told. */
+export const FAILING_FOR_MS = 5 * 24 * 3600_000;
+/** Deliveries claimed and sent together (one batch at a time per instance). */
+const BATCH = 10;
+const LOOPS = 1;
+const ERROR_CHARS = 300;
+
+interface Claimed {
+  id: string;
+  attempts: number;
+  endpoint_id: string;
+  url: string;
+  secret: string;
+  type: string;
+  data: unknown;
+  created_at: string | Date;
+}
+
+/**
+ * Claims up to `n` due deliveries of endpoints neither paused nor disabled, leased to this instance (rows another
+ * instance holds are skipped), with what sending them needs.
+ */
+async function claim(db: Db, n: number, now: Date): Promise<Claimed[]> {
+  const lease = new Date(now.getTime() + LEASE_MS);
+  // The due rows are picked once (a CTE), then joined by id: as `id in (…)`, the pick would run again per row.
+  const result = await db.execute(sql`
+    with due as (
+      select d2.id from webhook_deliveries d2 join webhook_endpoints w2 on w2.id = d2.endpoint_id
+      where d2.status = 'pending' and d2.next_attempt_at <= ${now.toISOString()}::timestamptz
+        and w2.paused_at is null and w2.disabled_at is null
+      order by d2.next_attempt_at limit ${n}
+      for update of d2 skip locked)
+    update webhook_deliveries d set next_attempt_at = ${lease.toISOString()}::timestamptz
+    from due, webhook_endpoints w, webhook_events e
+    where d.id = due.id and d.next_attempt_at <= ${now.toISOString()}::timestamptz
+      and w.id = d.endpoint_id and e.id = d.event_id
+    returning d.id, d.attempts, d.endpoint_id, w.url, w.secret, e.type, e.data, e.created_at`);
+  return (result as unknown as { rows: Claimed[] }).rows;
+}
+
+type Outcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
+
+/** One attempt: the signed POST, through the delivery guard (checked address, no redirect), within 10 s. */
+async function post(deps: Pick<Deps, "config">, row: Claimed, body: string): Promise<Outcome> {
+  const id = `msg_${row.id}`;
+  const timestamp = Math.floor(Date.now() / 1000);
+  try {
+    // A secret that cannot be opened (JWT_SECRET changed) fails this attempt like any other failure.
+    const secret = openSecret(serverSecret(deps.config), row.secret);
+    const response = await guardedDelivery(row.url, deps.config.webhooks.allowPrivateAddress, () =>
+      fetch(row.url, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "user-agent": "Penchain-Webhooks/1",
+          "webhook-id": id,
+          "webhook-timestamp": String(timestamp),
+          "webhook-signature": signature(secret, id, timestamp, body),
+        },
+        body,
+        redirect: "manual",
+        signal: AbortSignal.timeout(TIMEOUT_MS),
+      }),
+    );
+    // The answer's body is not read: only its status counts.
+    await response.body?.cancel().catch(() => undefined);
+    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
+    return { ok: false, status: response.status, error: `answered ${response.status}` };
+  } catch (error) {
+    const cause = (error as { cause?: { message?: string } }).cause?.message;
+    return { ok: false, status: null, error: cause ?? (error as Error).message ?? String(error) };
+  }
+}
+
+/** The endpoint is stopped: what waits for it fails, and its owner is mailed why. */
+async function disable(deps: Pick<Deps, "db" | "config" | "mailer">, endpointId: string, reason: string) {
+  await deps.db.transaction(async (tx) => {
+    const [endpoint] = await tx
+      .update(webhookEndpoints)
+      .set({ disabledAt: new Date(), disabledReason: reason })
+      .where(and(eq(webhookEndpoints.id, endpointId), isNull(webhookEndpoints.disabledAt)))
+      .returning({ url: webhookEndpoints.url, userId: webhookEndpoints.userId });
+    if (!endpoint) return;
+    await tx
+      .update(webhookDeliveries)
+      .set({ status: "failed", lastError: `endpoint disabled: ${reason}` })
+      .where(and(eq(webhookDeliveries.endpointId, endpointId), eq(webhookDeliveries.status, "pending")));
+    const [owner] = await tx
+      .select({ email: users.email, firstName: users.firstName })
+      .from(users)
+      .where(eq(users.id, endpoint.userId));
+    if (owner)
+      await deps.mailer.enqueue(
+        { to: owner.email, ...disabledMail(owner.firstName, endpoint.url, reason, deps.config.publicUrl) },
+        tx,
+        false,
+      );
+  });
+}
+
+interface Sent {
+  row: Claimed;
+  outcome: Outcome;
+  durationMs: number;
+}
+
+/** One attempt of one delivery, not yet written down. */
+async function send(deps: Pick<Deps, "config">, row: Claimed): Promise<Sent> {
+  const body = JSON.stringify({ type: row.type, timestamp: new Date(row.created_at).toISOString(), data: row.data });
+  const started = performance.now();
+  const outcome = await post(deps, row, body);
+  return { row, outcome, durationMs: Math.round(performance.now() - started) };
+}
+
+/** A Postgres array literal of values that need no quoting (uuids, integers). */
+const arrayOf = (values: (string | number)[]) => `{${values.join(",")}}`;
+
+/**
+ * A batch's deliveries written down: the successes in two statements whatever their number (the database is shared
+ * with the readers), each failure with its retry time, its endpoint's failing streak, and a 410's disabling.
+ */
+async function record(deps: Pick<Deps, "db" | "config" | "mailer" | "log">, batch: Sent[]) {
+  const delivered = batch.filter((sent) => sent.outcome.ok);
+  if (delivered.length > 0) {
+    await deps.db.execute(sql`
+      update webhook_deliveries d set status = 'delivered', attempts = d.attempts + 1, last_status = v.status,
+        last_duration_ms = v.ms, last_error = null, delivered_at = now()
+      from unnest(${arrayOf(delivered.map((sent) => sent.row.id))}::uuid[],
+        ${arrayOf(delivered.map((sent) => sent.outcome.status ?? 0))}::int[],
+        ${arrayOf(delivered.map((sent) => sent.durationMs))}::int[]) as v(id, status, ms)
+      where d.id = v.id`);
+    await deps.db.execute(sql`
+      update webhook_endpoints set failing_since = null
+      where id = any(${arrayOf([...new Set(delivered.map((sent) => sent.row.endpoint_id))])}::uuid[])
+        and failing_since is not null`);
+  }
+  for (const { row, outcome, durationMs } of batch) {
+    if (outcome.ok) continue;
+    const attempts = row.attempts + 1;
+    const delay = RETRY_DELAYS_MS[attempts - 1];
+    await deps.db
+      .update(webhookDeliveries)
+      .set({
+        status: delay === undefined ? "failed" : "pending",
+        attempts,
+        lastStatus: outcome.status,
+        lastDurationMs: durationMs,
+        lastError: outcome.error.slice(0, ERROR_CHARS),
+        nextAttemptAt: new Date(Date.now() + (delay ?? 0)),
+      })
+      .where(eq(webhookDeliveries.id, row.id));
+    // 410 Gone: the receiver says the endpoint is no more (Standard Webhooks).
+    if (outcome.status === 410) {
+      await disable(deps, row.endpoint_id, "it answered 410 Gone");
+      continue;
+    }
+    const [endpoint] = await deps.db
+      .update(webhookEndpoints)
+      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, now())` })
+      .where(eq(webhookEndpoints.id, row.endpoint_id))
+      .returning({ failingSince: webhookEndpoints.failingSince });
+    if (endpoint?.failingSince && Date.now() - endpoint.failingSince.getTime() >= FAILING_FOR_MS)
+      await disable(deps, row.endpoint_id, "it failed every delivery for 5 days");
+  }
+}
+
+/**
+ * Sends queued deliveries on every instance: woken by a route that queued one and every second, it claims a batch
+ * of due rows (leased, so each goes out from one instance at a time), sends it at once and writes it down, until
+ * none is due. Batches keep the database's statements few, and a pause after each as long as its statements took
+ * leaves the readers their share, so they are served while a post goes out to many endpoints.
+ */
+export function createWebhookSender(
+  deps: Pick<Deps, "db" | "config" | "mailer" | "log">,
+  options: { everyMs?: number } = {},
+) {
+  async function loop(stopping: () => boolean) {
+    while (!stopping()) {
+      let started = performance.now();
+      const rows = await claim(deps.db, BATCH, new Date());
+      if (rows.length === 0) return;
+      let busyMs = performance.now() - started;
+      const sent = await Promise.all(rows.map((row) => send(deps, row)));
+      started = performance.now();
+      await record(deps, sent);
+      busyMs += performance.now() - started;
+      // As long again for everyone else: the sender takes at most half of the database (one connection, on PGlite).
+      await new Promise((resolve) => setTimeout(resolve, Math.min(busyMs, 1000)));
+    }
+  }
+  return wakeable((stopping) => Promise.all(Array.from({ length: LOOPS }, () => loop(stopping))), {
+    everyMs: options.everyMs ?? 1000,
+    onError: (error) => deps.log.error({ err: error }, "sending webhooks failed"),
+  });
+}
+export type WebhookSender = ReturnType<typeof createWebhookSender>;
