@@ -2,7 +2,7 @@
 
 import { client } from './client.gen.ts';
 import { type Client, type ClientMeta, formDataBodySerializer, type Options as Options2, type RequestResult, type TDataShape } from './client/index.ts';
-import type { ApproveCommentData, ApproveCommentErrors, ApproveCommentResponses, ApproveReplyData, ApproveReplyErrors, ApproveReplyResponses, BlockDomainData, BlockDomainErrors, BlockDomainResponses, BlockUserData, BlockUserErrors, BlockUserResponses, CancelImportData, CancelImportErrors, CancelImportResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, CloseAccountData, CloseAccountErrors, CloseAccountResponses, ConfirmSubscriptionData, ConfirmSubscriptionErrors, ConfirmSubscriptionResponses, CountSubscribersData, CountSubscribersErrors, CountSubscribersResponses, CountUnreadNotificationsData, CountUnreadNotificationsErrors, CountUnreadNotificationsResponses, CreateAppealByLinkData, CreateAppealByLinkErrors, CreateAppealByLinkResponses, CreateAppealData, CreateAppealErrors, CreateAppealResponses, CreateCategoryData, CreateCategoryErrors, CreateCategoryResponses, CreateCommentData, CreateCommentErrors, CreateCommentResponses, CreatePostData, CreatePostErrors, CreatePostResponses, CreateReportData, CreateReportErrors, CreateReportResponses, DecideAppealData, DecideAppealErrors, DecideAppealResponses, DeclineCommentData, DeclineCommentErrors, DeclineCommentResponses, DeleteCategoryData, DeleteCategoryErrors, DeleteCategoryResponses, DeleteCommentData, DeleteCommentErrors, DeleteCommentResponses, DeletePostData, DeletePostErrors, DeletePostResponses, DeleteReplyData, DeleteReplyErrors, DeleteReplyResponses, DislikePostData, DislikePostErrors, DislikePostResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, ExportAuthorStatsData, ExportAuthorStatsErrors, ExportAuthorStatsResponses, ExportDomainBlocksData, ExportDomainBlocksErrors, ExportDomainBlocksResponses, ExportModerationLogData, ExportModerationLogErrors, ExportModerationLogResponses, ExportPostStatsData, ExportPostStatsErrors, ExportPostStatsResponses, ExportSiteStatsData, ExportSiteStatsErrors, ExportSiteStatsResponses, ExportSubscribersData, ExportSubscribersErrors, ExportSubscribersResponses, FollowUserData, FollowUserErrors, FollowUserResponses, GetAuthorStatsData, GetAuthorStatsErrors, GetAuthorStatsResponses, GetCategoryData, GetCategoryErrors, GetCategoryResponses, GetCommentData, GetCommentErrors, GetCommentResponses, GetCommentSettingsData, GetCommentSettingsErrors, GetCommentSettingsResponses, GetConfigData, GetConfigErrors, GetConfigResponses, GetDecisionByLinkData, GetDecisionByLinkErrors, GetDecisionByLinkResponses, GetExportData, GetExportErrors, GetExportResponses, GetFediverseActivityData, GetFediverseActivityErrors, GetFediverseActivityResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetImportData, GetImportErrors, GetImportResponses, GetLatestExportData, GetLatestExportErrors, GetLatestExportResponses, GetLatestImportData, GetLatestImportErrors, GetLatestImportResponses, GetMyRelationsData, GetMyRelationsErrors, GetMyRelationsResponses, GetNotificationSettingsData, GetNotificationSettingsErrors, GetNotificationSettingsResponses, GetPostData, GetPostErrors, GetPostResponses, GetPostStatsData, GetPostStatsErrors, GetPostStatsResponses, GetProfileData, GetProfileErrors, GetProfileResponses, GetSiteSettingsData, GetSiteSettingsErrors, GetSiteSettingsResponses, GetSiteStatsData, GetSiteStatsErrors, GetSiteStatsResponses, GetSiteStatusData, GetSiteStatusErrors, GetSiteStatusResponses, GetSiweNonceData, GetSiweNonceErrors, GetSiweNonceResponses, GetUserData, GetUserErrors, GetUserResponses, ImportDomainBlocksData, ImportDomainBlocksErrors, ImportDomainBlocksResponses, KeepAccountData, KeepAccountErrors, KeepAccountResponses, LikePostData, LikePostErrors, LikePostResponses, LinkWalletData, LinkWalletErrors, LinkWalletResponses, ListAppealsData, ListAppealsErrors, ListAppealsResponses, ListBlockedDomainsData, ListBlockedDomainsErrors, ListBlockedDomainsResponses, ListCategoriesData, ListCategoriesErrors, ListCategoriesResponses, ListDecisionsAboutMeData, ListDecisionsAboutMeErrors, ListDecisionsAboutMeResponses, ListDraftsData, ListDraftsErrors, ListDraftsResponses, ListFilterTermsData, ListFilterTermsErrors, ListFilterTermsResponses, ListModerationLogData, ListModerationLogErrors, ListModerationLogResponses, ListModerationQueueData, ListModerationQueueErrors, ListModerationQueueResponses, ListMyReportsData, ListMyReportsErrors, ListMyReportsResponses, ListNotificationsData, ListNotificationsErrors, ListNotificationsResponses, ListPaymentsData, ListPaymentsErrors, ListPaymentsResponses, ListPendingRepliesData, ListPendingRepliesErrors, ListPendingRepliesResponses, ListPostCommentsData, ListPostCommentsErrors, ListPostCommentsResponses, ListPostsData, ListPostsErrors, ListPostsResponses, ListPostTipsData, ListPostTipsErrors, ListPostTipsResponses, ListRulesData, ListRulesErrors, ListRulesResponses, ListUserRewardsData, ListUserRewardsErrors, ListUserRewardsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaitingCommentsData, ListWaitingCommentsErrors, ListWaitingCommentsResponses, LogInData, LogInErrors, LogInResponses, LogInWithEthereumData, LogInWithEthereumErrors, LogInWithEthereumResponses, LogOutData, LogOutErrors, LogOutResponses, MarkNotificationsReadData, MarkNotificationsReadErrors, MarkNotificationsReadResponses, MuteUserData, MuteUserErrors, MuteUserResponses, RecordReadData, RecordReadErrors, RecordReadResponses, RegisterData, RegisterErrors, RegisterResponses, RenameCategoryData, RenameCategoryErrors, RenameCategoryResponses, ReplaceFilterTermsData, ReplaceFilterTermsErrors, ReplaceFilterTermsResponses, ReplaceMutedWordsData, ReplaceMutedWordsErrors, ReplaceMutedWordsResponses, ReplaceRulesData, ReplaceRulesErrors, ReplaceRulesResponses, RequestAccountVerificationData, RequestAccountVerificationErrors, RequestAccountVerificationResponses, RequestExportData, RequestExportErrors, RequestExportResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, ResetPasswordData, ResetPasswordErrors, ResetPasswordResponses, ResubscribeData, ResubscribeErrors, ResubscribeNotificationsData, ResubscribeNotificationsErrors, ResubscribeNotificationsResponses, ResubscribeResponses, RewardUserData, RewardUserErrors, RewardUserResponses, SendEmailData, SendEmailErrors, SendEmailResponses, SetUserRoleData, SetUserRoleErrors, SetUserRoleResponses, StartImportData, StartImportErrors, StartImportResponses, SubscribeData, SubscribeErrors, SubscribeResponses, SuspendUserData, SuspendUserErrors, SuspendUserResponses, TakeModerationActionData, TakeModerationActionErrors, TakeModerationActionResponses, TipAuthorData, TipAuthorErrors, TipAuthorResponses, TipPostData, TipPostErrors, TipPostResponses, ToggleUserRewardData, ToggleUserRewardErrors, ToggleUserRewardResponses, UnblockDomainData, UnblockDomainErrors, UnblockDomainResponses, UnblockUserData, UnblockUserErrors, UnblockUserResponses, UnfollowUserData, UnfollowUserErrors, UnfollowUserResponses, UnmuteUserData, UnmuteUserErrors, UnmuteUserResponses, UnsubscribeData, UnsubscribeErrors, UnsubscribeNotificationsData, UnsubscribeNotificationsErrors, UnsubscribeNotificationsResponses, UnsubscribeResponses, UnsuspendUserData, UnsuspendUserErrors, UnsuspendUserResponses, UpdateCommentData, UpdateCommentErrors, UpdateCommentResponses, UpdateCommentSettingsData, UpdateCommentSettingsErrors, UpdateCommentSettingsResponses, UpdateNotificationSettingsData, UpdateNotificationSettingsErrors, UpdateNotificationSettingsResponses, UpdatePostData, UpdatePostErrors, UpdatePostResponses, UpdateProfileData, UpdateProfileErrors, UpdateProfileResponses, UpdateSiteSettingsData, UpdateSiteSettingsErrors, UpdateSiteSettingsResponses, UploadProfilePhotoData, UploadProfilePhotoErrors, UploadProfilePhotoResponses, VerifyAccountData, VerifyAccountErrors, VerifyAccountResponses } from './types.gen.ts';
+import type { ApproveCommentData, ApproveCommentErrors, ApproveCommentResponses, ApproveReplyData, ApproveReplyErrors, ApproveReplyResponses, BlockDomainData, BlockDomainErrors, BlockDomainResponses, BlockUserData, BlockUserErrors, BlockUserResponses, CancelImportData, CancelImportErrors, CancelImportResponses, ChangePasswordData, ChangePasswordErrors, ChangePasswordResponses, CloseAccountData, CloseAccountErrors, CloseAccountResponses, ConfirmSubscriptionData, ConfirmSubscriptionErrors, ConfirmSubscriptionResponses, CountSubscribersData, CountSubscribersErrors, CountSubscribersResponses, CountUnreadNotificationsData, CountUnreadNotificationsErrors, CountUnreadNotificationsResponses, CreateAppealByLinkData, CreateAppealByLinkErrors, CreateAppealByLinkResponses, CreateAppealData, CreateAppealErrors, CreateAppealResponses, CreateCategoryData, CreateCategoryErrors, CreateCategoryResponses, CreateCommentData, CreateCommentErrors, CreateCommentResponses, CreatePostData, CreatePostErrors, CreatePostResponses, CreateReportData, CreateReportErrors, CreateReportResponses, CreateTokenData, CreateTokenErrors, CreateTokenResponses, CreateWebhookData, CreateWebhookErrors, CreateWebhookResponses, DecideAppealData, DecideAppealErrors, DecideAppealResponses, DeclineCommentData, DeclineCommentErrors, DeclineCommentResponses, DeleteCategoryData, DeleteCategoryErrors, DeleteCategoryResponses, DeleteCommentData, DeleteCommentErrors, DeleteCommentResponses, DeletePostData, DeletePostErrors, DeletePostResponses, DeleteReplyData, DeleteReplyErrors, DeleteReplyResponses, DeleteWebhookData, DeleteWebhookErrors, DeleteWebhookResponses, DislikePostData, DislikePostErrors, DislikePostResponses, DownloadExportData, DownloadExportErrors, DownloadExportResponses, ExportAuthorStatsData, ExportAuthorStatsErrors, ExportAuthorStatsResponses, ExportDomainBlocksData, ExportDomainBlocksErrors, ExportDomainBlocksResponses, ExportModerationLogData, ExportModerationLogErrors, ExportModerationLogResponses, ExportPostStatsData, ExportPostStatsErrors, ExportPostStatsResponses, ExportSiteStatsData, ExportSiteStatsErrors, ExportSiteStatsResponses, ExportSubscribersData, ExportSubscribersErrors, ExportSubscribersResponses, FollowUserData, FollowUserErrors, FollowUserResponses, GetAuthorStatsData, GetAuthorStatsErrors, GetAuthorStatsResponses, GetCategoryData, GetCategoryErrors, GetCategoryResponses, GetCommentData, GetCommentErrors, GetCommentResponses, GetCommentSettingsData, GetCommentSettingsErrors, GetCommentSettingsResponses, GetConfigData, GetConfigErrors, GetConfigResponses, GetDecisionByLinkData, GetDecisionByLinkErrors, GetDecisionByLinkResponses, GetExportData, GetExportErrors, GetExportResponses, GetFediverseActivityData, GetFediverseActivityErrors, GetFediverseActivityResponses, GetFollowStateData, GetFollowStateErrors, GetFollowStateResponses, GetHealthData, GetHealthErrors, GetHealthResponses, GetImportData, GetImportErrors, GetImportResponses, GetLatestExportData, GetLatestExportErrors, GetLatestExportResponses, GetLatestImportData, GetLatestImportErrors, GetLatestImportResponses, GetMyRelationsData, GetMyRelationsErrors, GetMyRelationsResponses, GetNotificationSettingsData, GetNotificationSettingsErrors, GetNotificationSettingsResponses, GetPostData, GetPostErrors, GetPostResponses, GetPostStatsData, GetPostStatsErrors, GetPostStatsResponses, GetProfileData, GetProfileErrors, GetProfileResponses, GetSiteSettingsData, GetSiteSettingsErrors, GetSiteSettingsResponses, GetSiteStatsData, GetSiteStatsErrors, GetSiteStatsResponses, GetSiteStatusData, GetSiteStatusErrors, GetSiteStatusResponses, GetSiweNonceData, GetSiweNonceErrors, GetSiweNonceResponses, GetUserData, GetUserErrors, GetUserResponses, GetWebhookData, GetWebhookErrors, GetWebhookResponses, ImportDomainBlocksData, ImportDomainBlocksErrors, ImportDomainBlocksResponses, KeepAccountData, KeepAccountErrors, KeepAccountResponses, LikePostData, LikePostErrors, LikePostResponses, LinkWalletData, LinkWalletErrors, LinkWalletResponses, ListAppealsData, ListAppealsErrors, ListAppealsResponses, ListBlockedDomainsData, ListBlockedDomainsErrors, ListBlockedDomainsResponses, ListCategoriesData, ListCategoriesErrors, ListCategoriesResponses, ListDecisionsAboutMeData, ListDecisionsAboutMeErrors, ListDecisionsAboutMeResponses, ListDraftsData, ListDraftsErrors, ListDraftsResponses, ListFilterTermsData, ListFilterTermsErrors, ListFilterTermsResponses, ListModerationLogData, ListModerationLogErrors, ListModerationLogResponses, ListModerationQueueData, ListModerationQueueErrors, ListModerationQueueResponses, ListMyReportsData, ListMyReportsErrors, ListMyReportsResponses, ListNotificationsData, ListNotificationsErrors, ListNotificationsResponses, ListPaymentsData, ListPaymentsErrors, ListPaymentsResponses, ListPendingRepliesData, ListPendingRepliesErrors, ListPendingRepliesResponses, ListPostCommentsData, ListPostCommentsErrors, ListPostCommentsResponses, ListPostsData, ListPostsErrors, ListPostsResponses, ListPostTipsData, ListPostTipsErrors, ListPostTipsResponses, ListRulesData, ListRulesErrors, ListRulesResponses, ListTokensData, ListTokensErrors, ListTokensResponses, ListUserRewardsData, ListUserRewardsErrors, ListUserRewardsResponses, ListUsersData, ListUsersErrors, ListUsersResponses, ListWaitingCommentsData, ListWaitingCommentsErrors, ListWaitingCommentsResponses, ListWebhookDeliveriesData, ListWebhookDeliveriesErrors, ListWebhookDeliveriesResponses, ListWebhooksData, ListWebhooksErrors, ListWebhooksResponses, LogInData, LogInErrors, LogInResponses, LogInWithEthereumData, LogInWithEthereumErrors, LogInWithEthereumResponses, LogOutData, LogOutErrors, LogOutResponses, MarkNotificationsReadData, MarkNotificationsReadErrors, MarkNotificationsReadResponses, MuteUserData, MuteUserErrors, MuteUserResponses, RecordReadData, RecordReadErrors, RecordReadResponses, RedeliverWebhookData, RedeliverWebhookErrors, RedeliverWebhookResponses, RegisterData, RegisterErrors, RegisterResponses, RenameCategoryData, RenameCategoryErrors, RenameCategoryResponses, ReplaceFilterTermsData, ReplaceFilterTermsErrors, ReplaceFilterTermsResponses, ReplaceMutedWordsData, ReplaceMutedWordsErrors, ReplaceMutedWordsResponses, ReplaceRulesData, ReplaceRulesErrors, ReplaceRulesResponses, RequestAccountVerificationData, RequestAccountVerificationErrors, RequestAccountVerificationResponses, RequestExportData, RequestExportErrors, RequestExportResponses, RequestPasswordResetData, RequestPasswordResetErrors, RequestPasswordResetResponses, ResetPasswordData, ResetPasswordErrors, ResetPasswordResponses, ResubscribeData, ResubscribeErrors, ResubscribeNotificationsData, ResubscribeNotificationsErrors, ResubscribeNotificationsResponses, ResubscribeResponses, RevokeTokenData, RevokeTokenErrors, RevokeTokenResponses, RewardUserData, RewardUserErrors, RewardUserResponses, SendEmailData, SendEmailErrors, SendEmailResponses, SetUserRoleData, SetUserRoleErrors, SetUserRoleResponses, StartImportData, StartImportErrors, StartImportResponses, SubscribeData, SubscribeErrors, SubscribeResponses, SuspendUserData, SuspendUserErrors, SuspendUserResponses, TakeModerationActionData, TakeModerationActionErrors, TakeModerationActionResponses, TestWebhookData, TestWebhookErrors, TestWebhookResponses, TipAuthorData, TipAuthorErrors, TipAuthorResponses, TipPostData, TipPostErrors, TipPostResponses, ToggleUserRewardData, ToggleUserRewardErrors, ToggleUserRewardResponses, UnblockDomainData, UnblockDomainErrors, UnblockDomainResponses, UnblockUserData, UnblockUserErrors, UnblockUserResponses, UnfollowUserData, UnfollowUserErrors, UnfollowUserResponses, UnmuteUserData, UnmuteUserErrors, UnmuteUserResponses, UnsubscribeData, UnsubscribeErrors, UnsubscribeNotificationsData, UnsubscribeNotificationsErrors, UnsubscribeNotificationsResponses, UnsubscribeResponses, UnsuspendUserData, UnsuspendUserErrors, UnsuspendUserResponses, UpdateCommentData, UpdateCommentErrors, UpdateCommentResponses, UpdateCommentSettingsData, UpdateCommentSettingsErrors, UpdateCommentSettingsResponses, UpdateNotificationSettingsData, UpdateNotificationSettingsErrors, UpdateNotificationSettingsResponses, UpdatePostData, UpdatePostErrors, UpdatePostResponses, UpdateProfileData, UpdateProfileErrors, UpdateProfileResponses, UpdateSiteSettingsData, UpdateSiteSettingsErrors, UpdateSiteSettingsResponses, UpdateWebhookData, UpdateWebhookErrors, UpdateWebhookResponses, UploadProfilePhotoData, UploadProfilePhotoErrors, UploadProfilePhotoResponses, VerifyAccountData, VerifyAccountErrors, VerifyAccountResponses } from './types.gen.ts';
 
 export type Options<TData extends TDataShape = TDataShape, ThrowOnError extends boolean = boolean, TResponse = unknown> = Options2<TData, ThrowOnError, TResponse> & {
     /**
@@ -73,7 +73,11 @@ export const logIn = <ThrowOnError extends boolean = false>(options: Options<Log
  * Change the password (the current one is asked again); ends other sessions
  */
 export const changePassword = <ThrowOnError extends boolean = false>(options: Options<ChangePasswordData, ThrowOnError>): RequestResult<ChangePasswordResponses, ChangePasswordErrors, ThrowOnError> => (options.client ?? client).put<ChangePasswordResponses, ChangePasswordErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/password',
     ...options,
     headers: {
@@ -86,7 +90,11 @@ export const changePassword = <ThrowOnError extends boolean = false>(options: Op
  * End this session on the server
  */
 export const logOut = <ThrowOnError extends boolean = false>(options?: Options<LogOutData, ThrowOnError>): RequestResult<LogOutResponses, LogOutErrors, ThrowOnError> => (options?.client ?? client).post<LogOutResponses, LogOutErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/logout',
     ...options
 });
@@ -119,7 +127,11 @@ export const resetPassword = <ThrowOnError extends boolean = false>(options: Opt
  * E-mail an account verification link
  */
 export const requestAccountVerification = <ThrowOnError extends boolean = false>(options?: Options<RequestAccountVerificationData, ThrowOnError>): RequestResult<RequestAccountVerificationResponses, RequestAccountVerificationErrors, ThrowOnError> => (options?.client ?? client).post<RequestAccountVerificationResponses, RequestAccountVerificationErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/generate-verify-email-token',
     ...options
 });
@@ -128,7 +140,11 @@ export const requestAccountVerification = <ThrowOnError extends boolean = false>
  * Verify the account with an e-mailed token
  */
 export const verifyAccount = <ThrowOnError extends boolean = false>(options: Options<VerifyAccountData, ThrowOnError>): RequestResult<VerifyAccountResponses, VerifyAccountErrors, ThrowOnError> => (options.client ?? client).put<VerifyAccountResponses, VerifyAccountErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/verify-account',
     ...options,
     headers: {
@@ -141,7 +157,11 @@ export const verifyAccount = <ThrowOnError extends boolean = false>(options: Opt
  * Link and verify the caller's wallet with a SIWE signature (replacing a verified wallet asks for the current password)
  */
 export const linkWallet = <ThrowOnError extends boolean = false>(options: Options<LinkWalletData, ThrowOnError>): RequestResult<LinkWalletResponses, LinkWalletErrors, ThrowOnError> => (options.client ?? client).post<LinkWalletResponses, LinkWalletErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/wallet',
     ...options,
     headers: {
@@ -154,7 +174,11 @@ export const linkWallet = <ThrowOnError extends boolean = false>(options: Option
  * A profile with counts, viewers and posts
  */
 export const getProfile = <ThrowOnError extends boolean = false>(options: Options<GetProfileData, ThrowOnError>): RequestResult<GetProfileResponses, GetProfileErrors, ThrowOnError> => (options.client ?? client).get<GetProfileResponses, GetProfileErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/profile/{id}',
     ...options
 });
@@ -168,7 +192,15 @@ export const getUser = <ThrowOnError extends boolean = false>(options: Options<G
  * All users, newest first (paged)
  */
 export const listUsers = <ThrowOnError extends boolean = false>(options?: Options<ListUsersData, ThrowOnError>): RequestResult<ListUsersResponses, ListUsersErrors, ThrowOnError> => (options?.client ?? client).get<ListUsersResponses, ListUsersErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users',
     ...options
 });
@@ -177,7 +209,11 @@ export const listUsers = <ThrowOnError extends boolean = false>(options?: Option
  * Update the caller's own profile
  */
 export const updateProfile = <ThrowOnError extends boolean = false>(options: Options<UpdateProfileData, ThrowOnError>): RequestResult<UpdateProfileResponses, UpdateProfileErrors, ThrowOnError> => (options.client ?? client).put<UpdateProfileResponses, UpdateProfileErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users',
     ...options,
     headers: {
@@ -187,10 +223,27 @@ export const updateProfile = <ThrowOnError extends boolean = false>(options: Opt
 });
 
 /**
+ * Whether the caller follows a user, and their follower count
+ */
+export const getFollowState = <ThrowOnError extends boolean = false>(options: Options<GetFollowStateData, ThrowOnError>): RequestResult<GetFollowStateResponses, GetFollowStateErrors, ThrowOnError> => (options.client ?? client).get<GetFollowStateResponses, GetFollowStateErrors, ThrowOnError>({
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/api/users/follow/{id}',
+    ...options
+});
+
+/**
  * Follow a user (idempotent)
  */
 export const followUser = <ThrowOnError extends boolean = false>(options: Options<FollowUserData, ThrowOnError>): RequestResult<FollowUserResponses, FollowUserErrors, ThrowOnError> => (options.client ?? client).put<FollowUserResponses, FollowUserErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/follow',
     ...options,
     headers: {
@@ -203,7 +256,11 @@ export const followUser = <ThrowOnError extends boolean = false>(options: Option
  * Unfollow a user (idempotent)
  */
 export const unfollowUser = <ThrowOnError extends boolean = false>(options: Options<UnfollowUserData, ThrowOnError>): RequestResult<UnfollowUserResponses, UnfollowUserErrors, ThrowOnError> => (options.client ?? client).put<UnfollowUserResponses, UnfollowUserErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/unfollow',
     ...options,
     headers: {
@@ -217,7 +274,11 @@ export const unfollowUser = <ThrowOnError extends boolean = false>(options: Opti
  */
 export const uploadProfilePhoto = <ThrowOnError extends boolean = false>(options: Options<UploadProfilePhotoData, ThrowOnError>): RequestResult<UploadProfilePhotoResponses, UploadProfilePhotoErrors, ThrowOnError> => (options.client ?? client).put<UploadProfilePhotoResponses, UploadProfilePhotoErrors, ThrowOnError>({
     ...formDataBodySerializer,
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/profilephoto-upload',
     ...options,
     headers: {
@@ -230,7 +291,15 @@ export const uploadProfilePhoto = <ThrowOnError extends boolean = false>(options
  * Block a user and end their sessions
  */
 export const suspendUser = <ThrowOnError extends boolean = false>(options: Options<SuspendUserData, ThrowOnError>): RequestResult<SuspendUserResponses, SuspendUserErrors, ThrowOnError> => (options.client ?? client).put<SuspendUserResponses, SuspendUserErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/block-user/{id}',
     ...options
 });
@@ -239,7 +308,15 @@ export const suspendUser = <ThrowOnError extends boolean = false>(options: Optio
  * Unblock a user
  */
 export const unsuspendUser = <ThrowOnError extends boolean = false>(options: Options<UnsuspendUserData, ThrowOnError>): RequestResult<UnsuspendUserResponses, UnsuspendUserErrors, ThrowOnError> => (options.client ?? client).put<UnsuspendUserResponses, UnsuspendUserErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/unblock-user/{id}',
     ...options
 });
@@ -248,7 +325,15 @@ export const unsuspendUser = <ThrowOnError extends boolean = false>(options: Opt
  * Make a user a moderator, or take the role back
  */
 export const setUserRole = <ThrowOnError extends boolean = false>(options: Options<SetUserRoleData, ThrowOnError>): RequestResult<SetUserRoleResponses, SetUserRoleErrors, ThrowOnError> => (options.client ?? client).put<SetUserRoleResponses, SetUserRoleErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/{id}/role',
     ...options,
     headers: {
@@ -261,7 +346,15 @@ export const setUserRole = <ThrowOnError extends boolean = false>(options: Optio
  * Reward a user, or take the reward back
  */
 export const toggleUserReward = <ThrowOnError extends boolean = false>(options: Options<ToggleUserRewardData, ThrowOnError>): RequestResult<ToggleUserRewardResponses, ToggleUserRewardErrors, ThrowOnError> => (options.client ?? client).put<ToggleUserRewardResponses, ToggleUserRewardErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/likes/{id}',
     ...options
 });
@@ -270,7 +363,11 @@ export const toggleUserReward = <ThrowOnError extends boolean = false>(options: 
  * E-mail a registered user, by address or id (reply-to is the sender)
  */
 export const sendEmail = <ThrowOnError extends boolean = false>(options: Options<SendEmailData, ThrowOnError>): RequestResult<SendEmailResponses, SendEmailErrors, ThrowOnError> => (options.client ?? client).post<SendEmailResponses, SendEmailErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/email',
     ...options,
     headers: {
@@ -283,7 +380,11 @@ export const sendEmail = <ThrowOnError extends boolean = false>(options: Options
  * Categories, newest first (paged)
  */
 export const listCategories = <ThrowOnError extends boolean = false>(options?: Options<ListCategoriesData, ThrowOnError>): RequestResult<ListCategoriesResponses, ListCategoriesErrors, ThrowOnError> => (options?.client ?? client).get<ListCategoriesResponses, ListCategoriesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/category',
     ...options
 });
@@ -292,7 +393,15 @@ export const listCategories = <ThrowOnError extends boolean = false>(options?: O
  * Create a category
  */
 export const createCategory = <ThrowOnError extends boolean = false>(options: Options<CreateCategoryData, ThrowOnError>): RequestResult<CreateCategoryResponses, CreateCategoryErrors, ThrowOnError> => (options.client ?? client).post<CreateCategoryResponses, CreateCategoryErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/category',
     ...options,
     headers: {
@@ -305,7 +414,15 @@ export const createCategory = <ThrowOnError extends boolean = false>(options: Op
  * Delete a category no post uses
  */
 export const deleteCategory = <ThrowOnError extends boolean = false>(options: Options<DeleteCategoryData, ThrowOnError>): RequestResult<DeleteCategoryResponses, DeleteCategoryErrors, ThrowOnError> => (options.client ?? client).delete<DeleteCategoryResponses, DeleteCategoryErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/category/{id}',
     ...options
 });
@@ -314,7 +431,11 @@ export const deleteCategory = <ThrowOnError extends boolean = false>(options: Op
  * One category
  */
 export const getCategory = <ThrowOnError extends boolean = false>(options: Options<GetCategoryData, ThrowOnError>): RequestResult<GetCategoryResponses, GetCategoryErrors, ThrowOnError> => (options.client ?? client).get<GetCategoryResponses, GetCategoryErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/category/{id}',
     ...options
 });
@@ -323,7 +444,15 @@ export const getCategory = <ThrowOnError extends boolean = false>(options: Optio
  * Rename a category
  */
 export const renameCategory = <ThrowOnError extends boolean = false>(options: Options<RenameCategoryData, ThrowOnError>): RequestResult<RenameCategoryResponses, RenameCategoryErrors, ThrowOnError> => (options.client ?? client).put<RenameCategoryResponses, RenameCategoryErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/category/{id}',
     ...options,
     headers: {
@@ -336,7 +465,15 @@ export const renameCategory = <ThrowOnError extends boolean = false>(options: Op
  * Published posts: featured first, then newest; with `q`, those matching it, most relevant first (paged; filter by category title or author)
  */
 export const listPosts = <ThrowOnError extends boolean = false>(options?: Options<ListPostsData, ThrowOnError>): RequestResult<ListPostsResponses, ListPostsErrors, ThrowOnError> => (options?.client ?? client).get<ListPostsResponses, ListPostsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/posts',
     ...options
 });
@@ -345,7 +482,15 @@ export const listPosts = <ThrowOnError extends boolean = false>(options?: Option
  * Create a post (multipart with an optional cover `image`, or JSON without one): published at once, or a `draft`, or `scheduled` at `publishAt`
  */
 export const createPost = <ThrowOnError extends boolean = false>(options: Options<CreatePostData, ThrowOnError>): RequestResult<CreatePostResponses, CreatePostErrors, ThrowOnError> => (options.client ?? client).post<CreatePostResponses, CreatePostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/posts',
     ...options,
     headers: {
@@ -358,7 +503,15 @@ export const createPost = <ThrowOnError extends boolean = false>(options: Option
  * The signed-in author's drafts and scheduled posts, last edited first (paged)
  */
 export const listDrafts = <ThrowOnError extends boolean = false>(options?: Options<ListDraftsData, ThrowOnError>): RequestResult<ListDraftsResponses, ListDraftsErrors, ThrowOnError> => (options?.client ?? client).get<ListDraftsResponses, ListDraftsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/posts/drafts',
     ...options
 });
@@ -367,7 +520,15 @@ export const listDrafts = <ThrowOnError extends boolean = false>(options?: Optio
  * Delete the author's own post with its comments
  */
 export const deletePost = <ThrowOnError extends boolean = false>(options: Options<DeletePostData, ThrowOnError>): RequestResult<DeletePostResponses, DeletePostErrors, ThrowOnError> => (options.client ?? client).delete<DeletePostResponses, DeletePostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/posts/{id}',
     ...options
 });
@@ -376,7 +537,15 @@ export const deletePost = <ThrowOnError extends boolean = false>(options: Option
  * A post with its first page of comments (a draft or scheduled post: its author only); counts the view (unless `counted=1`: the page already did)
  */
 export const getPost = <ThrowOnError extends boolean = false>(options: Options<GetPostData, ThrowOnError>): RequestResult<GetPostResponses, GetPostErrors, ThrowOnError> => (options.client ?? client).get<GetPostResponses, GetPostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/posts/{id}',
     ...options
 });
@@ -385,7 +554,15 @@ export const getPost = <ThrowOnError extends boolean = false>(options: Options<G
  * Edit the author's own post; `status` publishes it, keeps it as a draft or schedules it
  */
 export const updatePost = <ThrowOnError extends boolean = false>(options: Options<UpdatePostData, ThrowOnError>): RequestResult<UpdatePostResponses, UpdatePostErrors, ThrowOnError> => (options.client ?? client).put<UpdatePostResponses, UpdatePostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/posts/{id}',
     ...options,
     headers: {
@@ -403,7 +580,11 @@ export const listPostComments = <ThrowOnError extends boolean = false>(options: 
  * Like, or take the like back
  */
 export const likePost = <ThrowOnError extends boolean = false>(options: Options<LikePostData, ThrowOnError>): RequestResult<LikePostResponses, LikePostErrors, ThrowOnError> => (options.client ?? client).put<LikePostResponses, LikePostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/posts/likes',
     ...options,
     headers: {
@@ -416,7 +597,11 @@ export const likePost = <ThrowOnError extends boolean = false>(options: Options<
  * Dislike, or take the dislike back
  */
 export const dislikePost = <ThrowOnError extends boolean = false>(options: Options<DislikePostData, ThrowOnError>): RequestResult<DislikePostResponses, DislikePostErrors, ThrowOnError> => (options.client ?? client).put<DislikePostResponses, DislikePostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/posts/dislikes',
     ...options,
     headers: {
@@ -429,7 +614,15 @@ export const dislikePost = <ThrowOnError extends boolean = false>(options: Optio
  * Comment on a post
  */
 export const createComment = <ThrowOnError extends boolean = false>(options: Options<CreateCommentData, ThrowOnError>): RequestResult<CreateCommentResponses, CreateCommentErrors, ThrowOnError> => (options.client ?? client).post<CreateCommentResponses, CreateCommentErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/comments',
     ...options,
     headers: {
@@ -442,7 +635,15 @@ export const createComment = <ThrowOnError extends boolean = false>(options: Opt
  * Delete a comment (its author or an admin)
  */
 export const deleteComment = <ThrowOnError extends boolean = false>(options: Options<DeleteCommentData, ThrowOnError>): RequestResult<DeleteCommentResponses, DeleteCommentErrors, ThrowOnError> => (options.client ?? client).delete<DeleteCommentResponses, DeleteCommentErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/comments/{id}',
     ...options
 });
@@ -451,7 +652,15 @@ export const deleteComment = <ThrowOnError extends boolean = false>(options: Opt
  * One comment
  */
 export const getComment = <ThrowOnError extends boolean = false>(options: Options<GetCommentData, ThrowOnError>): RequestResult<GetCommentResponses, GetCommentErrors, ThrowOnError> => (options.client ?? client).get<GetCommentResponses, GetCommentErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/comments/{id}',
     ...options
 });
@@ -460,7 +669,15 @@ export const getComment = <ThrowOnError extends boolean = false>(options: Option
  * Edit one's own comment
  */
 export const updateComment = <ThrowOnError extends boolean = false>(options: Options<UpdateCommentData, ThrowOnError>): RequestResult<UpdateCommentResponses, UpdateCommentErrors, ThrowOnError> => (options.client ?? client).put<UpdateCommentResponses, UpdateCommentErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/comments/{id}',
     ...options,
     headers: {
@@ -473,7 +690,15 @@ export const updateComment = <ThrowOnError extends boolean = false>(options: Opt
  * The caller's comment settings: whether first-time commenters wait for approval
  */
 export const getCommentSettings = <ThrowOnError extends boolean = false>(options?: Options<GetCommentSettingsData, ThrowOnError>): RequestResult<GetCommentSettingsResponses, GetCommentSettingsErrors, ThrowOnError> => (options?.client ?? client).get<GetCommentSettingsResponses, GetCommentSettingsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/comments/settings',
     ...options
 });
@@ -482,7 +707,15 @@ export const getCommentSettings = <ThrowOnError extends boolean = false>(options
  * Hold (or stop holding) comments from first-time commenters on the caller's posts
  */
 export const updateCommentSettings = <ThrowOnError extends boolean = false>(options: Options<UpdateCommentSettingsData, ThrowOnError>): RequestResult<UpdateCommentSettingsResponses, UpdateCommentSettingsErrors, ThrowOnError> => (options.client ?? client).put<UpdateCommentSettingsResponses, UpdateCommentSettingsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/comments/settings',
     ...options,
     headers: {
@@ -495,7 +728,15 @@ export const updateCommentSettings = <ThrowOnError extends boolean = false>(opti
  * First-time commenters' comments on the caller's post, waiting for the caller to approve them
  */
 export const listWaitingComments = <ThrowOnError extends boolean = false>(options: Options<ListWaitingCommentsData, ThrowOnError>): RequestResult<ListWaitingCommentsResponses, ListWaitingCommentsErrors, ThrowOnError> => (options.client ?? client).get<ListWaitingCommentsResponses, ListWaitingCommentsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/comments/waiting',
     ...options
 });
@@ -504,7 +745,15 @@ export const listWaitingComments = <ThrowOnError extends boolean = false>(option
  * Let a first-time commenter's comment on the caller's post through
  */
 export const approveComment = <ThrowOnError extends boolean = false>(options: Options<ApproveCommentData, ThrowOnError>): RequestResult<ApproveCommentResponses, ApproveCommentErrors, ThrowOnError> => (options.client ?? client).post<ApproveCommentResponses, ApproveCommentErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/comments/{id}/approve',
     ...options
 });
@@ -513,7 +762,15 @@ export const approveComment = <ThrowOnError extends boolean = false>(options: Op
  * Decline (delete) a first-time commenter's comment on the caller's post
  */
 export const declineComment = <ThrowOnError extends boolean = false>(options: Options<DeclineCommentData, ThrowOnError>): RequestResult<DeclineCommentResponses, DeclineCommentErrors, ThrowOnError> => (options.client ?? client).post<DeclineCommentResponses, DeclineCommentErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/comments/{id}/decline',
     ...options
 });
@@ -522,7 +779,15 @@ export const declineComment = <ThrowOnError extends boolean = false>(options: Op
  * Verified payments (featured fees and tips), newest first
  */
 export const listPayments = <ThrowOnError extends boolean = false>(options?: Options<ListPaymentsData, ThrowOnError>): RequestResult<ListPaymentsResponses, ListPaymentsErrors, ThrowOnError> => (options?.client ?? client).get<ListPaymentsResponses, ListPaymentsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/payments',
     ...options
 });
@@ -531,7 +796,15 @@ export const listPayments = <ThrowOnError extends boolean = false>(options?: Opt
  * Who rewarded a user, newest first, with each admin's ETH tip
  */
 export const listUserRewards = <ThrowOnError extends boolean = false>(options: Options<ListUserRewardsData, ThrowOnError>): RequestResult<ListUserRewardsResponses, ListUserRewardsErrors, ThrowOnError> => (options.client ?? client).get<ListUserRewardsResponses, ListUserRewardsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/{id}/rewards',
     ...options
 });
@@ -545,7 +818,11 @@ export const listPostTips = <ThrowOnError extends boolean = false>(options: Opti
  * Record a reader's ETH tip to the post's author, verified on-chain; answers the post's tips
  */
 export const tipPost = <ThrowOnError extends boolean = false>(options: Options<TipPostData, ThrowOnError>): RequestResult<TipPostResponses, TipPostErrors, ThrowOnError> => (options.client ?? client).post<TipPostResponses, TipPostErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/posts/{id}/tips',
     ...options,
     headers: {
@@ -558,7 +835,11 @@ export const tipPost = <ThrowOnError extends boolean = false>(options: Options<T
  * Record a reader's ETH tip to an author from their profile, verified on-chain; answers their tips
  */
 export const tipAuthor = <ThrowOnError extends boolean = false>(options: Options<TipAuthorData, ThrowOnError>): RequestResult<TipAuthorResponses, TipAuthorErrors, ThrowOnError> => (options.client ?? client).post<TipAuthorResponses, TipAuthorErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/{id}/tips',
     ...options,
     headers: {
@@ -571,7 +852,15 @@ export const tipAuthor = <ThrowOnError extends boolean = false>(options: Options
  * Record an admin's ETH tip to the user's verified wallet as a reward
  */
 export const rewardUser = <ThrowOnError extends boolean = false>(options: Options<RewardUserData, ThrowOnError>): RequestResult<RewardUserResponses, RewardUserErrors, ThrowOnError> => (options.client ?? client).post<RewardUserResponses, RewardUserErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/{id}/tip',
     ...options,
     headers: {
@@ -589,7 +878,15 @@ export const getSiteSettings = <ThrowOnError extends boolean = false>(options?: 
  * Change the site's name and description
  */
 export const updateSiteSettings = <ThrowOnError extends boolean = false>(options: Options<UpdateSiteSettingsData, ThrowOnError>): RequestResult<UpdateSiteSettingsResponses, UpdateSiteSettingsErrors, ThrowOnError> => (options.client ?? client).put<UpdateSiteSettingsResponses, UpdateSiteSettingsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/settings',
     ...options,
     headers: {
@@ -602,7 +899,15 @@ export const updateSiteSettings = <ThrowOnError extends boolean = false>(options
  * Database, chain, fee and mail status for admins
  */
 export const getSiteStatus = <ThrowOnError extends boolean = false>(options?: Options<GetSiteStatusData, ThrowOnError>): RequestResult<GetSiteStatusResponses, GetSiteStatusErrors, ThrowOnError> => (options?.client ?? client).get<GetSiteStatusResponses, GetSiteStatusErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/settings/status',
     ...options
 });
@@ -611,7 +916,11 @@ export const getSiteStatus = <ThrowOnError extends boolean = false>(options?: Op
  * The signed-in user's notifications, newest first (paged)
  */
 export const listNotifications = <ThrowOnError extends boolean = false>(options?: Options<ListNotificationsData, ThrowOnError>): RequestResult<ListNotificationsResponses, ListNotificationsErrors, ThrowOnError> => (options?.client ?? client).get<ListNotificationsResponses, ListNotificationsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/notifications',
     ...options
 });
@@ -620,7 +929,11 @@ export const listNotifications = <ThrowOnError extends boolean = false>(options?
  * How many notifications are unread
  */
 export const countUnreadNotifications = <ThrowOnError extends boolean = false>(options?: Options<CountUnreadNotificationsData, ThrowOnError>): RequestResult<CountUnreadNotificationsResponses, CountUnreadNotificationsErrors, ThrowOnError> => (options?.client ?? client).get<CountUnreadNotificationsResponses, CountUnreadNotificationsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/notifications/unread-count',
     ...options
 });
@@ -629,7 +942,11 @@ export const countUnreadNotifications = <ThrowOnError extends boolean = false>(o
  * Mark notifications read: those in `ids`, or all; answers the unread count
  */
 export const markNotificationsRead = <ThrowOnError extends boolean = false>(options: Options<MarkNotificationsReadData, ThrowOnError>): RequestResult<MarkNotificationsReadResponses, MarkNotificationsReadErrors, ThrowOnError> => (options.client ?? client).put<MarkNotificationsReadResponses, MarkNotificationsReadErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/notifications/read',
     ...options,
     headers: {
@@ -642,7 +959,11 @@ export const markNotificationsRead = <ThrowOnError extends boolean = false>(opti
  * Per kind: in the app only, e-mail at once, or a daily digest
  */
 export const getNotificationSettings = <ThrowOnError extends boolean = false>(options?: Options<GetNotificationSettingsData, ThrowOnError>): RequestResult<GetNotificationSettingsResponses, GetNotificationSettingsErrors, ThrowOnError> => (options?.client ?? client).get<GetNotificationSettingsResponses, GetNotificationSettingsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/notifications/settings',
     ...options
 });
@@ -651,7 +972,11 @@ export const getNotificationSettings = <ThrowOnError extends boolean = false>(op
  * Change how some kinds of notification reach the user
  */
 export const updateNotificationSettings = <ThrowOnError extends boolean = false>(options: Options<UpdateNotificationSettingsData, ThrowOnError>): RequestResult<UpdateNotificationSettingsResponses, UpdateNotificationSettingsErrors, ThrowOnError> => (options.client ?? client).put<UpdateNotificationSettingsResponses, UpdateNotificationSettingsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/notifications/settings',
     ...options,
     headers: {
@@ -693,7 +1018,15 @@ export const getFediverseActivity = <ThrowOnError extends boolean = false>(optio
  * Replies from accounts replying for the first time, waiting for the post's author (all, for an admin)
  */
 export const listPendingReplies = <ThrowOnError extends boolean = false>(options?: Options<ListPendingRepliesData, ThrowOnError>): RequestResult<ListPendingRepliesResponses, ListPendingRepliesErrors, ThrowOnError> => (options?.client ?? client).get<ListPendingRepliesResponses, ListPendingRepliesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/federation/replies/pending',
     ...options
 });
@@ -702,7 +1035,15 @@ export const listPendingReplies = <ThrowOnError extends boolean = false>(options
  * Show a waiting reply; its account's next replies to this author show at once
  */
 export const approveReply = <ThrowOnError extends boolean = false>(options: Options<ApproveReplyData, ThrowOnError>): RequestResult<ApproveReplyResponses, ApproveReplyErrors, ThrowOnError> => (options.client ?? client).put<ApproveReplyResponses, ApproveReplyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/federation/replies/{id}/approve',
     ...options
 });
@@ -711,7 +1052,15 @@ export const approveReply = <ThrowOnError extends boolean = false>(options: Opti
  * Remove a reply from the fediverse (the post's author or an admin)
  */
 export const deleteReply = <ThrowOnError extends boolean = false>(options: Options<DeleteReplyData, ThrowOnError>): RequestResult<DeleteReplyResponses, DeleteReplyErrors, ThrowOnError> => (options.client ?? client).delete<DeleteReplyResponses, DeleteReplyErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/federation/replies/{id}',
     ...options
 });
@@ -720,7 +1069,15 @@ export const deleteReply = <ThrowOnError extends boolean = false>(options: Optio
  * Domains whose activities are refused
  */
 export const listBlockedDomains = <ThrowOnError extends boolean = false>(options?: Options<ListBlockedDomainsData, ThrowOnError>): RequestResult<ListBlockedDomainsResponses, ListBlockedDomainsErrors, ThrowOnError> => (options?.client ?? client).get<ListBlockedDomainsResponses, ListBlockedDomainsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/federation/blocked-domains',
     ...options
 });
@@ -729,7 +1086,15 @@ export const listBlockedDomains = <ThrowOnError extends boolean = false>(options
  * Block a domain: its activities are refused, its followers, replies and reactions dropped
  */
 export const blockDomain = <ThrowOnError extends boolean = false>(options: Options<BlockDomainData, ThrowOnError>): RequestResult<BlockDomainResponses, BlockDomainErrors, ThrowOnError> => (options.client ?? client).post<BlockDomainResponses, BlockDomainErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/federation/blocked-domains',
     ...options,
     headers: {
@@ -742,7 +1107,15 @@ export const blockDomain = <ThrowOnError extends boolean = false>(options: Optio
  * Unblock a domain
  */
 export const unblockDomain = <ThrowOnError extends boolean = false>(options: Options<UnblockDomainData, ThrowOnError>): RequestResult<UnblockDomainResponses, UnblockDomainErrors, ThrowOnError> => (options.client ?? client).delete<UnblockDomainResponses, UnblockDomainErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/federation/blocked-domains/{domain}',
     ...options
 });
@@ -756,7 +1129,15 @@ export const listRules = <ThrowOnError extends boolean = false>(options?: Option
  * Replace the site's rules (an existing rule is kept by its id)
  */
 export const replaceRules = <ThrowOnError extends boolean = false>(options: Options<ReplaceRulesData, ThrowOnError>): RequestResult<ReplaceRulesResponses, ReplaceRulesErrors, ThrowOnError> => (options.client ?? client).put<ReplaceRulesResponses, ReplaceRulesErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/rules',
     ...options,
     headers: {
@@ -769,7 +1150,11 @@ export const replaceRules = <ThrowOnError extends boolean = false>(options: Opti
  * Report a post, a comment, a profile or a reply from the fediverse under a rule
  */
 export const createReport = <ThrowOnError extends boolean = false>(options: Options<CreateReportData, ThrowOnError>): RequestResult<CreateReportResponses, CreateReportErrors, ThrowOnError> => (options.client ?? client).post<CreateReportResponses, CreateReportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/reports',
     ...options,
     headers: {
@@ -782,7 +1167,11 @@ export const createReport = <ThrowOnError extends boolean = false>(options: Opti
  * The caller's reports and their outcome, newest first (paged)
  */
 export const listMyReports = <ThrowOnError extends boolean = false>(options?: Options<ListMyReportsData, ThrowOnError>): RequestResult<ListMyReportsResponses, ListMyReportsErrors, ThrowOnError> => (options?.client ?? client).get<ListMyReportsResponses, ListMyReportsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/reports/mine',
     ...options
 });
@@ -791,7 +1180,15 @@ export const listMyReports = <ThrowOnError extends boolean = false>(options?: Op
  * The moderation queue: reports grouped per item, longest waiting first (paged)
  */
 export const listModerationQueue = <ThrowOnError extends boolean = false>(options?: Options<ListModerationQueueData, ThrowOnError>): RequestResult<ListModerationQueueResponses, ListModerationQueueErrors, ThrowOnError> => (options?.client ?? client).get<ListModerationQueueResponses, ListModerationQueueErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/moderation/reports',
     ...options
 });
@@ -800,7 +1197,15 @@ export const listModerationQueue = <ThrowOnError extends boolean = false>(option
  * Act on an item under a rule: dismiss its reports, hide, remove or restore it, or warn its author
  */
 export const takeModerationAction = <ThrowOnError extends boolean = false>(options: Options<TakeModerationActionData, ThrowOnError>): RequestResult<TakeModerationActionResponses, TakeModerationActionErrors, ThrowOnError> => (options.client ?? client).post<TakeModerationActionResponses, TakeModerationActionErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/moderation/actions',
     ...options,
     headers: {
@@ -813,7 +1218,15 @@ export const takeModerationAction = <ThrowOnError extends boolean = false>(optio
  * The site's own terms for the filter of new text, each held for review or refused
  */
 export const listFilterTerms = <ThrowOnError extends boolean = false>(options?: Options<ListFilterTermsData, ThrowOnError>): RequestResult<ListFilterTermsResponses, ListFilterTermsErrors, ThrowOnError> => (options?.client ?? client).get<ListFilterTermsResponses, ListFilterTermsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/moderation/terms',
     ...options
 });
@@ -822,7 +1235,15 @@ export const listFilterTerms = <ThrowOnError extends boolean = false>(options?: 
  * Replace the site's own filter terms (the maintained English list always applies, holding for review)
  */
 export const replaceFilterTerms = <ThrowOnError extends boolean = false>(options: Options<ReplaceFilterTermsData, ThrowOnError>): RequestResult<ReplaceFilterTermsResponses, ReplaceFilterTermsErrors, ThrowOnError> => (options.client ?? client).put<ReplaceFilterTermsResponses, ReplaceFilterTermsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/moderation/terms',
     ...options,
     headers: {
@@ -835,7 +1256,15 @@ export const replaceFilterTerms = <ThrowOnError extends boolean = false>(options
  * The site's domain blocks as Mastodon's CSV (#domain,#severity,…), to share
  */
 export const exportDomainBlocks = <ThrowOnError extends boolean = false>(options?: Options<ExportDomainBlocksData, ThrowOnError>): RequestResult<ExportDomainBlocksResponses, ExportDomainBlocksErrors, ThrowOnError> => (options?.client ?? client).get<ExportDomainBlocksResponses, ExportDomainBlocksErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/moderation/domain-blocks.csv',
     ...options
 });
@@ -845,7 +1274,15 @@ export const exportDomainBlocks = <ThrowOnError extends boolean = false>(options
  */
 export const importDomainBlocks = <ThrowOnError extends boolean = false>(options: Options<ImportDomainBlocksData, ThrowOnError>): RequestResult<ImportDomainBlocksResponses, ImportDomainBlocksErrors, ThrowOnError> => (options.client ?? client).post<ImportDomainBlocksResponses, ImportDomainBlocksErrors, ThrowOnError>({
     bodySerializer: null,
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/moderation/domain-blocks',
     ...options,
     headers: {
@@ -858,7 +1295,11 @@ export const importDomainBlocks = <ThrowOnError extends boolean = false>(options
  * The moderators' decisions about the caller, newest first, with where each appeal stands
  */
 export const listDecisionsAboutMe = <ThrowOnError extends boolean = false>(options?: Options<ListDecisionsAboutMeData, ThrowOnError>): RequestResult<ListDecisionsAboutMeResponses, ListDecisionsAboutMeErrors, ThrowOnError> => (options?.client ?? client).get<ListDecisionsAboutMeResponses, ListDecisionsAboutMeErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/moderation/mine',
     ...options
 });
@@ -867,7 +1308,11 @@ export const listDecisionsAboutMe = <ThrowOnError extends boolean = false>(optio
  * Appeal a decision about oneself: once, within 20 days, saying why
  */
 export const createAppeal = <ThrowOnError extends boolean = false>(options: Options<CreateAppealData, ThrowOnError>): RequestResult<CreateAppealResponses, CreateAppealErrors, ThrowOnError> => (options.client ?? client).post<CreateAppealResponses, CreateAppealErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/appeals',
     ...options,
     headers: {
@@ -897,7 +1342,15 @@ export const createAppealByLink = <ThrowOnError extends boolean = false>(options
  * Appeals waiting for a moderator, oldest first
  */
 export const listAppeals = <ThrowOnError extends boolean = false>(options?: Options<ListAppealsData, ThrowOnError>): RequestResult<ListAppealsResponses, ListAppealsErrors, ThrowOnError> => (options?.client ?? client).get<ListAppealsResponses, ListAppealsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/moderation/appeals',
     ...options
 });
@@ -906,7 +1359,15 @@ export const listAppeals = <ThrowOnError extends boolean = false>(options?: Opti
  * Decide an appeal (another moderator than the one who decided): uphold, or reverse and undo
  */
 export const decideAppeal = <ThrowOnError extends boolean = false>(options: Options<DecideAppealData, ThrowOnError>): RequestResult<DecideAppealResponses, DecideAppealErrors, ThrowOnError> => (options.client ?? client).post<DecideAppealResponses, DecideAppealErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/moderation/appeals/{id}',
     ...options,
     headers: {
@@ -929,7 +1390,11 @@ export const exportModerationLog = <ThrowOnError extends boolean = false>(option
  * Unblock a user
  */
 export const unblockUser = <ThrowOnError extends boolean = false>(options: Options<UnblockUserData, ThrowOnError>): RequestResult<UnblockUserResponses, UnblockUserErrors, ThrowOnError> => (options.client ?? client).delete<UnblockUserResponses, UnblockUserErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/{id}/block',
     ...options
 });
@@ -938,7 +1403,11 @@ export const unblockUser = <ThrowOnError extends boolean = false>(options: Optio
  * Block a user
  */
 export const blockUser = <ThrowOnError extends boolean = false>(options: Options<BlockUserData, ThrowOnError>): RequestResult<BlockUserResponses, BlockUserErrors, ThrowOnError> => (options.client ?? client).post<BlockUserResponses, BlockUserErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/{id}/block',
     ...options
 });
@@ -947,7 +1416,11 @@ export const blockUser = <ThrowOnError extends boolean = false>(options: Options
  * Unmute a user
  */
 export const unmuteUser = <ThrowOnError extends boolean = false>(options: Options<UnmuteUserData, ThrowOnError>): RequestResult<UnmuteUserResponses, UnmuteUserErrors, ThrowOnError> => (options.client ?? client).delete<UnmuteUserResponses, UnmuteUserErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/{id}/mute',
     ...options
 });
@@ -956,7 +1429,11 @@ export const unmuteUser = <ThrowOnError extends boolean = false>(options: Option
  * Mute a user
  */
 export const muteUser = <ThrowOnError extends boolean = false>(options: Options<MuteUserData, ThrowOnError>): RequestResult<MuteUserResponses, MuteUserErrors, ThrowOnError> => (options.client ?? client).post<MuteUserResponses, MuteUserErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/{id}/mute',
     ...options
 });
@@ -965,7 +1442,11 @@ export const muteUser = <ThrowOnError extends boolean = false>(options: Options<
  * Whom the caller blocked and muted, and the words they muted
  */
 export const getMyRelations = <ThrowOnError extends boolean = false>(options?: Options<GetMyRelationsData, ThrowOnError>): RequestResult<GetMyRelationsResponses, GetMyRelationsErrors, ThrowOnError> => (options?.client ?? client).get<GetMyRelationsResponses, GetMyRelationsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/me/relations',
     ...options
 });
@@ -974,7 +1455,11 @@ export const getMyRelations = <ThrowOnError extends boolean = false>(options?: O
  * Replace the caller's muted words (their feed and notifications leave out what holds one)
  */
 export const replaceMutedWords = <ThrowOnError extends boolean = false>(options: Options<ReplaceMutedWordsData, ThrowOnError>): RequestResult<ReplaceMutedWordsResponses, ReplaceMutedWordsErrors, ThrowOnError> => (options.client ?? client).put<ReplaceMutedWordsResponses, ReplaceMutedWordsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/me/muted-words',
     ...options,
     headers: {
@@ -999,7 +1484,15 @@ export const recordRead = <ThrowOnError extends boolean = false>(options: Option
  * The signed-in author's stats: reads over time, sources, campaigns, devices, audience and tips
  */
 export const getAuthorStats = <ThrowOnError extends boolean = false>(options?: Options<GetAuthorStatsData, ThrowOnError>): RequestResult<GetAuthorStatsResponses, GetAuthorStatsErrors, ThrowOnError> => (options?.client ?? client).get<GetAuthorStatsResponses, GetAuthorStatsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/stats/author',
     ...options
 });
@@ -1008,7 +1501,15 @@ export const getAuthorStats = <ThrowOnError extends boolean = false>(options?: O
  * The signed-in author's stats: reads over time, sources, campaigns, devices, audience and tips, as CSV
  */
 export const exportAuthorStats = <ThrowOnError extends boolean = false>(options?: Options<ExportAuthorStatsData, ThrowOnError>): RequestResult<ExportAuthorStatsResponses, ExportAuthorStatsErrors, ThrowOnError> => (options?.client ?? client).get<ExportAuthorStatsResponses, ExportAuthorStatsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/stats/author.csv',
     ...options
 });
@@ -1017,7 +1518,15 @@ export const exportAuthorStats = <ThrowOnError extends boolean = false>(options?
  * The site's stats (admins): readers, registrations, fees and tips, rewards, posts, mail, the fediverse's queue
  */
 export const getSiteStats = <ThrowOnError extends boolean = false>(options?: Options<GetSiteStatsData, ThrowOnError>): RequestResult<GetSiteStatsResponses, GetSiteStatsErrors, ThrowOnError> => (options?.client ?? client).get<GetSiteStatsResponses, GetSiteStatsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/stats/site',
     ...options
 });
@@ -1026,7 +1535,15 @@ export const getSiteStats = <ThrowOnError extends boolean = false>(options?: Opt
  * The site's stats (admins): readers, registrations, fees and tips, rewards, posts, mail, the fediverse's queue, as CSV
  */
 export const exportSiteStats = <ThrowOnError extends boolean = false>(options?: Options<ExportSiteStatsData, ThrowOnError>): RequestResult<ExportSiteStatsResponses, ExportSiteStatsErrors, ThrowOnError> => (options?.client ?? client).get<ExportSiteStatsResponses, ExportSiteStatsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/stats/site.csv',
     ...options
 });
@@ -1035,7 +1552,15 @@ export const exportSiteStats = <ThrowOnError extends boolean = false>(options?: 
  * A post's stats (its author or an admin)
  */
 export const getPostStats = <ThrowOnError extends boolean = false>(options: Options<GetPostStatsData, ThrowOnError>): RequestResult<GetPostStatsResponses, GetPostStatsErrors, ThrowOnError> => (options.client ?? client).get<GetPostStatsResponses, GetPostStatsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/stats/posts/{id}',
     ...options
 });
@@ -1044,7 +1569,15 @@ export const getPostStats = <ThrowOnError extends boolean = false>(options: Opti
  * A post's stats (its author or an admin), as CSV
  */
 export const exportPostStats = <ThrowOnError extends boolean = false>(options: Options<ExportPostStatsData, ThrowOnError>): RequestResult<ExportPostStatsResponses, ExportPostStatsErrors, ThrowOnError> => (options.client ?? client).get<ExportPostStatsResponses, ExportPostStatsErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/stats/posts/{id}.csv',
     ...options
 });
@@ -1094,7 +1627,15 @@ export const resubscribe = <ThrowOnError extends boolean = false>(options: Optio
  * How many addresses are subscribed to an author by e-mail, and how many wait for confirmation (that author or an admin)
  */
 export const countSubscribers = <ThrowOnError extends boolean = false>(options: Options<CountSubscribersData, ThrowOnError>): RequestResult<CountSubscribersResponses, CountSubscribersErrors, ThrowOnError> => (options.client ?? client).get<CountSubscribersResponses, CountSubscribersErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/{id}/subscribers',
     ...options
 });
@@ -1103,7 +1644,15 @@ export const countSubscribers = <ThrowOnError extends boolean = false>(options: 
  * An author's confirmed e-mail subscribers as CSV (that author or an admin)
  */
 export const exportSubscribers = <ThrowOnError extends boolean = false>(options: Options<ExportSubscribersData, ThrowOnError>): RequestResult<ExportSubscribersResponses, ExportSubscribersErrors, ThrowOnError> => (options.client ?? client).get<ExportSubscribersResponses, ExportSubscribersErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/{id}/subscribers.csv',
     ...options
 });
@@ -1112,7 +1661,11 @@ export const exportSubscribers = <ThrowOnError extends boolean = false>(options:
  * Keep the account after all (signing in does the same)
  */
 export const keepAccount = <ThrowOnError extends boolean = false>(options?: Options<KeepAccountData, ThrowOnError>): RequestResult<KeepAccountResponses, KeepAccountErrors, ThrowOnError> => (options?.client ?? client).delete<KeepAccountResponses, KeepAccountErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/close',
     ...options
 });
@@ -1121,7 +1674,11 @@ export const keepAccount = <ThrowOnError extends boolean = false>(options?: Opti
  * Close the signed-in account, with its password: every session ends, and it is erased in 14 days unless its owner signs in before
  */
 export const closeAccount = <ThrowOnError extends boolean = false>(options: Options<CloseAccountData, ThrowOnError>): RequestResult<CloseAccountResponses, CloseAccountErrors, ThrowOnError> => (options.client ?? client).post<CloseAccountResponses, CloseAccountErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/users/close',
     ...options,
     headers: {
@@ -1134,7 +1691,11 @@ export const closeAccount = <ThrowOnError extends boolean = false>(options: Opti
  * Ask for an archive of the signed-in user's data (posts as HTML and Markdown with images, Ghost JSON, comments, followers, subscribers, payments, profile); its link is mailed
  */
 export const requestExport = <ThrowOnError extends boolean = false>(options?: Options<RequestExportData, ThrowOnError>): RequestResult<RequestExportResponses, RequestExportErrors, ThrowOnError> => (options?.client ?? client).post<RequestExportResponses, RequestExportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/exports',
     ...options
 });
@@ -1143,7 +1704,11 @@ export const requestExport = <ThrowOnError extends boolean = false>(options?: Op
  * The signed-in user's latest archive, if any
  */
 export const getLatestExport = <ThrowOnError extends boolean = false>(options?: Options<GetLatestExportData, ThrowOnError>): RequestResult<GetLatestExportResponses, GetLatestExportErrors, ThrowOnError> => (options?.client ?? client).get<GetLatestExportResponses, GetLatestExportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/exports/latest',
     ...options
 });
@@ -1152,7 +1717,11 @@ export const getLatestExport = <ThrowOnError extends boolean = false>(options?: 
  * Where an archive stands (its owner)
  */
 export const getExport = <ThrowOnError extends boolean = false>(options: Options<GetExportData, ThrowOnError>): RequestResult<GetExportResponses, GetExportErrors, ThrowOnError> => (options.client ?? client).get<GetExportResponses, GetExportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/exports/{id}',
     ...options
 });
@@ -1163,11 +1732,159 @@ export const getExport = <ThrowOnError extends boolean = false>(options: Options
 export const downloadExport = <ThrowOnError extends boolean = false>(options: Options<DownloadExportData, ThrowOnError>): RequestResult<DownloadExportResponses, DownloadExportErrors, ThrowOnError> => (options.client ?? client).get<DownloadExportResponses, DownloadExportErrors, ThrowOnError>({ url: '/api/exports/{id}/download/{token}', ...options });
 
 /**
+ * The signed-in user's webhooks
+ */
+export const listWebhooks = <ThrowOnError extends boolean = false>(options?: Options<ListWebhooksData, ThrowOnError>): RequestResult<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError> => (options?.client ?? client).get<ListWebhooksResponses, ListWebhooksErrors, ThrowOnError>({
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/api/webhooks',
+    ...options
+});
+
+/**
+ * Create a webhook; its signing secret is in this answer only
+ */
+export const createWebhook = <ThrowOnError extends boolean = false>(options: Options<CreateWebhookData, ThrowOnError>): RequestResult<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError> => (options.client ?? client).post<CreateWebhookResponses, CreateWebhookErrors, ThrowOnError>({
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/api/webhooks',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Delete a webhook and its deliveries
+ */
+export const deleteWebhook = <ThrowOnError extends boolean = false>(options: Options<DeleteWebhookData, ThrowOnError>): RequestResult<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError> => (options.client ?? client).delete<DeleteWebhookResponses, DeleteWebhookErrors, ThrowOnError>({
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/api/webhooks/{id}',
+    ...options
+});
+
+/**
+ * One of the signed-in user's webhooks
+ */
+export const getWebhook = <ThrowOnError extends boolean = false>(options: Options<GetWebhookData, ThrowOnError>): RequestResult<GetWebhookResponses, GetWebhookErrors, ThrowOnError> => (options.client ?? client).get<GetWebhookResponses, GetWebhookErrors, ThrowOnError>({
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/api/webhooks/{id}',
+    ...options
+});
+
+/**
+ * Change a webhook's events or description, pause it or resume it
+ */
+export const updateWebhook = <ThrowOnError extends boolean = false>(options: Options<UpdateWebhookData, ThrowOnError>): RequestResult<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError> => (options.client ?? client).patch<UpdateWebhookResponses, UpdateWebhookErrors, ThrowOnError>({
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/api/webhooks/{id}',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * A webhook's latest deliveries: event, attempts, status, answer code, duration
+ */
+export const listWebhookDeliveries = <ThrowOnError extends boolean = false>(options: Options<ListWebhookDeliveriesData, ThrowOnError>): RequestResult<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError> => (options.client ?? client).get<ListWebhookDeliveriesResponses, ListWebhookDeliveriesErrors, ThrowOnError>({
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/api/webhooks/{id}/deliveries',
+    ...options
+});
+
+/**
+ * Send a delivery again, under its same webhook-id
+ */
+export const redeliverWebhook = <ThrowOnError extends boolean = false>(options: Options<RedeliverWebhookData, ThrowOnError>): RequestResult<RedeliverWebhookResponses, RedeliverWebhookErrors, ThrowOnError> => (options.client ?? client).post<RedeliverWebhookResponses, RedeliverWebhookErrors, ThrowOnError>({
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver',
+    ...options
+});
+
+/**
+ * Send a webhook.test event to this webhook
+ */
+export const testWebhook = <ThrowOnError extends boolean = false>(options: Options<TestWebhookData, ThrowOnError>): RequestResult<TestWebhookResponses, TestWebhookErrors, ThrowOnError> => (options.client ?? client).post<TestWebhookResponses, TestWebhookErrors, ThrowOnError>({
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }, {
+            key: 'token',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/api/webhooks/{id}/test',
+    ...options
+});
+
+/**
  * Import an archive (multipart: `format` wxr | ghost | substack | markdown, `file`, `fetchImages`, and for admins `site` with `authors` lines `old name = e-mail`): checked whole, then read in the background
  */
 export const startImport = <ThrowOnError extends boolean = false>(options: Options<StartImportData, ThrowOnError>): RequestResult<StartImportResponses, StartImportErrors, ThrowOnError> => (options.client ?? client).post<StartImportResponses, StartImportErrors, ThrowOnError>({
     ...formDataBodySerializer,
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/imports',
     ...options,
     headers: {
@@ -1180,7 +1897,11 @@ export const startImport = <ThrowOnError extends boolean = false>(options: Optio
  * The signed-in user's latest import, if any
  */
 export const getLatestImport = <ThrowOnError extends boolean = false>(options?: Options<GetLatestImportData, ThrowOnError>): RequestResult<GetLatestImportResponses, GetLatestImportErrors, ThrowOnError> => (options?.client ?? client).get<GetLatestImportResponses, GetLatestImportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/imports/latest',
     ...options
 });
@@ -1189,7 +1910,11 @@ export const getLatestImport = <ThrowOnError extends boolean = false>(options?: 
  * Cancel an import: it stops at its next item; what it wrote stays, and importing the file again goes on
  */
 export const cancelImport = <ThrowOnError extends boolean = false>(options: Options<CancelImportData, ThrowOnError>): RequestResult<CancelImportResponses, CancelImportErrors, ThrowOnError> => (options.client ?? client).delete<CancelImportResponses, CancelImportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/imports/{id}',
     ...options
 });
@@ -1198,7 +1923,54 @@ export const cancelImport = <ThrowOnError extends boolean = false>(options: Opti
  * An import's progress: items done of those found, and each item's error with its reason
  */
 export const getImport = <ThrowOnError extends boolean = false>(options: Options<GetImportData, ThrowOnError>): RequestResult<GetImportResponses, GetImportErrors, ThrowOnError> => (options.client ?? client).get<GetImportResponses, GetImportErrors, ThrowOnError>({
-    security: [{ scheme: 'bearer', type: 'http' }],
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
     url: '/api/imports/{id}',
+    ...options
+});
+
+/**
+ * The signed-in user's tokens: names, scopes, when made, last used and expiring; never their secrets
+ */
+export const listTokens = <ThrowOnError extends boolean = false>(options?: Options<ListTokensData, ThrowOnError>): RequestResult<ListTokensResponses, ListTokensErrors, ThrowOnError> => (options?.client ?? client).get<ListTokensResponses, ListTokensErrors, ThrowOnError>({
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/api/tokens',
+    ...options
+});
+
+/**
+ * Make a personal access token; its secret is in this answer only (a session, not a token)
+ */
+export const createToken = <ThrowOnError extends boolean = false>(options: Options<CreateTokenData, ThrowOnError>): RequestResult<CreateTokenResponses, CreateTokenErrors, ThrowOnError> => (options.client ?? client).post<CreateTokenResponses, CreateTokenErrors, ThrowOnError>({
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/api/tokens',
+    ...options,
+    headers: {
+        'Content-Type': 'application/json',
+        ...options.headers
+    }
+});
+
+/**
+ * Revoke one of the signed-in user's tokens: it stops working at once
+ */
+export const revokeToken = <ThrowOnError extends boolean = false>(options: Options<RevokeTokenData, ThrowOnError>): RequestResult<RevokeTokenResponses, RevokeTokenErrors, ThrowOnError> => (options.client ?? client).delete<RevokeTokenResponses, RevokeTokenErrors, ThrowOnError>({
+    security: [{
+            key: 'session',
+            scheme: 'bearer',
+            type: 'http'
+        }],
+    url: '/api/tokens/{id}',
     ...options
 });

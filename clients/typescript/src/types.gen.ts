@@ -835,6 +835,48 @@ export type UpdateProfileResponses = {
 
 export type UpdateProfileResponse = UpdateProfileResponses[keyof UpdateProfileResponses];
 
+export type GetFollowStateData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/users/follow/{id}';
+};
+
+export type GetFollowStateErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+    /**
+     * Nothing with that id, or nothing the caller may see.
+     */
+    404: ApiError;
+};
+
+export type GetFollowStateError = GetFollowStateErrors[keyof GetFollowStateErrors];
+
+export type GetFollowStateResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        isFollowing: boolean;
+        followersCount: number;
+    };
+};
+
+export type GetFollowStateResponse = GetFollowStateResponses[keyof GetFollowStateResponses];
+
 export type FollowUserData = {
     body: {
         followId: string;
@@ -3870,6 +3912,7 @@ export type ListModerationQueueResponses = {
             reportsCount: number;
             reasons: Array<{
                 reason: string;
+                rule: string | null;
                 count: number;
             }>;
             notes: Array<string>;
@@ -6003,6 +6046,400 @@ export type DownloadExportResponses = {
 
 export type DownloadExportResponse = DownloadExportResponses[keyof DownloadExportResponses];
 
+export type ListWebhooksData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/webhooks';
+};
+
+export type ListWebhooksErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+};
+
+export type ListWebhooksError = ListWebhooksErrors[keyof ListWebhooksErrors];
+
+export type ListWebhooksResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        items: Array<{
+            id: string;
+            url: string;
+            description: string;
+            events: Array<'post.published' | 'post.updated' | 'post.unpublished' | 'post.deleted' | 'comment.created' | 'comment.deleted' | 'follower.created' | 'follower.deleted' | 'subscriber.confirmed' | 'subscriber.deleted' | 'tip.confirmed' | 'featured.confirmed' | 'user.registered' | 'report.created' | 'moderation.action'>;
+            paused: boolean;
+            disabledAt: string | null;
+            disabledReason: string | null;
+            createdAt: string;
+        }>;
+    };
+};
+
+export type ListWebhooksResponse = ListWebhooksResponses[keyof ListWebhooksResponses];
+
+export type CreateWebhookData = {
+    body: {
+        url: string;
+        events: Array<'post.published' | 'post.updated' | 'post.unpublished' | 'post.deleted' | 'comment.created' | 'comment.deleted' | 'follower.created' | 'follower.deleted' | 'subscriber.confirmed' | 'subscriber.deleted' | 'tip.confirmed' | 'featured.confirmed' | 'user.registered' | 'report.created' | 'moderation.action'>;
+        description?: string;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/webhooks';
+};
+
+export type CreateWebhookErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+    /**
+     * Too many requests; `Retry-After` says how many seconds to wait.
+     */
+    429: ApiError;
+};
+
+export type CreateWebhookError = CreateWebhookErrors[keyof CreateWebhookErrors];
+
+export type CreateWebhookResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        id: string;
+        url: string;
+        description: string;
+        events: Array<'post.published' | 'post.updated' | 'post.unpublished' | 'post.deleted' | 'comment.created' | 'comment.deleted' | 'follower.created' | 'follower.deleted' | 'subscriber.confirmed' | 'subscriber.deleted' | 'tip.confirmed' | 'featured.confirmed' | 'user.registered' | 'report.created' | 'moderation.action'>;
+        paused: boolean;
+        disabledAt: string | null;
+        disabledReason: string | null;
+        createdAt: string;
+        secret: string;
+    };
+};
+
+export type CreateWebhookResponse = CreateWebhookResponses[keyof CreateWebhookResponses];
+
+export type DeleteWebhookData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/webhooks/{id}';
+};
+
+export type DeleteWebhookErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+    /**
+     * Nothing with that id, or nothing the caller may see.
+     */
+    404: ApiError;
+    /**
+     * Too many requests; `Retry-After` says how many seconds to wait.
+     */
+    429: ApiError;
+};
+
+export type DeleteWebhookError = DeleteWebhookErrors[keyof DeleteWebhookErrors];
+
+export type DeleteWebhookResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: string;
+        url: string;
+        description: string;
+        events: Array<'post.published' | 'post.updated' | 'post.unpublished' | 'post.deleted' | 'comment.created' | 'comment.deleted' | 'follower.created' | 'follower.deleted' | 'subscriber.confirmed' | 'subscriber.deleted' | 'tip.confirmed' | 'featured.confirmed' | 'user.registered' | 'report.created' | 'moderation.action'>;
+        paused: boolean;
+        disabledAt: string | null;
+        disabledReason: string | null;
+        createdAt: string;
+    };
+};
+
+export type DeleteWebhookResponse = DeleteWebhookResponses[keyof DeleteWebhookResponses];
+
+export type GetWebhookData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/webhooks/{id}';
+};
+
+export type GetWebhookErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+    /**
+     * Nothing with that id, or nothing the caller may see.
+     */
+    404: ApiError;
+};
+
+export type GetWebhookError = GetWebhookErrors[keyof GetWebhookErrors];
+
+export type GetWebhookResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: string;
+        url: string;
+        description: string;
+        events: Array<'post.published' | 'post.updated' | 'post.unpublished' | 'post.deleted' | 'comment.created' | 'comment.deleted' | 'follower.created' | 'follower.deleted' | 'subscriber.confirmed' | 'subscriber.deleted' | 'tip.confirmed' | 'featured.confirmed' | 'user.registered' | 'report.created' | 'moderation.action'>;
+        paused: boolean;
+        disabledAt: string | null;
+        disabledReason: string | null;
+        createdAt: string;
+    };
+};
+
+export type GetWebhookResponse = GetWebhookResponses[keyof GetWebhookResponses];
+
+export type UpdateWebhookData = {
+    body: {
+        events?: Array<'post.published' | 'post.updated' | 'post.unpublished' | 'post.deleted' | 'comment.created' | 'comment.deleted' | 'follower.created' | 'follower.deleted' | 'subscriber.confirmed' | 'subscriber.deleted' | 'tip.confirmed' | 'featured.confirmed' | 'user.registered' | 'report.created' | 'moderation.action'>;
+        description?: string;
+        paused?: boolean;
+    };
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/webhooks/{id}';
+};
+
+export type UpdateWebhookErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+    /**
+     * Nothing with that id, or nothing the caller may see.
+     */
+    404: ApiError;
+    /**
+     * Too many requests; `Retry-After` says how many seconds to wait.
+     */
+    429: ApiError;
+};
+
+export type UpdateWebhookError = UpdateWebhookErrors[keyof UpdateWebhookErrors];
+
+export type UpdateWebhookResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: string;
+        url: string;
+        description: string;
+        events: Array<'post.published' | 'post.updated' | 'post.unpublished' | 'post.deleted' | 'comment.created' | 'comment.deleted' | 'follower.created' | 'follower.deleted' | 'subscriber.confirmed' | 'subscriber.deleted' | 'tip.confirmed' | 'featured.confirmed' | 'user.registered' | 'report.created' | 'moderation.action'>;
+        paused: boolean;
+        disabledAt: string | null;
+        disabledReason: string | null;
+        createdAt: string;
+    };
+};
+
+export type UpdateWebhookResponse = UpdateWebhookResponses[keyof UpdateWebhookResponses];
+
+export type ListWebhookDeliveriesData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/webhooks/{id}/deliveries';
+};
+
+export type ListWebhookDeliveriesErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+    /**
+     * Nothing with that id, or nothing the caller may see.
+     */
+    404: ApiError;
+};
+
+export type ListWebhookDeliveriesError = ListWebhookDeliveriesErrors[keyof ListWebhookDeliveriesErrors];
+
+export type ListWebhookDeliveriesResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        items: Array<{
+            id: string;
+            event: 'post.published' | 'post.updated' | 'post.unpublished' | 'post.deleted' | 'comment.created' | 'comment.deleted' | 'follower.created' | 'follower.deleted' | 'subscriber.confirmed' | 'subscriber.deleted' | 'tip.confirmed' | 'featured.confirmed' | 'user.registered' | 'report.created' | 'moderation.action' | 'webhook.test';
+            status: 'pending' | 'delivered' | 'failed';
+            attempts: number;
+            answerCode: number | null;
+            durationMs: number | null;
+            error: string | null;
+            createdAt: string;
+            deliveredAt: string | null;
+            nextAttemptAt: string | null;
+        }>;
+    };
+};
+
+export type ListWebhookDeliveriesResponse = ListWebhookDeliveriesResponses[keyof ListWebhookDeliveriesResponses];
+
+export type RedeliverWebhookData = {
+    body?: never;
+    path: {
+        id: string;
+        deliveryId: string;
+    };
+    query?: never;
+    url: '/api/webhooks/{id}/deliveries/{deliveryId}/redeliver';
+};
+
+export type RedeliverWebhookErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+    /**
+     * Nothing with that id, or nothing the caller may see.
+     */
+    404: ApiError;
+    /**
+     * Too many requests; `Retry-After` says how many seconds to wait.
+     */
+    429: ApiError;
+};
+
+export type RedeliverWebhookError = RedeliverWebhookErrors[keyof RedeliverWebhookErrors];
+
+export type RedeliverWebhookResponses = {
+    /**
+     * Default Response
+     */
+    202: {
+        id: string;
+    };
+};
+
+export type RedeliverWebhookResponse = RedeliverWebhookResponses[keyof RedeliverWebhookResponses];
+
+export type TestWebhookData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/webhooks/{id}/test';
+};
+
+export type TestWebhookErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+    /**
+     * Nothing with that id, or nothing the caller may see.
+     */
+    404: ApiError;
+    /**
+     * Too many requests; `Retry-After` says how many seconds to wait.
+     */
+    429: ApiError;
+};
+
+export type TestWebhookError = TestWebhookErrors[keyof TestWebhookErrors];
+
+export type TestWebhookResponses = {
+    /**
+     * Default Response
+     */
+    202: {
+        id: string;
+    };
+};
+
+export type TestWebhookResponse = TestWebhookResponses[keyof TestWebhookResponses];
+
 export type StartImportData = {
     body: {
         format: 'wxr' | 'ghost' | 'substack' | 'markdown';
@@ -6230,3 +6667,138 @@ export type GetImportResponses = {
 };
 
 export type GetImportResponse = GetImportResponses[keyof GetImportResponses];
+
+export type ListTokensData = {
+    body?: never;
+    path?: never;
+    query?: never;
+    url: '/api/tokens';
+};
+
+export type ListTokensErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+};
+
+export type ListTokensError = ListTokensErrors[keyof ListTokensErrors];
+
+export type ListTokensResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        items: Array<{
+            id: string;
+            name: string;
+            scopes: Array<'posts:read' | 'posts:write' | 'comments:write' | 'stats:read' | 'subscribers:read' | 'webhooks:write' | 'moderation' | 'admin'>;
+            createdAt: string;
+            lastUsedAt: string | null;
+            expiresAt: string | null;
+        }>;
+    };
+};
+
+export type ListTokensResponse = ListTokensResponses[keyof ListTokensResponses];
+
+export type CreateTokenData = {
+    body: {
+        name: string;
+        scopes: Array<'posts:read' | 'posts:write' | 'comments:write' | 'stats:read' | 'subscribers:read' | 'webhooks:write' | 'moderation' | 'admin'>;
+        expiresInDays?: number;
+    };
+    path?: never;
+    query?: never;
+    url: '/api/tokens';
+};
+
+export type CreateTokenErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+    /**
+     * Too many requests; `Retry-After` says how many seconds to wait.
+     */
+    429: ApiError;
+};
+
+export type CreateTokenError = CreateTokenErrors[keyof CreateTokenErrors];
+
+export type CreateTokenResponses = {
+    /**
+     * Default Response
+     */
+    201: {
+        id: string;
+        name: string;
+        scopes: Array<'posts:read' | 'posts:write' | 'comments:write' | 'stats:read' | 'subscribers:read' | 'webhooks:write' | 'moderation' | 'admin'>;
+        token: string;
+        expiresAt: string | null;
+    };
+};
+
+export type CreateTokenResponse = CreateTokenResponses[keyof CreateTokenResponses];
+
+export type RevokeTokenData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/tokens/{id}';
+};
+
+export type RevokeTokenErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+    /**
+     * Nothing with that id, or nothing the caller may see.
+     */
+    404: ApiError;
+};
+
+export type RevokeTokenError = RevokeTokenErrors[keyof RevokeTokenErrors];
+
+export type RevokeTokenResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        id: string;
+        name: string;
+        scopes: Array<'posts:read' | 'posts:write' | 'comments:write' | 'stats:read' | 'subscribers:read' | 'webhooks:write' | 'moderation' | 'admin'>;
+        createdAt: string;
+        lastUsedAt: string | null;
+        expiresAt: string | null;
+    };
+};
+
+export type RevokeTokenResponse = RevokeTokenResponses[keyof RevokeTokenResponses];
