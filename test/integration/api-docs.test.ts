@@ -163,7 +163,7 @@ it("derives each operation's security and 4xx answers from the route's guards, l
   expect(drafts?.responses["401"]?.content).toEqual(errorRef);
   // Public, identifying the caller if signed in, with an id in its path.
   const post = byName.get("GET /api/posts/{id}");
-  expect(post?.security).toEqual([{}, { session: [] }]);
+  expect(post?.security).toEqual([{}, { session: [] }, { token: ["posts:read"] }]);
   expect(Object.keys(post?.responses ?? {})).toEqual(expect.arrayContaining(["404", "400"]));
   expect(Object.keys(post?.responses ?? {})).not.toContain("401");
   // Rate-limited, public, no id.
@@ -172,7 +172,9 @@ it("derives each operation's security and 4xx answers from the route's guards, l
   expect(Object.keys(login?.responses ?? {})).toEqual(expect.arrayContaining(["400", "429"]));
   expect(Object.keys(login?.responses ?? {})).not.toContain("404");
   expect(byName.get("GET /api/health")?.security).toEqual([{}]);
-  expect(byName.get("PUT /api/users/block-user/{id}")?.security).toEqual([{ session: [] }]);
+  expect(byName.get("PUT /api/users/block-user/{id}")?.security).toEqual([{ session: [] }, { token: ["admin"] }]);
+  // Signed in, and no token may call it.
+  expect(byName.get("PUT /api/users/follow")?.security).toEqual([{ session: [] }]);
   expect(document.components.schemas.ApiError.required).toEqual(["message"]);
 });
 
