@@ -17,7 +17,7 @@ import { createBus } from "../src/server/infra/bus.ts";
 import { createMailer } from "../src/server/infra/mailer.ts";
 import { createStorage } from "../src/server/infra/storage.ts";
 import { reportStartupError } from "../src/server/main.ts";
-import type { AuthUser } from "../src/server/services/auth/auth-user.ts";
+import type { AuthUser } from "../src/server/services/core/auth-user.ts";
 import { runNextImport, startImport, uploadDir } from "../src/server/services/importing/imports.ts";
 
 const USAGE =

@@ -43,7 +43,7 @@ import { oneClickSubscriptionRoute, subscriptionRoutes } from "./routes/subscrip
 import { systemRoutes } from "./routes/system/index.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
-import type { Deps } from "./services/deps.ts";
+import type { Deps } from "./services/core/deps.ts";
 import { redirectFor } from "./services/importing/redirects.ts";
 import { createFeeds, type Feeds } from "./services/reads/feeds.ts";
 import { createPublicReads, type PublicReads } from "./services/reads/public-reads.ts";

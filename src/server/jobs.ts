@@ -7,6 +7,7 @@ import type { Mailer } from "./infra/mailer.ts";
 import type { Storage } from "./infra/storage.ts";
 import { createPublisher } from "./services/content/publisher.ts";
 import { createViewBuffer } from "./services/content/view-buffer.ts";
+import type { Changed } from "./services/core/changes.ts";
 import type { Federator } from "./services/federation/federation.ts";
 import { createImportJob } from "./services/importing/imports.ts";
 import { createClosingJob } from "./services/leaving/closing.ts";
@@ -15,7 +16,6 @@ import { createErasureJob } from "./services/moderation/suspension.ts";
 import { createDigestJob } from "./services/notifications/digest.ts";
 import { createNotificationHub } from "./services/notifications/live.ts";
 import { createPaymentWatcher } from "./services/payments/finality.ts";
-import type { Changed } from "./services/reads/changes.ts";
 import { createStatsRecorder } from "./services/stats/recorder.ts";
 import type { AskAddress } from "./services/subscribers/imported.ts";
 

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { handleAliases } from "../../src/server/db/schema.ts";
-import { ALIAS_LIFETIME_MS, ALIASES_KEPT } from "../../src/server/services/users/handles.ts";
+import { ALIAS_LIFETIME_MS, ALIASES_KEPT } from "../../src/server/services/core/handles.ts";
 import { buildTestApp } from "../support/app.ts";
 import { createCategory, createPost } from "../support/content.ts";
 import { databaseTargets } from "../support/databases.ts";

@@ -4,7 +4,7 @@ import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../src/server/app.ts";
 import { categories, comments, imports, postRedirects, posts, users } from "../../src/server/db/schema.ts";
-import type { AuthUser } from "../../src/server/services/auth/auth-user.ts";
+import type { AuthUser } from "../../src/server/services/core/auth-user.ts";
 import { runNextImport, startImport } from "../../src/server/services/importing/imports.ts";
 import { suspend } from "../../src/server/services/moderation/suspension.ts";
 import { buildTestApp } from "../support/app.ts";

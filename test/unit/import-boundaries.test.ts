@@ -50,7 +50,7 @@ describe("import boundaries", { timeout: 60_000 }, () => {
       "src/server/services/content/probe.ts",
       'import { sendCached } from "../../plugins/read-cache.ts";\nexport { sendCached };\n',
     ],
-    ["src/server/infra/probe.ts", 'import { headline } from "../services/content/excerpt.ts";\nexport { headline };\n'],
+    ["src/server/infra/probe.ts", 'import { headline } from "../services/core/excerpt.ts";\nexport { headline };\n'],
     [
       "src/client/components/layout/probe.ts",
       'import { adminKeys } from "../../features/admin/public.ts";\nexport { adminKeys };\n',

@@ -15,7 +15,7 @@ import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { acceptOneClickForm } from "../../plugins/downloads.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
-import type { TokenClaims } from "../../services/auth/session-tokens.ts";
+import type { TokenClaims } from "../../services/core/session-tokens.ts";
 import * as notifications from "../../services/notifications/reads.ts";
 import { resubscribe, unsubscribe } from "../../services/notifications/unsubscribe.ts";
 

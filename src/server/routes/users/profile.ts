@@ -14,9 +14,9 @@ import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { multipartBody } from "../../plugins/multipart.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { findUser } from "../../services/users/find-user.ts";
+import { findUser } from "../../services/core/find-user.ts";
+import { toPublicUser } from "../../services/core/user-fields.ts";
 import * as profiles from "../../services/users/profiles.ts";
-import { toPublicUser } from "../../services/users/user-fields.ts";
 
 const tags = ["users"];
 /** A user's name and photo show beside their posts and comments. */

@@ -5,16 +5,16 @@ import { comments, posts, users } from "../../db/schema.ts";
 import { preparedFor, statement } from "../../db/statement.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
 import { refuseIfBlocked } from "../blocks/blocks.ts";
-import type { Deps } from "../deps.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { isReachable, POST_NOT_FOUND } from "../core/post-queries.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../core/tags.ts";
+import { toUserSummary, userSummaryColumns } from "../core/user-fields.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
 import { heldFor, queueHeld } from "../moderation/reports.ts";
 import { refuseLinksFromNewAccounts } from "../moderation/spam.ts";
 import { notify } from "../notifications/notify.ts";
-import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
-import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
-import { isReachable, POST_NOT_FOUND } from "./post-queries.ts";
 
 const select = (deps: Pick<Deps, "db">) =>
   deps.db

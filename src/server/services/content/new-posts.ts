@@ -4,15 +4,15 @@ import { plainText } from "#shared/text.ts";
 import type { Db } from "../../db/client.ts";
 import { posts, users } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { queuePostActivity } from "../federation/queue-messages.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { queuePostActivity } from "../core/federation-queue.ts";
+import { hasContent, sanitizePostHtml } from "../core/sanitize.ts";
+import { cacheTags } from "../core/tags.ts";
 import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
 import { screenInSlices } from "../moderation/screen-slices.ts";
 import { isNewAccount, newAccountLimit } from "../moderation/spam.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
-import { cacheTags } from "../reads/tags.ts";
-import { hasContent, sanitizePostHtml } from "../sanitize.ts";
 
 /** A new post as any writer hands it over: the editor, an import, later an API token. */
 export interface NewPost {

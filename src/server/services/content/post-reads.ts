@@ -5,10 +5,10 @@ import { preparedFor } from "../../db/statement.ts";
 import { HttpError } from "../../http-error.ts";
 import { cursorShapes, decodeCursor, toPage } from "../../infra/cursor.ts";
 import { holdsMutedWord, mutes } from "../blocks/queries.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
+import { isPublished, isReachable, POST_NOT_FOUND, postFilters, selectPosts, toPost } from "../core/post-queries.ts";
 import { tipTotals } from "../payments/tips.ts";
 import { listComments } from "./comments.ts";
-import { isPublished, isReachable, POST_NOT_FOUND, postFilters, selectPosts, toPost } from "./post-queries.ts";
 import { searchPosts } from "./search.ts";
 
 /** One post by id with a viewer's reaction (none for null): every like answers with it, so it is built once. */

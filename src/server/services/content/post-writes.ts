@@ -4,19 +4,19 @@ import type { CreatePostBody, PostStatus, PostUpdate } from "#shared/schemas/pos
 import { plainText } from "#shared/text.ts";
 import { categories, posts } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { queuePostActivity } from "../federation/queue-messages.ts";
-import { removeImage, storeImage } from "../images.ts";
+import { type AuthUser, payingWallet } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { queuePostActivity } from "../core/federation-queue.ts";
+import { removeImage, storeImage } from "../core/images.ts";
+import { POST_NOT_FOUND } from "../core/post-queries.ts";
+import { cacheTags } from "../core/tags.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
 import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
 import { limitNewAccountPosts } from "../moderation/spam.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
-import { cacheTags } from "../reads/tags.ts";
 import { cleanDescription, writeNewPost } from "./new-posts.ts";
-import { POST_NOT_FOUND } from "./post-queries.ts";
 import { getPost } from "./post-reads.ts";
 
 /**

@@ -2,11 +2,11 @@ import { and, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { posts, users } from "../../db/schema.ts";
 import { periodic } from "../../infra/periodic.ts";
-import type { Deps } from "../deps.ts";
-import { queuePostActivity } from "../federation/queue-messages.ts";
+import type { Deps } from "../core/deps.ts";
+import { queuePostActivity } from "../core/federation-queue.ts";
+import { cacheTags } from "../core/tags.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { notify } from "../notifications/notify.ts";
-import { cacheTags } from "../reads/tags.ts";
 import { pastTheLimit } from "./new-posts.ts";
 
 /** Authors past the new-account rules (staff, or verified and a day old): their due posts go out in one UPDATE. */

@@ -1,12 +1,12 @@
 import type { FastifyBaseLogger } from "fastify";
 import type { PublicClient } from "viem";
-import type { Db } from "../db/client.ts";
-import type { AppConfig } from "../env.ts";
-import type { Bus } from "../infra/bus.ts";
-import type { Mailer } from "../infra/mailer.ts";
-import type { Storage } from "../infra/storage.ts";
-import type { SessionTokens } from "./auth/session-tokens.ts";
-import type { Changed } from "./reads/changes.ts";
+import type { Db } from "../../db/client.ts";
+import type { AppConfig } from "../../env.ts";
+import type { Bus } from "../../infra/bus.ts";
+import type { Mailer } from "../../infra/mailer.ts";
+import type { Storage } from "../../infra/storage.ts";
+import type { Changed } from "./changes.ts";
+import type { SessionTokens } from "./session-tokens.ts";
 
 /**
  * What services work with. A service takes these (or the few it uses) as plain values, never the app or a request,
@@ -22,6 +22,6 @@ export interface Deps {
   /** Messages to every instance (live unread counts). */
   bus: Bus;
   log: FastifyBaseLogger;
-  /** What a write changed in public reads, told once it is committed (services/reads/changes.ts). */
+  /** What a write changed in public reads, told once it is committed (core/changes.ts). */
   changed: Changed;
 }

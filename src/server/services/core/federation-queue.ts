@@ -1,6 +1,6 @@
 import type { Db } from "../../db/client.ts";
 import { federationQueue } from "../../db/schema.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "./deps.ts";
 
 // What the rest of the server queues for the fediverse, in its own transactions. Kept apart from the deliveries
 // (outgoing.ts), so that a server that does not federate never loads Fedify.

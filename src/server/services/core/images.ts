@@ -1,8 +1,8 @@
 import crypto from "node:crypto";
 import type Sharp from "sharp";
 import { IMAGE_WIDTHS, type ImageKind, imageAt } from "#shared/images.ts";
-import { HttpError } from "../http-error.ts";
-import type { Storage } from "../infra/storage.ts";
+import { HttpError } from "../../http-error.ts";
+import type { Storage } from "../../infra/storage.ts";
 
 const PIXEL_LIMIT = 40_000_000;
 /** libwebp's effort 2 of 6: half the time of its default for files about 4 % larger. */

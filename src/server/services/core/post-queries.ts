@@ -3,9 +3,9 @@ import type { Post } from "#shared/schemas/posts.ts";
 import { categories, payments, posts, reactions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { cursorKey } from "../../infra/cursor.ts";
-import type { Deps } from "../deps.ts";
-import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
+import type { Deps } from "./deps.ts";
 import { excerptParts } from "./excerpt.ts";
+import { toUserSummary, userSummaryColumns } from "./user-fields.ts";
 
 // Named in full: Drizzle may leave columns unqualified, and a bare "id" inside a subquery binds to its own table.
 const OUTER_POST_ID = sql.raw('"posts"."id"');

@@ -2,10 +2,10 @@ import { eq, lt, sql } from "drizzle-orm";
 import type { Session } from "#shared/schemas/session.ts";
 import { revokedSessions, users } from "../../db/schema.ts";
 import type { Bus } from "../../infra/bus.ts";
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
 import type { AuthUser } from "./auth-user.ts";
+import type { Deps } from "./deps.ts";
 import type { TokenClaims } from "./session-tokens.ts";
+import { NOTHING_PUBLIC } from "./tags.ts";
 
 /** What a login answers (stored by the client as `userInfo`), with a new bearer token. */
 export async function sessionFor(

@@ -4,13 +4,13 @@ import { plainText } from "#shared/text.ts";
 import type { Db } from "../../db/client.ts";
 import { approvedRepliers, posts, remoteReactions, remoteReplies } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import { isPublished, requirePublished } from "../content/post-queries.ts";
-import type { Deps } from "../deps.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { isPublished, requirePublished } from "../core/post-queries.ts";
+import { sanitizeRemoteHtml } from "../core/sanitize.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 import { screen } from "../moderation/filter.ts";
 import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
-import { sanitizeRemoteHtml } from "../sanitize.ts";
 import { domainSeverity, hostOf } from "./domains.ts";
 
 /** A reply longer than this is cut (a toot is 500 characters; a long reply a few thousand). */

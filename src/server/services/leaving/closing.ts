@@ -32,12 +32,12 @@ import {
 } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import { periodic } from "../../infra/periodic.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import { announceSessionsEnded } from "../auth/sessions.ts";
-import type { Deps } from "../deps.ts";
-import { queueActorDelete } from "../federation/queue-messages.ts";
-import { removeImage } from "../images.ts";
-import { EVERYTHING, NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { queueActorDelete } from "../core/federation-queue.ts";
+import { removeImage } from "../core/images.ts";
+import { announceSessionsEnded } from "../core/sessions.ts";
+import { EVERYTHING, NOTHING_PUBLIC } from "../core/tags.ts";
 import { archiveFile } from "./exports.ts";
 import { closedMail, closingMail } from "./mails.ts";
 

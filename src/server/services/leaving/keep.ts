@@ -1,9 +1,9 @@
 import { and, eq, isNotNull } from "drizzle-orm";
 import type { ClosingState } from "#shared/schemas/leaving.ts";
 import { users } from "../../db/schema.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 import { closingCancelledMail } from "./mails.ts";
 
 // Signing in calls this: it lives apart from closing.ts, which imports the sessions of auth/.

@@ -3,13 +3,13 @@ import { type ActionInput, actionInputSchema, type ModerationAction } from "#sha
 import type { Db } from "../../db/client.ts";
 import { comments, moderationActions, posts, remoteReplies, reports, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import { announceSessionsEnded } from "../auth/sessions.ts";
-import type { Deps } from "../deps.ts";
-import { queuePostActivity } from "../federation/queue-messages.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { queuePostActivity } from "../core/federation-queue.ts";
+import { announceSessionsEnded } from "../core/sessions.ts";
+import { cacheTags, EVERYTHING, NOTHING_PUBLIC } from "../core/tags.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { notify } from "../notifications/notify.ts";
-import { cacheTags, EVERYTHING, NOTHING_PUBLIC } from "../reads/tags.ts";
 import { appealPath } from "./appeal-links.ts";
 import { appendLog } from "./log.ts";
 import { actionMail, outcomeMail } from "./mails.ts";

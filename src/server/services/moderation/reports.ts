@@ -5,10 +5,10 @@ import { isUniqueViolation } from "../../db/errors.ts";
 import { reports } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { queueFlagForward } from "../federation/queue-messages.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { queueFlagForward } from "../core/federation-queue.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 import { reasonOf } from "./rules.ts";
 import { findTarget, type Target } from "./targets.ts";
 

@@ -3,7 +3,7 @@ import type { FastifyBaseLogger } from "fastify";
 import { describeNotification } from "#shared/notification-text.ts";
 import { type NotificationKind, TOPICS } from "#shared/schemas/notifications.ts";
 import { periodic } from "../../infra/periodic.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
 import { digestMail, unsubscribeHeaders } from "./mails.ts";
 import { mailtoOf } from "./notify.ts";
 import { shownSql } from "./queries.ts";

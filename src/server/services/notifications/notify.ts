@@ -1,6 +1,6 @@
 import { describeNotification } from "#shared/notification-text.ts";
 import { type NotificationKind, TOPICS, topicOf } from "#shared/schemas/notifications.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
 import { notificationMail, unsubscribeHeaders } from "./mails.ts";
 import { takingBack, telling, turnKeys } from "./queries.ts";
 import { unsubscribePath, unsubscribeToken } from "./unsubscribe.ts";

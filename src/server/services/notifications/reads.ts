@@ -9,10 +9,10 @@ import {
 } from "#shared/schemas/notifications.ts";
 import { notificationActors, notificationSettings, notifications, payments, posts, users } from "../../db/schema.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
-import { toUserSummary } from "../users/user-fields.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
+import { toUserSummary } from "../core/user-fields.ts";
 import { NOTIFICATIONS_CHANNEL, type NotificationsChanged } from "./notify.ts";
 import { shownSql } from "./queries.ts";
 

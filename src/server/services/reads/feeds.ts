@@ -2,10 +2,10 @@ import type { Post } from "#shared/schemas/posts.ts";
 import { excerpt, plainText } from "#shared/text.ts";
 import type { Format } from "../../infra/read-cache.ts";
 import { countPosts, listNewestPosts, listPostDates } from "../content/post-reads.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
+import { cacheTags } from "../core/tags.ts";
 import type { PublicReads } from "./public-reads.ts";
 import { rss2, sitemapIndex, urlSet } from "./rss.ts";
-import { cacheTags } from "./tags.ts";
 
 const FEED_SIZE = 20;
 /** The sitemap protocol's limit is 50,000 addresses a file; a few go to the fixed pages. */

@@ -6,7 +6,6 @@ import { HttpError } from "../../http-error.ts";
 import type { CachedResponse, Format, ReadCache, ReadFrom } from "../../infra/read-cache.ts";
 import { findCategoryTitle, listCategories } from "../content/categories.ts";
 import { listComments } from "../content/comments.ts";
-import { requirePublished } from "../content/post-queries.ts";
 import {
   findPosts,
   firstComments,
@@ -16,9 +15,10 @@ import {
   postCounts,
 } from "../content/post-reads.ts";
 import { reactionsOf } from "../content/reaction-queries.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
+import { requirePublished } from "../core/post-queries.ts";
+import { cacheTags } from "../core/tags.ts";
 import { readSettings } from "../settings.ts";
-import { cacheTags } from "./tags.ts";
 
 type Page<T> = { items: T[]; nextCursor: string | null };
 type Reaction = "like" | "dislike";

@@ -1,5 +1,5 @@
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 import { type ReadRequest, readOf } from "./reads.ts";
 import type { StatsRecorder } from "./recorder.ts";
 

@@ -3,7 +3,7 @@ import { IMPORTED_SUBSCRIBERS_PER_DAY, IMPORTED_SUBSCRIBERS_PER_IMPORT } from "#
 import { emailSchema } from "#shared/schemas/users.ts";
 import { emailSubscriptions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
 import { isNewAccount } from "../moderation/spam.ts";
 import { subscriberLimitKey } from "./address-key.ts";
 import { importedConfirmationMail } from "./mails.ts";

@@ -14,9 +14,9 @@ import { emailSubscriptions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { csvField } from "../../infra/csv.ts";
 import { checkLinkToken, signLink, signLinkSql } from "../../infra/link-signature.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 import { countEvent } from "../stats/counts.ts";
 import { confirmSubscriptionMail } from "./mails.ts";
 
