@@ -8,12 +8,12 @@ import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import { refuseIfBlocked } from "../blocks/blocks.ts";
 import type { AuthUser } from "../core/auth-user.ts";
 import type { Deps } from "../core/deps.ts";
+import { refuseLinksFromNewAccounts } from "../core/new-accounts.ts";
 import { isReachable, POST_NOT_FOUND } from "../core/post-queries.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../core/tags.ts";
 import { toUserSummary, userSummaryColumns } from "../core/user-fields.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
 import { heldFor, queueHeld } from "../moderation/reports.ts";
-import { refuseLinksFromNewAccounts } from "../moderation/spam.ts";
 import { notify } from "../notifications/notify.ts";
 
 const select = (deps: Pick<Deps, "db">) =>

@@ -7,11 +7,11 @@ import { HttpError, validationError } from "../../http-error.ts";
 import type { AuthUser } from "../core/auth-user.ts";
 import type { Deps } from "../core/deps.ts";
 import { queuePostActivity } from "../core/federation-queue.ts";
+import { isNewAccount, newAccountLimit } from "../core/new-accounts.ts";
 import { hasContent, sanitizePostHtml } from "../core/sanitize.ts";
 import { cacheTags } from "../core/tags.ts";
 import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
 import { screenInSlices } from "../moderation/screen-slices.ts";
-import { isNewAccount, newAccountLimit } from "../moderation/spam.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 
 /** A new post as any writer hands it over: the editor, an import, later an API token. */

@@ -1,8 +1,8 @@
 import { and, count, eq, gt } from "drizzle-orm";
 import { posts } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
-import type { AuthUser } from "../core/auth-user.ts";
-import type { Deps } from "../core/deps.ts";
+import type { AuthUser } from "./auth-user.ts";
+import type { Deps } from "./deps.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** A link in plain text: an address with a scheme, or one starting with www. */

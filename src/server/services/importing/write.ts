@@ -5,9 +5,9 @@ import { comments, importedItems, postRedirects, users } from "../../db/schema.t
 import { refuseSilencedAuthor, writeNewPost } from "../content/new-posts.ts";
 import type { AuthUser } from "../core/auth-user.ts";
 import type { Deps } from "../core/deps.ts";
+import { isNewAccount, LINK, newAccountLimit } from "../core/new-accounts.ts";
 import { screen } from "../moderation/filter.ts";
 import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
-import { isNewAccount, LINK, newAccountLimit } from "../moderation/spam.ts";
 import type { SubscriberImport } from "../subscribers/imported.ts";
 import { type BringImage, cleanBody } from "./body.ts";
 import { imageFailure } from "./images.ts";

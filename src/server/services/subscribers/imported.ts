@@ -4,7 +4,7 @@ import { emailSchema } from "#shared/schemas/users.ts";
 import { emailSubscriptions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import type { Deps } from "../core/deps.ts";
-import { isNewAccount } from "../moderation/spam.ts";
+import { isNewAccount } from "../core/new-accounts.ts";
 import { subscriberLimitKey } from "./address-key.ts";
 import { importedConfirmationMail } from "./mails.ts";
 import { confirmationPath, confirmationToken } from "./subscriptions.ts";

@@ -14,6 +14,7 @@ import { queueActorUpdate } from "../core/federation-queue.ts";
 import { findUser } from "../core/find-user.ts";
 import { changeHandle } from "../core/handles.ts";
 import { removeImage, storeImage } from "../core/images.ts";
+import { refuseLinksFromNewAccounts } from "../core/new-accounts.ts";
 import { isPublished } from "../core/post-queries.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../core/tags.ts";
 import {
@@ -28,7 +29,6 @@ import {
   userSummaryColumns,
 } from "../core/user-fields.ts";
 import { refuseFlagged } from "../moderation/filter.ts";
-import { refuseLinksFromNewAccounts } from "../moderation/spam.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
 import { tipTotals } from "../payments/tips.ts";
 
