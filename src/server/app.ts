@@ -45,8 +45,8 @@ import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
 import type { Deps } from "./services/core/deps.ts";
 import { redirectFor } from "./services/importing/redirects.ts";
-import { createFeeds, type Feeds } from "./services/reads/feeds.ts";
-import { createPublicReads, type PublicReads } from "./services/reads/public-reads.ts";
+import { createFeeds, type Feeds } from "./services/public-reads/feeds.ts";
+import { createPublicReads, type PublicReads } from "./services/public-reads/public-reads.ts";
 
 declare module "fastify" {
   interface FastifyInstance {
@@ -172,7 +172,7 @@ export async function buildApp(options: AppOptions) {
     leaseMs: config.mailLeaseMs,
   });
   app.decorate("mailer", mailer);
-  // Reads are served from a cache that writes tell what they changed (services/reads/).
+  // Reads are served from a cache that writes tell what they changed (services/public-reads/).
   registerReadCache(app, { maxAgeMs: config.readCacheMaxAgeMs, refuseUnsaid: config.env !== "production" });
   const changed = app.changeLog.changed;
   // How often (before the jobs: an import's list counts against the form's per-address limit).

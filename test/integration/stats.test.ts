@@ -4,7 +4,7 @@ import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Stats } from "#shared/schemas/stats.ts";
 import type { App } from "../../src/server/app.ts";
-import { readOf, visitorOf } from "../../src/server/services/stats/reads.ts";
+import { readOf, visitorOf } from "../../src/server/services/stats/read-from-request.ts";
 import { buildTestApp, TEST_JWT_SECRET, twoInstances } from "../support/app.ts";
 import { createCategory, createPost, likePost } from "../support/content.ts";
 import { databaseTargets, pgliteTarget } from "../support/databases.ts";

@@ -17,7 +17,7 @@ import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
 import { cleanDescription, writeNewPost } from "./new-posts.ts";
-import { getPost } from "./post-reads.ts";
+import { getPost } from "./shown-posts.ts";
 
 /**
  * The columns an author's button sets: publish now (a post published before keeps its date), keep as a draft, or

@@ -4,8 +4,8 @@ import type { Deps } from "../core/deps.ts";
 import { POST_NOT_FOUND } from "../core/post-queries.ts";
 import { cacheTags } from "../core/tags.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
-import { getPost } from "./post-reads.ts";
 import { toggle } from "./reaction-queries.ts";
+import { getPost } from "./shown-posts.ts";
 
 /**
  * Likes and dislikes are exclusive and toggle (docs/product.md), in one statement: the same reaction again

@@ -1,7 +1,7 @@
 import type { Post } from "#shared/schemas/posts.ts";
 import { excerpt, plainText } from "#shared/text.ts";
 import type { Format } from "../../infra/read-cache.ts";
-import { countPosts, listNewestPosts, listPostDates } from "../content/post-reads.ts";
+import { countPosts, listNewestPosts, listPostDates } from "../content/shown-posts.ts";
 import type { Deps } from "../core/deps.ts";
 import { cacheTags } from "../core/tags.ts";
 import type { PublicReads } from "./public-reads.ts";

@@ -6,6 +6,7 @@ import { HttpError } from "../../http-error.ts";
 import type { CachedResponse, Format, ReadCache, ReadFrom } from "../../infra/read-cache.ts";
 import { findCategoryTitle, listCategories } from "../content/categories.ts";
 import { listComments } from "../content/comments.ts";
+import { reactionsOf } from "../content/reaction-queries.ts";
 import {
   findPosts,
   firstComments,
@@ -13,8 +14,7 @@ import {
   getPostDetail,
   type PostCounts,
   postCounts,
-} from "../content/post-reads.ts";
-import { reactionsOf } from "../content/reaction-queries.ts";
+} from "../content/shown-posts.ts";
 import type { Deps } from "../core/deps.ts";
 import { requirePublished } from "../core/post-queries.ts";
 import { cacheTags } from "../core/tags.ts";

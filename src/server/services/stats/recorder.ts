@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.ts";
 import { periodic } from "../../infra/periodic.ts";
-import { dayOf, perPeriod, type Read } from "./reads.ts";
+import { dayOf, perPeriod, type Read } from "./read-from-request.ts";
 
 const FLUSH_EVERY_MS = 1000;
 /** Reads held while the database cannot take them; past this the oldest are dropped, with a warning. */
