@@ -2,14 +2,14 @@ import fs from "node:fs";
 import path from "node:path";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scratchPostgres } from "../../scripts/lib/scratch-postgres.ts";
-import type { App } from "../../src/server/app.ts";
-import { openDatabase } from "../../src/server/db/client.ts";
-import { mailOutbox } from "../../src/server/db/schema.ts";
-import { buildTestApp, generousLimits } from "../support/app.ts";
-import { databaseTargets, pgliteTarget } from "../support/databases.ts";
-import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
-import { bearer, signUp } from "../support/users.ts";
+import { scratchPostgres } from "../../../scripts/lib/scratch-postgres.ts";
+import type { App } from "../../../src/server/app.ts";
+import { openDatabase } from "../../../src/server/db/client.ts";
+import { mailOutbox } from "../../../src/server/db/schema.ts";
+import { buildTestApp, generousLimits } from "../../support/app.ts";
+import { databaseTargets, pgliteTarget } from "../../support/databases.ts";
+import { type SmtpServer, startSmtpServer } from "../../support/smtp.ts";
+import { bearer, signUp } from "../../support/users.ts";
 
 describe.each(databaseTargets)("messages between users on $name", (target) => {
   let app: App;
@@ -203,7 +203,7 @@ describe("rate limits", () => {
 
   it("limits login attempts with the production defaults", async () => {
     const app = await buildTestApp(await pgliteTarget.open(), { rateLimits: {} });
-    const { DEFAULT_RATE_LIMITS } = await import("../../src/server/plugins/rate-limits.ts");
+    const { DEFAULT_RATE_LIMITS } = await import("../../../src/server/plugins/rate-limits.ts");
     const codes = [];
     for (let attempt = 0; attempt <= DEFAULT_RATE_LIMITS.loginAccount.max; attempt++) {
       const response = await app.inject({

@@ -1,10 +1,10 @@
 import { generatePrivateKey, privateKeyToAccount } from "viem/accounts";
 import { createSiweMessage } from "viem/siwe";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { buildTestApp } from "../support/app.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { bearer, buildRegistration, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { bearer, buildRegistration, makeAdmin, signUp } from "../../support/users.ts";
 
 // Hardhat's well-known development keys #2 to #4: test wallets only.
 const alice = privateKeyToAccount("0x5de4111afa1a4b94908f83103eb1f1706367c2e68ca870fc3fb9a804cdab365a");

@@ -2,10 +2,10 @@ import { SignJWT } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { sessionSchema } from "#shared/schemas/session.ts";
 import { z } from "#shared/zod.ts";
-import type { App } from "../../src/server/app.ts";
-import { buildTestApp } from "../support/app.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { bearer, buildRegistration, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { bearer, buildRegistration, signUp } from "../../support/users.ts";
 
 describe.each(databaseTargets)("registration, login and tokens on $name", (target) => {
   let app: App;

@@ -1,9 +1,9 @@
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { buildTestApp } from "../support/app.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
-import { bearer, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { type SmtpServer, startSmtpServer } from "../../support/smtp.ts";
+import { bearer, signUp } from "../../support/users.ts";
 
 describe.each(databaseTargets)("passwords and verification on $name", (target) => {
   let app: App;

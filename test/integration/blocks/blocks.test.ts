@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { CANNOT_COMMENT, CANNOT_FOLLOW, CANNOT_MESSAGE, CANNOT_TIP } from "#shared/schemas/blocks.ts";
-import type { App } from "../../src/server/app.ts";
-import { mailOutbox } from "../../src/server/db/schema.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost, likePost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { mailOutbox } from "../../../src/server/db/schema.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost, likePost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
 const TX = `0x${"ab".repeat(32)}`;

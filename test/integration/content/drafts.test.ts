@@ -1,15 +1,15 @@
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { posts } from "../../src/server/db/schema.ts";
-import { buildTestApp, keepOpen } from "../support/app.ts";
-import { createCategory, createPost, submitPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { posts } from "../../../src/server/db/schema.ts";
+import { buildTestApp, keepOpen } from "../../support/app.ts";
+import { createCategory, createPost, submitPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 /** Built by `npm run build` (npm test builds first), for the reader pages. */
-const CLIENT_DIR = path.resolve(import.meta.dirname, "../../dist/client");
+const CLIENT_DIR = path.resolve(import.meta.dirname, "../../../dist/client");
 type Session = Awaited<ReturnType<typeof signUp>>;
 const inAMinute = () => new Date(Date.now() + 60_000).toISOString();
 

@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { openDatabase } from "../../src/server/db/client.ts";
-import { encodeCursor } from "../../src/server/infra/cursor.ts";
-import { SEARCH_WINDOW } from "../../src/server/services/content/search.ts";
-import { buildTestApp } from "../support/app.ts";
-import { insertCategory, insertUser } from "../support/builders.ts";
-import { bearer, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { openDatabase } from "../../../src/server/db/client.ts";
+import { encodeCursor } from "../../../src/server/infra/cursor.ts";
+import { SEARCH_WINDOW } from "../../../src/server/services/content/search.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { insertCategory, insertUser } from "../../support/builders.ts";
+import { bearer, signUp } from "../../support/users.ts";
 
 /** Every statement the app sends, counted through Drizzle's logger. */
 const queries: string[] = [];

@@ -2,13 +2,13 @@ import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { postDetailSchema, postSchema, TX_HASH_MESSAGE } from "#shared/schemas/posts.ts";
-import type { App } from "../../src/server/app.ts";
-import { posts } from "../../src/server/db/schema.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost, submitPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { jpegWithExif } from "../support/images.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { posts } from "../../../src/server/db/schema.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost, submitPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { jpegWithExif } from "../../support/images.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
 

@@ -1,12 +1,12 @@
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { SEARCH_WINDOW } from "../../src/server/services/content/search.ts";
-import { EXCERPT_SOURCE_CHARS } from "../../src/server/services/core/excerpt.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { SEARCH_WINDOW } from "../../../src/server/services/content/search.ts";
+import { EXCERPT_SOURCE_CHARS } from "../../../src/server/services/core/excerpt.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { makeAdmin, signUp } from "../../support/users.ts";
 
 const cursorOf = (parts: unknown[]) => Buffer.from(JSON.stringify(parts)).toString("base64url");
 

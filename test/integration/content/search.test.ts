@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 interface Found {
   id: string;

@@ -2,12 +2,12 @@ import fs from "node:fs";
 import path from "node:path";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, submitPost } from "../support/content.ts";
-import { pgliteTarget } from "../support/databases.ts";
-import { png } from "../support/images.ts";
-import { makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, submitPost } from "../../support/content.ts";
+import { pgliteTarget } from "../../support/databases.ts";
+import { png } from "../../support/images.ts";
+import { makeAdmin, signUp } from "../../support/users.ts";
 
 describe("image widths by address", () => {
   let app: App;

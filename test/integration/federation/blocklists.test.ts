@@ -1,13 +1,13 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { approvedRepliers } from "../../src/server/db/schema.ts";
-import { BLOCKLIST_HEADER } from "../../src/server/services/federation/blocklists.ts";
-import { isBlockedDomain } from "../../src/server/services/federation/domains.ts";
-import { receiveReply } from "../../src/server/services/federation/replies.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { approvedRepliers } from "../../../src/server/db/schema.ts";
+import { BLOCKLIST_HEADER } from "../../../src/server/services/federation/blocklists.ts";
+import { isBlockedDomain } from "../../../src/server/services/federation/domains.ts";
+import { receiveReply } from "../../../src/server/services/federation/replies.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 describe.each(databaseTargets)("shared domain block lists on $name", (target) => {
   let app: App;

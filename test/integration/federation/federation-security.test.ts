@@ -3,11 +3,11 @@ import type net from "node:net";
 import { Create, type Person } from "@fedify/fedify/vocab";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { federationQueue, remoteFollowers, remoteReactions, remoteReplies } from "../../src/server/db/schema.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
+import type { App } from "../../../src/server/app.ts";
+import { federationQueue, remoteFollowers, remoteReactions, remoteReplies } from "../../../src/server/db/schema.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
 import {
   likeJson,
   type Peer,
@@ -15,8 +15,8 @@ import {
   startKeyForger,
   startPeer,
   type startTlsFront,
-} from "../support/fediverse.ts";
-import { bearer, signUp } from "../support/users.ts";
+} from "../../support/fediverse.ts";
+import { bearer, signUp } from "../../support/users.ts";
 
 const WAIT = { timeout: 15_000, interval: 100 };
 
@@ -280,7 +280,7 @@ describe.each(databaseTargets)("federation under attack on $name", (target) => {
 /** Where the site federates on a public https address, deliveries never reach this machine. */
 describe("deliveries from a public site", () => {
   it("refuses private addresses, by literal or by name, and http", async () => {
-    const { guardedDelivery } = await import("../../src/server/services/federation/delivery-guard.ts");
+    const { guardedDelivery } = await import("../../../src/server/services/federation/delivery-guard.ts");
     const target = await startListener((_request, response) => response.writeHead(202).end());
     try {
       const deliver = (inbox: string) =>

@@ -17,12 +17,12 @@ import {
 } from "@fedify/fedify/vocab";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { federationQueue, remoteFollowers, reports } from "../../src/server/db/schema.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { type Peer, startFederatingApp, startPeer, type startTlsFront } from "../support/fediverse.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { federationQueue, remoteFollowers, reports } from "../../../src/server/db/schema.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { type Peer, startFederatingApp, startPeer, type startTlsFront } from "../../support/fediverse.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 const AP = "application/activity+json";
 /** Deliveries cross the queue (polled every second) and two servers: each wait is given this long. */

@@ -4,20 +4,20 @@ import path from "node:path";
 import { monitorEventLoopDelay } from "node:perf_hooks";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { comments, importedItems, posts } from "../../src/server/db/schema.ts";
-import { openArchive } from "../../src/server/services/importing/archive-file.ts";
-import { shortcodesAsHtml } from "../../src/server/services/importing/formats/shortcodes.ts";
-import { openWxr } from "../../src/server/services/importing/formats/wxr.ts";
-import { type ImportedPost, ITEM_LIMITS } from "../../src/server/services/importing/items.ts";
-import { POST_DESCRIPTION_MAX } from "../../src/shared/constants.ts";
-import { buildTestApp } from "../support/app.ts";
-import { importArchive, uploadArchive, wxr, zipOf } from "../support/archives.ts";
-import { createCategory } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { comments, importedItems, posts } from "../../../src/server/db/schema.ts";
+import { openArchive } from "../../../src/server/services/importing/archive-file.ts";
+import { shortcodesAsHtml } from "../../../src/server/services/importing/formats/shortcodes.ts";
+import { openWxr } from "../../../src/server/services/importing/formats/wxr.ts";
+import { type ImportedPost, ITEM_LIMITS } from "../../../src/server/services/importing/items.ts";
+import { POST_DESCRIPTION_MAX } from "../../../src/shared/constants.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { importArchive, uploadArchive, wxr, zipOf } from "../../support/archives.ts";
+import { createCategory } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { signUp } from "../../support/users.ts";
 
-const THEME_UNIT_TEST = path.resolve(import.meta.dirname, "../fixtures/public/wptt/themeunittestdata.wordpress.xml");
+const THEME_UNIT_TEST = path.resolve(import.meta.dirname, "../../fixtures/public/wptt/themeunittestdata.wordpress.xml");
 /** Archives of megabytes, read twice and written, on two shared cores. */
 const SLOW = 240_000;
 type State = {

@@ -2,16 +2,16 @@ import fs from "node:fs";
 import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { categories, comments, imports, postRedirects, posts, users } from "../../src/server/db/schema.ts";
-import type { AuthUser } from "../../src/server/services/core/auth-user.ts";
-import { runNextImport, startImport } from "../../src/server/services/importing/imports.ts";
-import { suspend } from "../../src/server/services/moderation/suspension.ts";
-import { buildTestApp } from "../support/app.ts";
-import { importArchive, type WxrPost, wxr } from "../support/archives.ts";
-import { createCategory } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { categories, comments, imports, postRedirects, posts, users } from "../../../src/server/db/schema.ts";
+import type { AuthUser } from "../../../src/server/services/core/auth-user.ts";
+import { runNextImport, startImport } from "../../../src/server/services/importing/imports.ts";
+import { suspend } from "../../../src/server/services/moderation/suspension.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { importArchive, type WxrPost, wxr } from "../../support/archives.ts";
+import { createCategory } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 type State = { id: string; status: string; error: string | null; errors: { item: string; reason: string }[] };
 

@@ -1,15 +1,15 @@
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { IMPORTED_SUBSCRIBERS_PER_DAY, IMPORTED_SUBSCRIBERS_PER_IMPORT } from "#shared/constants.ts";
-import type { App } from "../../src/server/app.ts";
-import { emailSubscriptions, mailOutbox, posts, users } from "../../src/server/db/schema.ts";
-import { DEFAULT_RATE_LIMITS } from "../../src/server/plugins/rate-limits.ts";
-import { buildTestApp, generousLimits } from "../support/app.ts";
-import { importArchive, zipOf } from "../support/archives.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
-import { makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { emailSubscriptions, mailOutbox, posts, users } from "../../../src/server/db/schema.ts";
+import { DEFAULT_RATE_LIMITS } from "../../../src/server/plugins/rate-limits.ts";
+import { buildTestApp, generousLimits } from "../../support/app.ts";
+import { importArchive, zipOf } from "../../support/archives.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { type SmtpServer, startSmtpServer } from "../../support/smtp.ts";
+import { makeAdmin, signUp } from "../../support/users.ts";
 
 type State = { status: string; total: number; done: number; errors: { item: string; reason: string }[] };
 type Session = Awaited<ReturnType<typeof signUp>>;

@@ -3,7 +3,7 @@ import path from "node:path";
 import { and, eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import yauzl from "yauzl";
-import type { App } from "../../src/server/app.ts";
+import type { App } from "../../../src/server/app.ts";
 import {
   categories,
   comments,
@@ -12,18 +12,18 @@ import {
   mailOutbox,
   posts,
   users,
-} from "../../src/server/db/schema.ts";
-import { runNextImport, startImport } from "../../src/server/services/importing/imports.ts";
-import { writeArchive } from "../../src/server/services/leaving/archive.ts";
-import { buildTestApp } from "../support/app.ts";
-import { folderFiles, importArchive, uploadArchive, type WxrPost, wxr, zipOf } from "../support/archives.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { png } from "../support/images.ts";
-import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+} from "../../../src/server/db/schema.ts";
+import { runNextImport, startImport } from "../../../src/server/services/importing/imports.ts";
+import { writeArchive } from "../../../src/server/services/leaving/archive.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { folderFiles, importArchive, uploadArchive, type WxrPost, wxr, zipOf } from "../../support/archives.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { png } from "../../support/images.ts";
+import { type SmtpServer, startSmtpServer } from "../../support/smtp.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
-const FIXTURES = path.resolve(import.meta.dirname, "../fixtures/public");
+const FIXTURES = path.resolve(import.meta.dirname, "../../fixtures/public");
 type State = { id: string; status: string; total: number; done: number; errors: { item: string; reason: string }[] };
 
 /** One file of a zip, read with yauzl. */

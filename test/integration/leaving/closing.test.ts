@@ -1,15 +1,15 @@
 import { Person } from "@fedify/fedify/vocab";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { emailSubscriptions, federationQueue, remoteFollowers, users } from "../../src/server/db/schema.ts";
-import { eraseClosedAccounts } from "../../src/server/services/leaving/closing.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost, recordFeaturedFee } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { type Peer, startFederatingApp } from "../support/fediverse.ts";
-import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { emailSubscriptions, federationQueue, remoteFollowers, users } from "../../../src/server/db/schema.ts";
+import { eraseClosedAccounts } from "../../../src/server/services/leaving/closing.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost, recordFeaturedFee } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { type Peer, startFederatingApp } from "../../support/fediverse.ts";
+import { type SmtpServer, startSmtpServer } from "../../support/smtp.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 const DAY = 24 * 60 * 60_000;
 type Session = Awaited<ReturnType<typeof signUp>>;

@@ -2,15 +2,15 @@ import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parse as parseYaml } from "yaml";
 import yauzl from "yauzl";
-import type { App } from "../../src/server/app.ts";
-import { dataExports, emailSubscriptions } from "../../src/server/db/schema.ts";
-import { prepareNextExport } from "../../src/server/services/leaving/exports.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost, recordFeaturedFee, submitPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { png } from "../support/images.ts";
-import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { dataExports, emailSubscriptions } from "../../../src/server/db/schema.ts";
+import { prepareNextExport } from "../../../src/server/services/leaving/exports.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost, recordFeaturedFee, submitPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { png } from "../../support/images.ts";
+import { type SmtpServer, startSmtpServer } from "../../support/smtp.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 /** Every entry of a zip, by name, read with yauzl (which refuses entries climbing out of the archive). */
 function unzip(data: Buffer): Promise<Map<string, Buffer>> {

@@ -3,15 +3,15 @@ import net from "node:net";
 import { eq } from "drizzle-orm";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { posts } from "../../src/server/db/schema.ts";
-import { DEFAULT_RATE_LIMITS } from "../../src/server/plugins/rate-limits.ts";
-import { buildTestApp } from "../support/app.ts";
-import { wxr } from "../support/archives.ts";
-import { createCategory, createPost, postForm } from "../support/content.ts";
-import { databaseTargets, pgliteTarget } from "../support/databases.ts";
-import { multipart, uploadPhoto } from "../support/images.ts";
-import { bearer, buildRegistration, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { posts } from "../../../src/server/db/schema.ts";
+import { DEFAULT_RATE_LIMITS } from "../../../src/server/plugins/rate-limits.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { wxr } from "../../support/archives.ts";
+import { createCategory, createPost, postForm } from "../../support/content.ts";
+import { databaseTargets, pgliteTarget } from "../../support/databases.ts";
+import { multipart, uploadPhoto } from "../../support/images.ts";
+import { bearer, buildRegistration, makeAdmin, signUp } from "../../support/users.ts";
 
 const randomAddress = () => `203.0.113.${crypto.randomInt(1, 255)}`;
 const login = (app: App, email: string, headers: Record<string, string> = {}) =>

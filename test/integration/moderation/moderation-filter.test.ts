@@ -1,11 +1,11 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { receiveReply } from "../../src/server/services/federation/replies.ts";
-import { screen } from "../../src/server/services/moderation/filter.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { bearer, buildRegistration, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { receiveReply } from "../../../src/server/services/federation/replies.ts";
+import { screen } from "../../../src/server/services/moderation/filter.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { bearer, buildRegistration, makeAdmin, signUp } from "../../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
 

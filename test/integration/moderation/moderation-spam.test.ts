@@ -1,11 +1,11 @@
 import { eq, inArray } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { posts, users } from "../../src/server/db/schema.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost, submitPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { bearer, buildRegistration, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { posts, users } from "../../../src/server/db/schema.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost, submitPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { bearer, buildRegistration, makeAdmin, signUp } from "../../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
 

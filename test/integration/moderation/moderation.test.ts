@@ -6,18 +6,18 @@ import { promisify } from "node:util";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyLog } from "#shared/moderation-log.ts";
-import type { App } from "../../src/server/app.ts";
-import { mailOutbox, moderationActions, moderationLog } from "../../src/server/db/schema.ts";
-import { eraseSuspended } from "../../src/server/services/moderation/suspension.ts";
-import { buildTestApp, eventually, twoInstances } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { mailOutbox, moderationActions, moderationLog } from "../../../src/server/db/schema.ts";
+import { eraseSuspended } from "../../../src/server/services/moderation/suspension.ts";
+import { buildTestApp, eventually, twoInstances } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { type SmtpServer, startSmtpServer } from "../../support/smtp.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
 const run = promisify(execFile);
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 
 describe.each(databaseTargets)("moderation on $name", (target) => {
   let app: App;

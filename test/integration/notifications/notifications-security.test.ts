@@ -2,16 +2,16 @@ import http from "node:http";
 import type net from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { notifications, users } from "../../src/server/db/schema.ts";
-import { DEFAULT_RATE_LIMITS } from "../../src/server/plugins/rate-limits.ts";
-import { sendDigests } from "../../src/server/services/notifications/digest.ts";
-import { unsubscribeToken } from "../../src/server/services/notifications/unsubscribe.ts";
-import { buildTestApp, generousLimits, TEST_JWT_SECRET } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { notifications, users } from "../../../src/server/db/schema.ts";
+import { DEFAULT_RATE_LIMITS } from "../../../src/server/plugins/rate-limits.ts";
+import { sendDigests } from "../../../src/server/services/notifications/digest.ts";
+import { unsubscribeToken } from "../../../src/server/services/notifications/unsubscribe.ts";
+import { buildTestApp, generousLimits, TEST_JWT_SECRET } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { type SmtpServer, startSmtpServer } from "../../support/smtp.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 /** Opens the live unread-count stream as a browser would, and tells when the server ends it. */
 async function openStream(port: number, token: string) {

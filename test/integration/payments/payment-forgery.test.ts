@@ -14,14 +14,14 @@ import {
 } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { featuredFeeAbi } from "#shared/contracts/featured-fee.ts";
-import type { App } from "../../src/server/app.ts";
-import { loadConfig } from "../../src/server/env.ts";
-import { startServer } from "../../src/server/main.ts";
-import { buildTestApp } from "../support/app.ts";
-import { deployFeaturedFee, devAccount, startTestChain, type TestChain } from "../support/chain.ts";
-import { createCategory, submitPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp, verifyWallet } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { loadConfig } from "../../../src/server/env.ts";
+import { startServer } from "../../../src/server/main.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { deployFeaturedFee, devAccount, startTestChain, type TestChain } from "../../support/chain.ts";
+import { createCategory, submitPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp, verifyWallet } from "../../support/users.ts";
 
 const adminWallet = devAccount(4);
 const userWallet = devAccount(5);

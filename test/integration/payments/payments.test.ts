@@ -1,12 +1,12 @@
 import { encodeFunctionData, type Hash, keccak256, parseEther, zeroHash } from "viem";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { featuredFeeAbi } from "#shared/contracts/featured-fee.ts";
-import type { App } from "../../src/server/app.ts";
-import { buildTestApp } from "../support/app.ts";
-import { deployFeaturedFee, devAccount, startTestChain, type TestChain } from "../support/chain.ts";
-import { createCategory, submitPost } from "../support/content.ts";
-import { databaseTargets, pgliteTarget } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp, verifyWallet } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { deployFeaturedFee, devAccount, startTestChain, type TestChain } from "../../support/chain.ts";
+import { createCategory, submitPost } from "../../support/content.ts";
+import { databaseTargets, pgliteTarget } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp, verifyWallet } from "../../support/users.ts";
 
 const FEE = parseEther("0.01");
 const alice = devAccount(2);

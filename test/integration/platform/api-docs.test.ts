@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { buildTestApp } from "../support/app.ts";
-import { pgliteTarget } from "../support/databases.ts";
+import type { App } from "../../../src/server/app.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { pgliteTarget } from "../../support/databases.ts";
 
 let app: App;
 beforeAll(async () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scratchPostgres } from "../../scripts/lib/scratch-postgres.ts";
-import type { App } from "../../src/server/app.ts";
-import { openDatabase } from "../../src/server/db/client.ts";
-import { buildTestApp } from "../support/app.ts";
-import { startTcpProxy } from "../support/tcp-proxy.ts";
-import { bearer, signUp } from "../support/users.ts";
+import { scratchPostgres } from "../../../scripts/lib/scratch-postgres.ts";
+import type { App } from "../../../src/server/app.ts";
+import { openDatabase } from "../../../src/server/db/client.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { startTcpProxy } from "../../support/tcp-proxy.ts";
+import { bearer, signUp } from "../../support/users.ts";
 
 const baseUrl = process.env.TEST_DATABASE_URL;
 

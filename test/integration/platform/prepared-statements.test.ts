@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { users } from "../../src/server/db/schema.ts";
-import { databaseTargets } from "../support/databases.ts";
+import { users } from "../../../src/server/db/schema.ts";
+import { databaseTargets } from "../../support/databases.ts";
 
 const postgres = databaseTargets.find((target) => target.name === "postgres");
 

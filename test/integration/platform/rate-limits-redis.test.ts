@@ -1,9 +1,9 @@
 import crypto from "node:crypto";
 import { Redis } from "ioredis";
 import { describe, expect, it } from "vitest";
-import { DEFAULT_RATE_LIMITS } from "../../src/server/plugins/rate-limits.ts";
-import { buildTestApp } from "../support/app.ts";
-import { pgliteTarget } from "../support/databases.ts";
+import { DEFAULT_RATE_LIMITS } from "../../../src/server/plugins/rate-limits.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { pgliteTarget } from "../../support/databases.ts";
 
 const redisUrl = process.env.TEST_REDIS_URL;
 

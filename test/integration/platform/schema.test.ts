@@ -1,9 +1,9 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database, Db } from "../../src/server/db/client.ts";
-import { categories, comments, follows, payments, posts, reactions, users } from "../../src/server/db/schema.ts";
-import { insertCategory, insertPost, insertUser } from "../support/builders.ts";
-import { databaseTargets } from "../support/databases.ts";
+import type { Database, Db } from "../../../src/server/db/client.ts";
+import { categories, comments, follows, payments, posts, reactions, users } from "../../../src/server/db/schema.ts";
+import { insertCategory, insertPost, insertUser } from "../../support/builders.ts";
+import { databaseTargets } from "../../support/databases.ts";
 
 /** The database itself keeps the data honest, whatever the application code does. */
 describe.each(databaseTargets)("schema constraints on $name", (target) => {

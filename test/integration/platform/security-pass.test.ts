@@ -6,15 +6,15 @@ import { Flag, type Person } from "@fedify/fedify/vocab";
 import { count, isNotNull } from "drizzle-orm";
 import { Agent, type Dispatcher, getGlobalDispatcher, setGlobalDispatcher } from "undici";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { federationQueue, reports } from "../../src/server/db/schema.ts";
-import { DEFAULT_RATE_LIMITS } from "../../src/server/plugins/rate-limits.ts";
-import { REMOTE_REPORTS_PER_DAY } from "../../src/server/services/moderation/reports.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { type Peer, startFederatingApp, startPeer } from "../support/fediverse.ts";
-import { signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { federationQueue, reports } from "../../../src/server/db/schema.ts";
+import { DEFAULT_RATE_LIMITS } from "../../../src/server/plugins/rate-limits.ts";
+import { REMOTE_REPORTS_PER_DAY } from "../../../src/server/services/moderation/reports.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { type Peer, startFederatingApp, startPeer } from "../../support/fediverse.ts";
+import { signUp } from "../../support/users.ts";
 
 const DEADLINE_MS = 1000;
 /** How late past the deadline a close may come on a busy machine. */

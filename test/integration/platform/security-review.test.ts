@@ -2,15 +2,15 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { posts } from "../../src/server/db/schema.ts";
-import { MAX_DEPTH } from "../../src/server/plugins/input-guard.ts";
-import { DEFAULT_RATE_LIMITS } from "../../src/server/plugins/rate-limits.ts";
-import { buildTestApp } from "../support/app.ts";
-import { startTestChain, type TestChain } from "../support/chain.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets, pgliteTarget } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { posts } from "../../../src/server/db/schema.ts";
+import { MAX_DEPTH } from "../../../src/server/plugins/input-guard.ts";
+import { DEFAULT_RATE_LIMITS } from "../../../src/server/plugins/rate-limits.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { startTestChain, type TestChain } from "../../support/chain.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets, pgliteTarget } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 describe.each(databaseTargets)("review findings on $name", (target) => {
   let app: App;

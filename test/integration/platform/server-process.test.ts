@@ -4,11 +4,11 @@ import os from "node:os";
 import path from "node:path";
 import { eq, sql } from "drizzle-orm";
 import { afterAll, describe, expect, it } from "vitest";
-import { openDatabase } from "../../src/server/db/client.ts";
-import { posts, users } from "../../src/server/db/schema.ts";
-import { insertCategory, insertPost, insertUser } from "../support/builders.ts";
+import { openDatabase } from "../../../src/server/db/client.ts";
+import { posts, users } from "../../../src/server/db/schema.ts";
+import { insertCategory, insertPost, insertUser } from "../../support/builders.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-process-"));
 const children: ChildProcess[] = [];
 

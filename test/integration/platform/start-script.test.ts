@@ -4,10 +4,10 @@ import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, expect, it } from "vitest";
-import { freePort } from "../../scripts/lib/run.ts";
-import { SERVER_NODE_FLAGS, serverEnvironment } from "../../scripts/lib/server-settings.ts";
+import { freePort } from "../../../scripts/lib/run.ts";
+import { SERVER_NODE_FLAGS, serverEnvironment } from "../../../scripts/lib/server-settings.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const ROOT = path.resolve(import.meta.dirname, "../../..");
 const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-start-"));
 afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
 

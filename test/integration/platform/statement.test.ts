@@ -1,9 +1,9 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { Database } from "../../src/server/db/client.ts";
-import { categories, users } from "../../src/server/db/schema.ts";
-import { preparedFor, statement } from "../../src/server/db/statement.ts";
-import { databaseTargets } from "../support/databases.ts";
+import type { Database } from "../../../src/server/db/client.ts";
+import { categories, users } from "../../../src/server/db/schema.ts";
+import { preparedFor, statement } from "../../../src/server/db/statement.ts";
+import { databaseTargets } from "../../support/databases.ts";
 
 describe.each(databaseTargets)("statements built once, on $name", (target) => {
   let database: Database;

@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { publicConfigSchema } from "#shared/schemas/system.ts";
-import type { Database } from "../../src/server/db/client.ts";
-import { buildTestApp, keepOpen } from "../support/app.ts";
-import { startTestChain } from "../support/chain.ts";
-import { databaseTargets, pgliteTarget } from "../support/databases.ts";
+import type { Database } from "../../../src/server/db/client.ts";
+import { buildTestApp, keepOpen } from "../../support/app.ts";
+import { startTestChain } from "../../support/chain.ts";
+import { databaseTargets, pgliteTarget } from "../../support/databases.ts";
 
 describe.each(databaseTargets)("system routes on $name", (target) => {
   let database: Database;

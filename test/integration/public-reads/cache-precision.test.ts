@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { DEFAULT_RATE_LIMITS } from "../../src/server/plugins/rate-limits.ts";
-import { buildTestApp, eventually, twoInstances } from "../support/app.ts";
-import { createCategory, createPost, likePost } from "../support/content.ts";
-import { databaseTargets, pgliteTarget } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { DEFAULT_RATE_LIMITS } from "../../../src/server/plugins/rate-limits.ts";
+import { buildTestApp, eventually, twoInstances } from "../../support/app.ts";
+import { createCategory, createPost, likePost } from "../../support/content.ts";
+import { databaseTargets, pgliteTarget } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
 const profile = (user: Session, firstName: string) => ({

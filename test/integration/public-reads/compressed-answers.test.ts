@@ -1,10 +1,10 @@
 import zlib from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { pgliteTarget } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { pgliteTarget } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 const decode = { br: zlib.brotliDecompressSync, gzip: zlib.gunzipSync } as const;
 

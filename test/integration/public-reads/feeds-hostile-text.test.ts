@@ -1,13 +1,13 @@
 import path from "node:path";
 import { JSDOM } from "jsdom";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { makeAdmin, signUp } from "../../support/users.ts";
 
-const CLIENT_DIR = path.resolve(import.meta.dirname, "../../dist/client");
+const CLIENT_DIR = path.resolve(import.meta.dirname, "../../../dist/client");
 
 /** A strict XML parser: any malformed document fails the test. */
 function xml(body: string) {

@@ -5,16 +5,16 @@ import { eq, sql } from "drizzle-orm";
 import { JSDOM } from "jsdom";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { posts } from "../../src/server/db/schema.ts";
-import { buildTestApp } from "../support/app.ts";
-import { commentOn, createCategory, createPost, likePost, submitPost } from "../support/content.ts";
-import { pgliteTarget } from "../support/databases.ts";
-import { png } from "../support/images.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { posts } from "../../../src/server/db/schema.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { commentOn, createCategory, createPost, likePost, submitPost } from "../../support/content.ts";
+import { pgliteTarget } from "../../support/databases.ts";
+import { png } from "../../support/images.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 /** Built by `npm run build` (npm test builds first): the client and its server renderer beside it. */
-const CLIENT_DIR = path.resolve(import.meta.dirname, "../../dist/client");
+const CLIENT_DIR = path.resolve(import.meta.dirname, "../../../dist/client");
 type Session = Awaited<ReturnType<typeof signUp>>;
 
 const fileSize = (name: string) => fs.statSync(path.join(CLIENT_DIR, "assets", name)).size;

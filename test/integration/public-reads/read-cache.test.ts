@@ -1,13 +1,13 @@
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { scratchPostgres } from "../../scripts/lib/scratch-postgres.ts";
-import type { App } from "../../src/server/app.ts";
-import { openDatabase } from "../../src/server/db/client.ts";
-import { posts } from "../../src/server/db/schema.ts";
-import { buildTestApp, keepOpen } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets, pgliteTarget } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import { scratchPostgres } from "../../../scripts/lib/scratch-postgres.ts";
+import type { App } from "../../../src/server/app.ts";
+import { openDatabase } from "../../../src/server/db/client.ts";
+import { posts } from "../../../src/server/db/schema.ts";
+import { buildTestApp, keepOpen } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets, pgliteTarget } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
 const MAX_AGE_MS = 3000;

@@ -1,10 +1,10 @@
 import crypto from "node:crypto";
 import { afterEach, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { pgliteTarget } from "../support/databases.ts";
-import { makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { pgliteTarget } from "../../support/databases.ts";
+import { makeAdmin, signUp } from "../../support/users.ts";
 
 /** A write route registered the way a new one would be: it writes, and its service forgets `deps.changed`. */
 async function appWithForgetfulWrite(env: Record<string, string> = {}) {

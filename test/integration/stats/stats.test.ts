@@ -3,16 +3,16 @@ import path from "node:path";
 import { sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Stats } from "#shared/schemas/stats.ts";
-import type { App } from "../../src/server/app.ts";
-import { readOf, visitorOf } from "../../src/server/services/stats/read-from-request.ts";
-import { buildTestApp, TEST_JWT_SECRET, twoInstances } from "../support/app.ts";
-import { createCategory, createPost, likePost } from "../support/content.ts";
-import { databaseTargets, pgliteTarget } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { readOf, visitorOf } from "../../../src/server/services/stats/read-from-request.ts";
+import { buildTestApp, TEST_JWT_SECRET, twoInstances } from "../../support/app.ts";
+import { createCategory, createPost, likePost } from "../../support/content.ts";
+import { databaseTargets, pgliteTarget } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
 /** Built by `npm run build` (npm test builds first): the server-rendered post page records its own read. */
-const CLIENT_DIR = path.resolve(import.meta.dirname, "../../dist/client");
+const CLIENT_DIR = path.resolve(import.meta.dirname, "../../../dist/client");
 
 const PHONE =
   "Mozilla/5.0 (iPhone; CPU iPhone OS 17_0 like Mac OS X) AppleWebKit/605.1.15 (KHTML, like Gecko) Version/17.0 Mobile/15E148 Safari/604.1";

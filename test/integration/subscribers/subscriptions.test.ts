@@ -1,16 +1,16 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { INVALID_CONFIRMATION, SUBSCRIBE_SENT } from "#shared/schemas/subscriptions.ts";
-import type { App } from "../../src/server/app.ts";
-import { emailSubscriptions, users } from "../../src/server/db/schema.ts";
-import { DEFAULT_RATE_LIMITS } from "../../src/server/plugins/rate-limits.ts";
-import { fanOutNewPost } from "../../src/server/services/notifications/fan-out.ts";
-import { subscriptionToken } from "../../src/server/services/subscribers/subscriptions.ts";
-import { buildTestApp, generousLimits, TEST_JWT_SECRET as JWT_SECRET } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { type SmtpServer, startSmtpServer } from "../support/smtp.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { emailSubscriptions, users } from "../../../src/server/db/schema.ts";
+import { DEFAULT_RATE_LIMITS } from "../../../src/server/plugins/rate-limits.ts";
+import { fanOutNewPost } from "../../../src/server/services/notifications/fan-out.ts";
+import { subscriptionToken } from "../../../src/server/services/subscribers/subscriptions.ts";
+import { buildTestApp, generousLimits, TEST_JWT_SECRET as JWT_SECRET } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { type SmtpServer, startSmtpServer } from "../../support/smtp.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 describe.each(databaseTargets)("e-mail subscribers without an account on $name", (target) => {
   let app: App;

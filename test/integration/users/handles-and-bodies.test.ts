@@ -1,12 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { handleAliases } from "../../src/server/db/schema.ts";
-import { ALIAS_LIFETIME_MS, ALIASES_KEPT } from "../../src/server/services/core/handles.ts";
-import { buildTestApp } from "../support/app.ts";
-import { createCategory, createPost } from "../support/content.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { handleAliases } from "../../../src/server/db/schema.ts";
+import { ALIAS_LIFETIME_MS, ALIASES_KEPT } from "../../../src/server/services/core/handles.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { createCategory, createPost } from "../../support/content.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 /** Issue 35: handles people would take for the staff's, aliases that hold names for ever, and body-less calls. */
 describe.each(databaseTargets)("handles and body-less calls on $name", (target) => {

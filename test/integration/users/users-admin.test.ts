@@ -3,13 +3,13 @@ import fs from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { App } from "../../src/server/app.ts";
-import { openDatabase } from "../../src/server/db/client.ts";
-import { users } from "../../src/server/db/schema.ts";
-import { buildTestApp } from "../support/app.ts";
-import { insertUser } from "../support/builders.ts";
-import { databaseTargets } from "../support/databases.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { openDatabase } from "../../../src/server/db/client.ts";
+import { users } from "../../../src/server/db/schema.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { insertUser } from "../../support/builders.ts";
+import { databaseTargets } from "../../support/databases.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 describe.each(databaseTargets)("admin calls on $name", (target) => {
   let app: App;
@@ -131,7 +131,7 @@ describe.each(databaseTargets)("admin calls on $name", (target) => {
 describe("npm run admin -- promote", () => {
   const dataDir = fs.mkdtempSync(path.join(os.tmpdir(), "penchain-admin-"));
   afterAll(() => fs.rmSync(dataDir, { recursive: true, force: true }));
-  const ROOT = path.resolve(import.meta.dirname, "../..");
+  const ROOT = path.resolve(import.meta.dirname, "../../..");
   const promote = (...args: string[]) =>
     spawnSync(path.join(ROOT, "node_modules/.bin/tsx"), ["scripts/admin.ts", ...args], {
       cwd: ROOT,

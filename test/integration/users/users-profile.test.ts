@@ -5,11 +5,11 @@ import S3rver from "s3rver";
 import sharp from "sharp";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { profileSchema } from "#shared/schemas/users.ts";
-import type { App } from "../../src/server/app.ts";
-import { buildTestApp } from "../support/app.ts";
-import { databaseTargets, pgliteTarget } from "../support/databases.ts";
-import { jpegWithExif, multipart, png, uploadPhoto } from "../support/images.ts";
-import { bearer, makeAdmin, signUp } from "../support/users.ts";
+import type { App } from "../../../src/server/app.ts";
+import { buildTestApp } from "../../support/app.ts";
+import { databaseTargets, pgliteTarget } from "../../support/databases.ts";
+import { jpegWithExif, multipart, png, uploadPhoto } from "../../support/images.ts";
+import { bearer, makeAdmin, signUp } from "../../support/users.ts";
 
 describe.each(databaseTargets)("profiles and follows on $name", (target) => {
   let app: App;
