@@ -11,9 +11,8 @@ import {
 import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { requestClosing } from "../../services/leaving/closing.ts";
+import { keepAccount, requestClosing } from "../../services/leaving/closing.ts";
 import { claimDownload, exportState, latestExport, requestExport } from "../../services/leaving/exports.ts";
-import { keepAccount } from "../../services/leaving/keep.ts";
 
 const tags = ["leaving"];
 

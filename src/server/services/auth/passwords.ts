@@ -10,7 +10,7 @@ import { type AuthUser, BLOCKED, lockedOut } from "../core/auth-user.ts";
 import type { Deps } from "../core/deps.ts";
 import { announceSessionsEnded, sessionFor } from "../core/sessions.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../core/tags.ts";
-import { keepAccount } from "../leaving/keep.ts";
+import { keepAccount } from "../leaving/closing.ts";
 import { consumeToken, issueToken } from "../one-time-tokens.ts";
 import { assertUncommonPassword } from "./password-rules.ts";
 

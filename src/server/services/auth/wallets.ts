@@ -12,7 +12,7 @@ import { findUser } from "../core/find-user.ts";
 import { sessionFor } from "../core/sessions.ts";
 import { cacheTags } from "../core/tags.ts";
 import { toPrivateUser } from "../core/user-fields.ts";
-import { keepAccount } from "../leaving/keep.ts";
+import { keepAccount } from "../leaving/closing.ts";
 import { checkCurrentPassword } from "./passwords.ts";
 import { verifySiwe } from "./siwe.ts";
 
