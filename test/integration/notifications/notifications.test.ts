@@ -7,7 +7,7 @@ import type { App } from "../../../src/server/app.ts";
 import { notifications, posts, users } from "../../../src/server/db/schema.ts";
 import { sendDigests } from "../../../src/server/services/notifications/digest.ts";
 import { notify, withdraw } from "../../../src/server/services/notifications/notify.ts";
-import { turnKeys } from "../../../src/server/services/notifications/queries.ts";
+import { notificationLockKeys } from "../../../src/server/services/notifications/queries.ts";
 import { unsubscribeToken } from "../../../src/server/services/notifications/unsubscribe.ts";
 import { notificationsPage } from "../../../src/server/services/notifications/user-notifications.ts";
 import { buildTestApp, TEST_JWT_SECRET as JWT_SECRET } from "../../support/app.ts";
@@ -134,7 +134,7 @@ describe.each(databaseTargets)("notifications on $name", (target) => {
       await other.connect();
       try {
         await other.query("begin");
-        const { recipientKey, actorKey } = turnKeys(author.id, reader.id);
+        const { recipientKey, actorKey } = notificationLockKeys(author.id, reader.id);
         await other.query("select pg_advisory_xact_lock(hashtext($1), hashtext($2))", [recipientKey, actorKey]);
         const told = await other.query<{ id: string }>(
           "insert into notifications (user_id, kind, post_id, group_key, last_actor_id) values ($1, 'like', $2, $3, $4) returning id",

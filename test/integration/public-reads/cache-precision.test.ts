@@ -154,7 +154,7 @@ describe("limits on writes anyone signed in can repeat (production defaults)", (
     expect(follows.at(-1)).toBe(429);
     expect(follows.slice(0, -1).every((code) => code === 200)).toBe(true);
     const updates: number[] = [];
-    for (let index = 0; index <= DEFAULT_RATE_LIMITS.profileUpdates.max; index++) {
+    for (let index = 0; index <= DEFAULT_RATE_LIMITS.accountChanges.max; index++) {
       const payload = profile(user, `Name${index}`);
       updates.push((await app.inject({ method: "PUT", url: "/api/users", payload, headers: bearer(user) })).statusCode);
     }

@@ -39,7 +39,7 @@ export const leavingRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: "Keep the account after all (signing in does the same)",
       response: { 200: closingStateSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
+    preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
     handler: async (request) => keepAccount(app.deps, currentUser(request)),
   });
 };
@@ -54,7 +54,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         "Ask for an archive of the signed-in user's data (posts as HTML and Markdown with images, Ghost JSON, comments, followers, subscribers, payments, profile); its link is mailed",
       response: { 202: dataExportSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
+    preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
     handler: async (request, reply) => {
       const state = await requestExport(app.deps, currentUser(request));
       app.exports.wake();

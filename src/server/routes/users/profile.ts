@@ -52,7 +52,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       body: updateProfileSchema,
       response: { 200: privateUserSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
+    preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
     handler: async (request) => profiles.updateProfile(app.deps, currentUser(request), request.body),
   });
 

@@ -1,6 +1,6 @@
 import { asc } from "drizzle-orm";
-import { oneLine } from "#shared/notification-text.ts";
 import { domainSchema } from "#shared/schemas/federation.ts";
+import { oneLine } from "#shared/text.ts";
 import { blockedDomains } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { csvField } from "../../infra/csv.ts";

@@ -1,6 +1,5 @@
 import { and, eq } from "drizzle-orm";
-import { oneLine } from "#shared/notification-text.ts";
-import { plainText } from "#shared/text.ts";
+import { oneLine, plainText } from "#shared/text.ts";
 import { comments, importedItems, postRedirects, users } from "../../db/schema.ts";
 import { refuseSilencedAuthor, writeNewPost } from "../content/new-posts.ts";
 import type { AuthUser } from "../core/auth-user.ts";
