@@ -27,6 +27,8 @@ export const SERVICE_ORDER = [
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SERVICES = "src/server/services";
+/** What every override of a room of the services begins with (the services' own override is `${SERVICES}/**`). */
+export const SERVICES_GLOB = `${SERVICES}/`;
 
 /** Every room of `src/server/services/`, as SERVICE_ORDER names it. */
 export function serviceRooms(root: string) {
@@ -88,7 +90,7 @@ export function serviceOverrides() {
           isFile(name) ? [`../${name}.ts`, `../../${name}.ts`] : [`../${name}/**`, `../../${name}/**`],
         );
     return {
-      includes: [isFile(room) ? `${SERVICES}/${room}.ts` : `${SERVICES}/${room}/**`],
+      includes: [isFile(room) ? `${SERVICES_GLOB}${room}.ts` : `${SERVICES_GLOB}${room}/**`],
       linter: {
         rules: {
           style: {
