@@ -13,7 +13,7 @@ import { isReachable, POST_NOT_FOUND } from "../core/post-queries.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../core/tags.ts";
 import { toUserSummary, userSummaryColumns } from "../core/user-fields.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
-import { heldFor, queueHeld } from "../moderation/reports.ts";
+import { heldFor, isHeldForReview, queueHeld } from "../moderation/reports.ts";
 import { notify } from "../notifications/notify.ts";
 
 const select = (deps: Pick<Deps, "db">) =>
@@ -163,7 +163,7 @@ export async function createComment(
 ) {
   refuseLinksFromNewAccounts(user, { description });
   const verdict = await screenOrRefuse(deps, { description });
-  const held = verdict.action === "hold" || user.limitedAt !== null;
+  const held = isHeldForReview(verdict, user);
   const [row] = await insertComment(deps.db, {
     postId,
     userId: user.id,
@@ -250,7 +250,7 @@ export async function updateComment(
       description,
       updatedAt: new Date(),
       // An edit the filter holds waits for review; an edit never brings back what a moderator hid.
-      ...(verdict.action === "hold"
+      ...(isHeldForReview(verdict, null)
         ? {
             moderation: sql`case when ${comments.moderation} = 'visible' then 'held'::moderation_state else ${comments.moderation} end`,
           }
@@ -259,7 +259,7 @@ export async function updateComment(
     .where(eq(comments.id, id))
     .returning({ moderation: comments.moderation });
   deps.changed(commentChanged(comment.postId));
-  if (verdict.action === "hold" && edited?.moderation === "held" && !comment.waitingForReview)
+  if (isHeldForReview(verdict, null) && edited?.moderation === "held" && !comment.waitingForReview)
     await queueHeld(deps, { kind: "comment", id, subjectId: user.id }, heldFor(user, verdict.terms));
   return getComment(deps, id, user.id);
 }

@@ -7,10 +7,10 @@ import { HttpError, validationError } from "../../http-error.ts";
 import type { AuthUser } from "../core/auth-user.ts";
 import type { Deps } from "../core/deps.ts";
 import { queuePostActivity } from "../core/federation-queue.ts";
-import { isNewAccount, newAccountLimit } from "../core/new-accounts.ts";
+import { newAccountLimit, pastTheLimit } from "../core/new-accounts.ts";
 import { hasContent, sanitizePostHtml } from "../core/sanitize.ts";
 import { cacheTags } from "../core/tags.ts";
-import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
+import { HELD_FOR_REVIEW, heldFor, isHeldForReview, queueHeld } from "../moderation/reports.ts";
 import { screenInSlices } from "../moderation/screen-slices.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 
@@ -91,23 +91,6 @@ async function lockedAuthor(tx: Db, author: AuthUser) {
   return row;
 }
 
-/** Whether a new account published its day's posts already (written, or gone out as scheduled, within the day). */
-export async function pastTheLimit(tx: Db, config: Deps["config"], author: AuthUser) {
-  if (!isNewAccount(author)) return false;
-  const since = new Date(Date.now() - 24 * 60 * 60 * 1000);
-  const [row] = await tx
-    .select({ published: count() })
-    .from(posts)
-    .where(
-      and(
-        eq(posts.userId, author.id),
-        eq(posts.status, "published"),
-        or(gt(posts.createdAt, since), gt(posts.publishedAt, since)),
-      ),
-    );
-  return (row?.published ?? 0) >= config.newAccountPostsPerDay;
-}
-
 /**
  * The one writer of new posts: every rule of what a post may be (sanitised, the filter, a limited author's held,
  * a new account's few a day, the publication state) is here, whoever writes.
@@ -125,7 +108,7 @@ export async function writeNewPost(
   const asked = publishing(post, options.publishedBefore);
   const written = await deps.db.transaction(async (tx) => {
     const now = await lockedAuthor(tx, author);
-    const held = verdict.action === "hold" || now.limitedAt !== null;
+    const held = isHeldForReview(verdict, now);
     let state = asked;
     let drafted = false;
     if (state.status === "published" && (await pastTheLimit(tx, deps.config, now))) {
@@ -142,7 +125,7 @@ export async function writeNewPost(
         image: post.image,
         isFeatured: post.isFeatured ?? false,
         userId: author.id,
-        ...(held ? { moderation: "held" as const, moderationReason: WAITING_FOR_REVIEW } : {}),
+        ...(held ? HELD_FOR_REVIEW : {}),
         ...state,
         // An earlier publication is also when it was last written.
         ...(state.status === "published" && options.publishedBefore ? { updatedAt: options.publishedBefore } : {}),

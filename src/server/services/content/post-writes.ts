@@ -12,7 +12,7 @@ import { limitNewAccountPosts } from "../core/new-accounts.ts";
 import { POST_NOT_FOUND } from "../core/post-queries.ts";
 import { cacheTags } from "../core/tags.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
-import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
+import { HELD_FOR_REVIEW, heldFor, isHeldForReview, queueHeld } from "../moderation/reports.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
@@ -121,7 +121,7 @@ export async function updatePost(
   const verdict = await screenOrRefuse(deps, { title: input.title, description: plainText(description) });
   // An edit the filter holds takes a visible post out of public places until a moderator looks; an edit never
   // brings back what a moderator hid or removed.
-  const heldNow = verdict.action === "hold" && before.moderation === "visible";
+  const heldNow = isHeldForReview(verdict, null) && before.moderation === "visible";
   if (before.status !== "published" && input.status === "published") await limitNewAccountPosts(deps, user);
   const moderation = heldNow ? "held" : before.moderation;
   const category = await categoryId(deps, input.category);
@@ -133,7 +133,7 @@ export async function updatePost(
         description,
         categoryId: category,
         ...publishing(input),
-        ...(heldNow ? { moderation, moderationReason: WAITING_FOR_REVIEW } : {}),
+        ...(heldNow ? HELD_FOR_REVIEW : {}),
         updatedAt: new Date(),
       })
       .where(eq(posts.id, id));

@@ -1,4 +1,5 @@
-import { and, count, eq, gt } from "drizzle-orm";
+import { and, count, eq, gt, or } from "drizzle-orm";
+import type { Db } from "../../db/client.ts";
 import { posts } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import type { AuthUser } from "./auth-user.ts";
@@ -25,16 +26,26 @@ export function refuseLinksFromNewAccounts(user: AuthUser | null, fields: Record
   if (field) throw validationError([{ path: [field], message: NO_LINKS_YET }]);
 }
 
-/** A new account's post beyond the day's few is refused, with when it may publish again. */
-export async function limitNewAccountPosts(deps: Pick<Deps, "db" | "config">, user: AuthUser) {
-  if (!isNewAccount(user)) return;
+/** Whether a new account published its day's posts already (written, or gone out as scheduled, within the day). */
+export async function pastTheLimit(tx: Db, config: Deps["config"], author: AuthUser) {
+  if (!isNewAccount(author)) return false;
   const since = new Date(Date.now() - DAY_MS);
-  const [row] = await deps.db
+  const [row] = await tx
     .select({ published: count() })
     .from(posts)
-    .where(and(eq(posts.userId, user.id), eq(posts.status, "published"), gt(posts.createdAt, since)));
-  if ((row?.published ?? 0) >= deps.config.newAccountPostsPerDay)
-    throw new HttpError(429, newAccountLimit(deps.config));
+    .where(
+      and(
+        eq(posts.userId, author.id),
+        eq(posts.status, "published"),
+        or(gt(posts.createdAt, since), gt(posts.publishedAt, since)),
+      ),
+    );
+  return (row?.published ?? 0) >= config.newAccountPostsPerDay;
+}
+
+/** A new account's post beyond the day's few is refused, with when it may publish again. */
+export async function limitNewAccountPosts(deps: Pick<Deps, "db" | "config">, user: AuthUser) {
+  if (await pastTheLimit(deps.db, deps.config, user)) throw new HttpError(429, newAccountLimit(deps.config));
 }
 
 /** Why a new account's post waits: its day's few are published. */

@@ -9,6 +9,7 @@ import type { AuthUser } from "../core/auth-user.ts";
 import type { Deps } from "../core/deps.ts";
 import { queueFlagForward } from "../core/federation-queue.ts";
 import { NOTHING_PUBLIC } from "../core/tags.ts";
+import type { Verdict } from "./filter.ts";
 import { reasonOf } from "./rules.ts";
 import { findTarget, type Target } from "./targets.ts";
 
@@ -148,6 +149,16 @@ export async function receiveRemoteReport(
 
 /** What its author is shown beside an item the filter holds. */
 export const WAITING_FOR_REVIEW = "Waiting for review";
+
+/**
+ * The one rule of what waits for a moderator: text the filter holds, or anything a limited author writes. An edit and
+ * a remote reply pass no author (a limit holds what its author writes anew).
+ */
+export const isHeldForReview = (verdict: Pick<Verdict, "action">, author: { limitedAt: Date | null } | null) =>
+  verdict.action === "hold" || (author !== null && author.limitedAt !== null);
+
+/** The columns of a post or a remote reply held for review. */
+export const HELD_FOR_REVIEW = { moderation: "held", moderationReason: WAITING_FOR_REVIEW } as const;
 
 /**
  * Puts an item the filter held into the moderators' queue, as a report from nobody naming the words it matched; a
