@@ -19,6 +19,28 @@ import { createPaymentWatcher } from "./services/payments/finality.ts";
 import { createStatsRecorder } from "./services/stats/recorder.ts";
 import type { AskAddress } from "./services/subscribers/imported.ts";
 
+/**
+ * The jobs routes reach, decorated on the app (`app.views`, `app.exports`, ...) by app.ts from this list, their types
+ * from `RouteJobs`.
+ */
+export const ROUTE_JOBS = [
+  "views",
+  "stats",
+  "paymentWatcher",
+  "publisher",
+  "notificationHub",
+  "digests",
+  "federator",
+  "exports",
+  "imports",
+] as const satisfies readonly (keyof Jobs)[];
+/**
+ * `stats`: reads added up off the request path (services/stats/recorder.ts); `exports`: "Download my data"
+ * (services/leaving/exports.ts); `imports`: archives read in the background (services/importing/); `federator`: null
+ * when the site does not federate (FEDERATION, PUBLIC_URL).
+ */
+export type RouteJobs = Pick<Jobs, (typeof ROUTE_JOBS)[number]>;
+
 export interface JobDeps {
   database: Database;
   config: AppConfig;
@@ -80,7 +102,9 @@ export async function startJobs(deps: JobDeps) {
   const federator: Federator | null = config.federation
     ? (await import("./services/federation/federation.ts")).createFederator({ db, config, log, changed })
     : null;
-  for (const job of [
+  // Every job once, by its name, in the order they start; they stop the other way round. The live hub's streams end first
+  // (endStreams, before the server waits for its connections), the mailer last.
+  const running = {
     views,
     stats,
     paymentWatcher,
@@ -92,33 +116,16 @@ export async function startJobs(deps: JobDeps) {
     exports,
     imports,
     federator,
-  ])
-    job?.start();
+  } satisfies Record<string, { start(): void; close(): Promise<void> } | null>;
+  for (const job of Object.values(running)) job?.start();
 
   return {
-    views,
-    stats,
-    paymentWatcher,
-    publisher,
-    notificationHub,
-    digests,
-    exports,
-    imports,
-    federator,
+    ...running,
     /** Open event streams never finish on their own: they end before the server waits for its connections. */
     endStreams: () => notificationHub.close(),
     /** Stops every job, the last ones started first. */
     async close() {
-      await federator?.close();
-      await digests.close();
-      await imports.close();
-      await exports.close();
-      await closing.close();
-      await erasure.close();
-      await publisher.close();
-      await paymentWatcher.close();
-      await stats.close();
-      await views.close();
+      for (const [name, job] of Object.entries(running).reverse()) if (name !== "notificationHub") await job?.close();
       await mailer.close();
     },
   };
