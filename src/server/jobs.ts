@@ -9,7 +9,7 @@ import { createPublisher } from "./services/content/publisher.ts";
 import { createViewBuffer } from "./services/content/view-buffer.ts";
 import type { Changed } from "./services/core/changes.ts";
 import type { Federator } from "./services/federation/federation.ts";
-import { createImportJob } from "./services/importing/imports.ts";
+import { createImportJob } from "./services/importing/import-job.ts";
 import { createClosingJob } from "./services/leaving/closing.ts";
 import { createExportJob } from "./services/leaving/exports.ts";
 import { createErasureJob } from "./services/moderation/suspension.ts";

@@ -13,7 +13,8 @@ import {
   posts,
   users,
 } from "../../../src/server/db/schema.ts";
-import { runNextImport, startImport } from "../../../src/server/services/importing/imports.ts";
+import { runNextImport } from "../../../src/server/services/importing/import-job.ts";
+import { startImport } from "../../../src/server/services/importing/import-requests.ts";
 import { writeArchive } from "../../../src/server/services/leaving/archive.ts";
 import { buildTestApp } from "../../support/app.ts";
 import { folderFiles, importArchive, uploadArchive, type WxrPost, wxr, zipOf } from "../../support/archives.ts";

@@ -11,7 +11,13 @@ import { currentUser } from "../../plugins/auth.ts";
 import { security } from "../../plugins/docs.ts";
 import { uploadToDisk } from "../../plugins/multipart.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { cancelImport, importState, latestImport, startImport, uploadDir } from "../../services/importing/imports.ts";
+import {
+  cancelImport,
+  importState,
+  latestImport,
+  startImport,
+  uploadDir,
+} from "../../services/importing/import-requests.ts";
 
 const tags = ["imports"];
 
