@@ -1,4 +1,4 @@
-import { and, count, eq, gt, or, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { PostStatus } from "#shared/schemas/posts.ts";
 import { plainText } from "#shared/text.ts";
 import type { Db } from "../../db/client.ts";
