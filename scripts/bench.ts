@@ -19,7 +19,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { type SQL, sql } from "drizzle-orm";
 import { encodeCursor } from "../src/server/infra/cursor.ts";
-import { listPosts } from "../src/server/services/content/post-reads.ts";
+import { listPosts } from "../src/server/services/content/shown-posts.ts";
 import { benchAudience, serveAudience } from "./bench/audience.ts";
 import { benchFederation, joinFederation, serveFederation } from "./bench/federation.ts";
 import { benchImport, pacedReaders, uploadArchive } from "./bench/importing.ts";

@@ -17,8 +17,9 @@ import { createBus } from "../src/server/infra/bus.ts";
 import { createMailer } from "../src/server/infra/mailer.ts";
 import { createStorage } from "../src/server/infra/storage.ts";
 import { reportStartupError } from "../src/server/main.ts";
-import type { AuthUser } from "../src/server/services/auth/auth-user.ts";
-import { runNextImport, startImport, uploadDir } from "../src/server/services/importing/imports.ts";
+import type { AuthUser } from "../src/server/services/core/auth-user.ts";
+import { runNextImport } from "../src/server/services/importing/import-job.ts";
+import { startImport, uploadDir } from "../src/server/services/importing/import-requests.ts";
 
 const USAGE =
   'Usage: npm run import -- <wxr|ghost|substack|markdown> <file> --user <email> [--fetch-images] [--site --authors "old=email,…"]';

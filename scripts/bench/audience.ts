@@ -5,7 +5,7 @@ import { execFile } from "node:child_process";
 import { promisify } from "node:util";
 import { type SQLWrapper, sql } from "drizzle-orm";
 import { SMTPServer } from "smtp-server";
-import { notificationsPage, unreadCountStatement } from "../../src/server/services/notifications/reads.ts";
+import { notificationsPage, unreadCountStatement } from "../../src/server/services/notifications/user-notifications.ts";
 import { bin, startServerProcess } from "../lib/run.ts";
 import { startScratchServer } from "../lib/scratch-server.ts";
 

@@ -3,7 +3,7 @@
 // request path, over a mix of what readers type.
 import { sql } from "drizzle-orm";
 import type { App } from "../../src/server/app.ts";
-import { EXCERPT_SOURCE_CHARS } from "../../src/server/services/content/excerpt.ts";
+import { EXCERPT_SOURCE_CHARS } from "../../src/server/services/core/excerpt.ts";
 
 const VOCABULARY = `blockchain wallet ledger contract token chain block network node validator protocol consensus
   gas fee transaction address signature hash merkle rollup bridge oracle liquidity market price trading exchange

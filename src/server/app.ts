@@ -9,7 +9,7 @@ import { type Bus, createBus } from "./infra/bus.ts";
 import { createChainClient } from "./infra/chain.ts";
 import { createMailer, type Mailer } from "./infra/mailer.ts";
 import { createStorage, type Storage } from "./infra/storage.ts";
-import { type Jobs, startJobs } from "./jobs.ts";
+import { ROUTE_JOBS, type RouteJobs, startJobs } from "./jobs.ts";
 import { registerAuth } from "./plugins/auth.ts";
 import { registerBodyDeadline } from "./plugins/body-deadline.ts";
 import { registerClient } from "./plugins/client.ts";
@@ -47,34 +47,19 @@ import { mcpRoutes } from "./routes/tokens/mcp.ts";
 import { adminUserRoutes } from "./routes/users/admin.ts";
 import { profileRoutes } from "./routes/users/profile.ts";
 import { webhookRoutes } from "./routes/webhooks/index.ts";
-import type { Deps } from "./services/deps.ts";
+import type { Deps } from "./services/core/deps.ts";
 import { redirectFor } from "./services/importing/redirects.ts";
-import { createFeeds, type Feeds } from "./services/reads/feeds.ts";
-import { createPublicReads, type PublicReads } from "./services/reads/public-reads.ts";
+import { createFeeds, type Feeds } from "./services/public-reads/feeds.ts";
+import { createPublicReads, type PublicReads } from "./services/public-reads/public-reads.ts";
 
 declare module "fastify" {
-  interface FastifyInstance {
+  interface FastifyInstance extends RouteJobs {
     bus: Bus;
-    notificationHub: Jobs["notificationHub"];
-    digests: Jobs["digests"];
-    /** Null when the site does not federate (FEDERATION, PUBLIC_URL). */
-    federator: Jobs["federator"];
     config: AppConfig;
     database: Database;
     db: Db;
     chain: PublicClient;
     mailer: Mailer;
-    paymentWatcher: Jobs["paymentWatcher"];
-    publisher: Jobs["publisher"];
-    views: Jobs["views"];
-    /** Reads for the stats, added up off the request path (services/stats/recorder.ts). */
-    stats: Jobs["stats"];
-    /** "Download my data": archives prepared in the background (services/leaving/exports.ts). */
-    exports: Jobs["exports"];
-    /** Archives brought in, read in the background (services/importing/imports.ts). */
-    imports: Jobs["imports"];
-    /** Webhook deliveries, sent in the background (services/webhooks/sender.ts). */
-    webhooks: Jobs["webhooks"];
     /** Public reads through the read cache: the API routes and the reader pages ask here, with the same keys. */
     reads: PublicReads;
     feeds: Feeds;
@@ -178,7 +163,7 @@ export async function buildApp(options: AppOptions) {
     leaseMs: config.mailLeaseMs,
   });
   app.decorate("mailer", mailer);
-  // Reads are served from a cache that writes tell what they changed (services/reads/).
+  // Reads are served from a cache that writes tell what they changed (services/public-reads/).
   registerReadCache(app, { maxAgeMs: config.readCacheMaxAgeMs, refuseUnsaid: config.env !== "production" });
   const changed = app.changeLog.changed;
   // How often (before the jobs: an import's list counts against the form's per-address limit).
@@ -195,20 +180,7 @@ export async function buildApp(options: AppOptions) {
     changed,
     askAddress: (key) => app.limiter.hit("subscriptionAddress", key),
   });
-  for (const name of [
-    "views",
-    "stats",
-    "paymentWatcher",
-    "publisher",
-    "notificationHub",
-    "digests",
-    "federator",
-    "exports",
-    "imports",
-    "webhooks",
-  ] as const) {
-    app.decorate(name, jobs[name]);
-  }
+  for (const name of ROUTE_JOBS) app.decorate(name, jobs[name]);
   app.addHook("preClose", () => jobs.endStreams());
   app.addHook("onClose", async () => {
     await jobs.close();

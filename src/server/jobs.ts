@@ -7,18 +7,41 @@ import type { Mailer } from "./infra/mailer.ts";
 import type { Storage } from "./infra/storage.ts";
 import { createPublisher } from "./services/content/publisher.ts";
 import { createViewBuffer } from "./services/content/view-buffer.ts";
+import type { Changed } from "./services/core/changes.ts";
 import type { Federator } from "./services/federation/federation.ts";
-import { createImportJob } from "./services/importing/imports.ts";
+import { createImportJob } from "./services/importing/import-job.ts";
 import { createClosingJob } from "./services/leaving/closing.ts";
 import { createExportJob } from "./services/leaving/exports.ts";
 import { createErasureJob } from "./services/moderation/suspension.ts";
 import { createDigestJob } from "./services/notifications/digest.ts";
 import { createNotificationHub } from "./services/notifications/live.ts";
 import { createPaymentWatcher } from "./services/payments/finality.ts";
-import type { Changed } from "./services/reads/changes.ts";
 import { createStatsRecorder } from "./services/stats/recorder.ts";
 import type { AskAddress } from "./services/subscribers/imported.ts";
 import { createWebhookSender } from "./services/webhooks/sender.ts";
+
+/**
+ * The jobs routes reach, decorated on the app (`app.views`, `app.exports`, ...) by app.ts from this list, their types
+ * from `RouteJobs`.
+ */
+export const ROUTE_JOBS = [
+  "views",
+  "stats",
+  "paymentWatcher",
+  "publisher",
+  "notificationHub",
+  "digests",
+  "federator",
+  "exports",
+  "imports",
+  "webhooks",
+] as const satisfies readonly (keyof Jobs)[];
+/**
+ * `stats`: reads added up off the request path (services/stats/recorder.ts); `exports`: "Download my data"
+ * (services/leaving/exports.ts); `imports`: archives read in the background (services/importing/); `federator`: null
+ * when the site does not federate (FEDERATION, PUBLIC_URL).
+ */
+export type RouteJobs = Pick<Jobs, (typeof ROUTE_JOBS)[number]>;
 
 export interface JobDeps {
   database: Database;
@@ -83,7 +106,9 @@ export async function startJobs(deps: JobDeps) {
   const federator: Federator | null = config.federation
     ? (await import("./services/federation/federation.ts")).createFederator({ db, config, log, changed })
     : null;
-  for (const job of [
+  // Every job once, by its name, in the order they start; they stop the other way round. The live hub's streams end first
+  // (endStreams, before the server waits for its connections), the mailer last.
+  const running = {
     views,
     stats,
     paymentWatcher,
@@ -96,35 +121,16 @@ export async function startJobs(deps: JobDeps) {
     imports,
     webhooks,
     federator,
-  ])
-    job?.start();
+  } satisfies Record<string, { start(): void; close(): Promise<void> } | null>;
+  for (const job of Object.values(running)) job?.start();
 
   return {
-    views,
-    stats,
-    paymentWatcher,
-    publisher,
-    notificationHub,
-    digests,
-    exports,
-    imports,
-    webhooks,
-    federator,
+    ...running,
     /** Open event streams never finish on their own: they end before the server waits for its connections. */
     endStreams: () => notificationHub.close(),
     /** Stops every job, the last ones started first. */
     async close() {
-      await federator?.close();
-      await webhooks.close();
-      await digests.close();
-      await imports.close();
-      await exports.close();
-      await closing.close();
-      await erasure.close();
-      await publisher.close();
-      await paymentWatcher.close();
-      await stats.close();
-      await views.close();
+      for (const [name, job] of Object.entries(running).reverse()) if (name !== "notificationHub") await job?.close();
       await mailer.close();
     },
   };

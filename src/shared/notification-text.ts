@@ -1,9 +1,5 @@
 import type { NotificationKind } from "./schemas/notifications.ts";
-import { formatEth } from "./text.ts";
-
-/** What users typed, as one line of text: no control characters. */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes.
-export const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();
+import { formatEth, oneLine } from "./text.ts";
 
 /**
  * What a notification says, in words, the same in the app, in a mail and in a digest: "Ana and 3 others liked

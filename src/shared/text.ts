@@ -42,3 +42,7 @@ export function slugify(text: string, length: number): string {
     .slice(0, length)
     .replace(/-+$/, "");
 }
+
+/** What users typed, as one line of text: no control characters. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: control characters are what it removes.
+export const oneLine = (text: string) => text.replace(/[\u0000-\u001f\u007f]+/g, " ").trim();

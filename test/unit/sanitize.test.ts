@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { hasContent, sanitizePostHtml } from "../../src/server/services/sanitize.ts";
+import { hasContent, sanitizePostHtml } from "../../src/server/services/core/sanitize.ts";
 
 describe("sanitizePostHtml", () => {
   it.each([

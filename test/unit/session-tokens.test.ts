@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { createSessionTokens } from "../../src/server/services/auth/session-tokens.ts";
+import { createSessionTokens } from "../../src/server/services/core/session-tokens.ts";
 
 const user = { id: "5f0c6f0e-8d2a-4c39-9a37-1a4f3f3b2c11", tokenVersion: 3 };
 

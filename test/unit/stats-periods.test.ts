@@ -1,5 +1,5 @@
 import { expect, it } from "vitest";
-import { dayOf, perPeriod } from "../../src/server/services/stats/reads.ts";
+import { dayOf, perPeriod } from "../../src/server/services/stats/read-from-request.ts";
 
 const midnight = Date.parse("2026-03-29T00:00:00Z");
 const HOUR = 3_600_000;

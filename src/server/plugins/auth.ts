@@ -4,8 +4,8 @@ import type { FastifyInstance, FastifyRequest } from "fastify";
 import { can, type Permission } from "#shared/permissions.ts";
 import { revokedSessions, users } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
-import { type AuthUser, BLOCKED, lockedOut, SESSION_ENDED } from "../services/auth/auth-user.ts";
-import { createSessionTokens, type SessionTokens, type TokenClaims } from "../services/auth/session-tokens.ts";
+import { type AuthUser, BLOCKED, lockedOut, SESSION_ENDED } from "../services/core/auth-user.ts";
+import { createSessionTokens, type SessionTokens, type TokenClaims } from "../services/core/session-tokens.ts";
 import { needsSignIn } from "./route-marks.ts";
 
 declare module "fastify" {

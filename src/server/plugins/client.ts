@@ -4,7 +4,7 @@ import fastifyStatic from "@fastify/static";
 import type { FastifyInstance } from "fastify";
 import { IMAGE_WIDTHS } from "#shared/images.ts";
 import { isScreenPath } from "#shared/screens.ts";
-import { resizeTo } from "../services/images.ts";
+import { resizeTo } from "../services/core/images.ts";
 
 /** The smaller widths stored beside an upload; the largest of each kind is the upload itself. */
 const SMALLER_WIDTHS = [...IMAGE_WIDTHS.cover.slice(0, -1), ...IMAGE_WIDTHS.photo.slice(0, -1)];

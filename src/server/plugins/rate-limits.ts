@@ -32,7 +32,7 @@ export const DEFAULT_RATE_LIMITS = {
   comments: { max: 9, timeWindow: 30 * SECOND }, // per user
   reactions: { max: 10, timeWindow: 30 * SECOND }, // per user
   uploads: { max: 9, timeWindow: 30 * SECOND }, // profile photos, per user
-  profileUpdates: { max: 10, timeWindow: 15 * MINUTE }, // name, bio, e-mail; per user (a rename re-indexes their posts)
+  accountChanges: { max: 10, timeWindow: 15 * MINUTE }, // profile, e-mail, blocks, exports, imports; per user (a rename re-indexes their posts)
   follows: { max: 30, timeWindow: MINUTE }, // follow and unfollow, per user
   paymentChecks: { max: 10, timeWindow: MINUTE }, // on-chain verifications (featured posts, tips), per user
   search: { max: 60, timeWindow: MINUTE }, // searches the read cache had no answer for, per address

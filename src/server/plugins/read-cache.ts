@@ -1,6 +1,6 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
 import { type CachedResponse, createReadCache, type ReadCache } from "../infra/read-cache.ts";
-import { type ChangeLog, type ChangeRecord, createChangeLog } from "../services/reads/changes.ts";
+import { type ChangeLog, type ChangeRecord, createChangeLog } from "../services/core/changes.ts";
 import { sendCompressed, varyOn } from "./compression.ts";
 
 declare module "fastify" {

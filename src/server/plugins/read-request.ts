@@ -1,5 +1,5 @@
 import type { FastifyRequest } from "fastify";
-import type { ReadRequest } from "../services/stats/reads.ts";
+import type { ReadRequest } from "../services/stats/read-from-request.ts";
 import { addressKey } from "./rate-limits.ts";
 
 /** What a request says about its reader for the stats: their opt-out, user agent and address (hashed, never kept). */

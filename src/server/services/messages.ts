@@ -4,10 +4,10 @@ import type { SendMailInput } from "#shared/schemas/users.ts";
 import { mailOutbox, users } from "../db/schema.ts";
 import { HttpError } from "../http-error.ts";
 import { userMessageMail } from "../infra/mail-templates.ts";
-import type { AuthUser } from "./auth/auth-user.ts";
 import { isBlocked } from "./blocks/blocks.ts";
-import type { Deps } from "./deps.ts";
-import { NOTHING_PUBLIC } from "./reads/tags.ts";
+import type { AuthUser } from "./core/auth-user.ts";
+import type { Deps } from "./core/deps.ts";
+import { NOTHING_PUBLIC } from "./core/tags.ts";
 
 /**
  * Counted in the outbox, where the recipient is known. Called in the transaction that queues the message, after a

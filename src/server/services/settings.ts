@@ -1,7 +1,7 @@
 import { DEFAULT_SITE_SETTINGS, type SiteSettings } from "#shared/schemas/settings.ts";
 import { siteSettings } from "../db/schema.ts";
-import type { Deps } from "./deps.ts";
-import { cacheTags } from "./reads/tags.ts";
+import type { Deps } from "./core/deps.ts";
+import { cacheTags } from "./core/tags.ts";
 
 /** The site's name and description: the single row, or the defaults while no admin has changed them. */
 export async function readSettings(deps: Pick<Deps, "db">): Promise<SiteSettings> {

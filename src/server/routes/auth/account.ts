@@ -16,9 +16,9 @@ import { currentUser } from "../../plugins/auth.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import * as passwords from "../../services/auth/passwords.ts";
 import * as registration from "../../services/auth/registration.ts";
-import type { TokenClaims } from "../../services/auth/session-tokens.ts";
-import { logout } from "../../services/auth/sessions.ts";
 import { linkWallet } from "../../services/auth/wallets.ts";
+import type { TokenClaims } from "../../services/core/session-tokens.ts";
+import { logout } from "../../services/core/sessions.ts";
 
 const tags = ["auth"];
 

@@ -50,7 +50,7 @@ export const blockRoutes: FastifyPluginAsyncZod = async (app) => {
       body: mutedWordsInputSchema,
       response: { 200: relationsSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
+    preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
     handler: async (request) => replaceMutedWords(app.deps, currentUser(request), request.body),
   });
 };

@@ -83,7 +83,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       body: commentSettingsSchema,
       response: { 200: commentSettingsSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
+    preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
     handler: async (request) => comments.setCommentSettings(app.deps, currentUser(request), request.body),
   });
 

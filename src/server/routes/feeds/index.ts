@@ -7,7 +7,7 @@ const feedQuerySchema = z.object({
   author: z.uuid().optional(),
 });
 
-/** Discovery: the RSS feeds, the sitemap and robots.txt naming it (services/reads/feeds.ts). */
+/** Discovery: the RSS feeds, the sitemap and robots.txt naming it (services/public-reads/feeds.ts). */
 export const feedRoutes: FastifyPluginAsync = async (app) => {
   const base = app.config.publicUrl.replace(/\/$/, "");
   const hide = { schema: { hide: true } };

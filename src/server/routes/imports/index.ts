@@ -10,7 +10,13 @@ import {
 import { currentUser } from "../../plugins/auth.ts";
 import { uploadToDisk } from "../../plugins/multipart.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { cancelImport, importState, latestImport, startImport, uploadDir } from "../../services/importing/imports.ts";
+import {
+  cancelImport,
+  importState,
+  latestImport,
+  startImport,
+  uploadDir,
+} from "../../services/importing/import-requests.ts";
 
 const tags = ["imports"];
 
@@ -28,7 +34,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
     // A large archive on a home connection takes long to arrive: an hour (at least 300 KB/s for the largest).
     config: { bodyDeadlineMs: 60 * 60_000 },
     // Who is calling is known before a byte of the file is written.
-    onRequest: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
+    onRequest: [app.requireUser, limitBy(app, "accountChanges", byUser)],
     preValidation: uploadToDisk(uploadDir(app.config), MAX_IMPORT_BYTES, "The archive must be at most 1 GB"),
     handler: async (request, reply) => {
       const state = await startImport(app.deps, currentUser(request), request.body);

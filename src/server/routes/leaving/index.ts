@@ -10,9 +10,8 @@ import {
 } from "#shared/schemas/leaving.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { requestClosing } from "../../services/leaving/closing.ts";
+import { keepAccount, requestClosing } from "../../services/leaving/closing.ts";
 import { claimDownload, exportState, latestExport, requestExport } from "../../services/leaving/exports.ts";
-import { keepAccount } from "../../services/leaving/keep.ts";
 
 const tags = ["leaving"];
 
@@ -37,7 +36,7 @@ export const leavingRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: "Keep the account after all (signing in does the same)",
       response: { 200: closingStateSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
+    preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
     handler: async (request) => keepAccount(app.deps, currentUser(request)),
   });
 };
@@ -51,7 +50,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
         "Ask for an archive of the signed-in user's data (posts as HTML and Markdown with images, Ghost JSON, comments, followers, subscribers, payments, profile); its link is mailed",
       response: { 202: dataExportSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
+    preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
     handler: async (request, reply) => {
       const state = await requestExport(app.deps, currentUser(request));
       app.exports.wake();

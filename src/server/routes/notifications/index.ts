@@ -14,9 +14,9 @@ import { pageOf, pageQuerySchema } from "#shared/schemas/pagination.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { acceptOneClickForm } from "../../plugins/downloads.ts";
 import { byAddress, byUser, limitBy } from "../../plugins/rate-limits.ts";
-import type { TokenClaims } from "../../services/auth/session-tokens.ts";
-import * as notifications from "../../services/notifications/reads.ts";
+import type { TokenClaims } from "../../services/core/session-tokens.ts";
 import { resubscribe, unsubscribe } from "../../services/notifications/unsubscribe.ts";
+import * as notifications from "../../services/notifications/user-notifications.ts";
 
 const tags = ["notifications"];
 // What these change is a user's own: nothing anonymous readers are served from memory.

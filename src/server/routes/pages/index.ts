@@ -20,7 +20,7 @@ import { renderHead } from "./head.ts";
 type Render = (url: string, load: ReaderLoaders) => Promise<RenderedPage>;
 
 /**
- * Each loader answers what its API call would, from the same cached reads (services/reads/public-reads.ts): the cached
+ * Each loader answers what its API call would, from the same cached reads (services/public-reads/public-reads.ts): the cached
  * value is the answer's JSON shape, so it is used as it is, not parsed again from its bytes. The answers a page was
  * made from are added to `from`, so the page is kept as long as they are.
  */

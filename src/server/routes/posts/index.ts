@@ -17,9 +17,9 @@ import { currentUser } from "../../plugins/auth.ts";
 import { multipartBody } from "../../plugins/multipart.ts";
 import { addressKey, byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { sendCached } from "../../plugins/read-cache.ts";
-import { listFollowedPosts, listUnpublishedPosts } from "../../services/content/post-reads.ts";
 import * as posts from "../../services/content/post-writes.ts";
 import * as reactions from "../../services/content/reactions.ts";
+import { listFollowedPosts, listUnpublishedPosts } from "../../services/content/shown-posts.ts";
 
 const tags = ["posts"];
 const FOLLOWING_NEEDS_LOGIN = "Log in to see the posts of the authors you follow.";

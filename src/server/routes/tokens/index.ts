@@ -29,7 +29,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
       body: createTokenSchema,
       response: { 201: createdTokenSchema },
     },
-    preHandler: [app.requireUser, sessionOnly, limitBy(app, "profileUpdates", byUser)],
+    preHandler: [app.requireUser, sessionOnly, limitBy(app, "accountChanges", byUser)],
     handler: async (request, reply) =>
       reply.code(201).send(await createToken(app.deps, currentUser(request), request.body)),
   });

@@ -7,11 +7,11 @@ import type { Scope } from "#shared/scopes.ts";
 import { z as mini } from "#shared/zod.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import type { LimitName } from "../../plugins/rate-limits.ts";
-import type { AuthUser } from "../../services/auth/auth-user.ts";
 import { createComment, listComments } from "../../services/content/comments.ts";
-import { getPost, getPostDetail, listPosts, listUnpublishedPosts } from "../../services/content/post-reads.ts";
 import { createPost, deletePost, updatePost } from "../../services/content/post-writes.ts";
-import type { Deps } from "../../services/deps.ts";
+import { getPost, getPostDetail, listPosts, listUnpublishedPosts } from "../../services/content/shown-posts.ts";
+import type { AuthUser } from "../../services/core/auth-user.ts";
+import type { Deps } from "../../services/core/deps.ts";
 import { authorStats } from "../../services/stats/stats.ts";
 import { subscriberCounts } from "../../services/subscribers/subscriptions.ts";
 

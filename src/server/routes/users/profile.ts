@@ -13,9 +13,9 @@ import {
 import { currentUser } from "../../plugins/auth.ts";
 import { multipartBody } from "../../plugins/multipart.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
-import { findUser } from "../../services/users/find-user.ts";
+import { findUser } from "../../services/core/find-user.ts";
+import { toPublicUser } from "../../services/core/user-fields.ts";
 import * as profiles from "../../services/users/profiles.ts";
-import { toPublicUser } from "../../services/users/user-fields.ts";
 
 const tags = ["users"];
 /** A user's name and photo show beside their posts and comments. */
@@ -49,7 +49,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       body: updateProfileSchema,
       response: { 200: privateUserSchema },
     },
-    preHandler: [app.requireUser, limitBy(app, "profileUpdates", byUser)],
+    preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
     handler: async (request) => profiles.updateProfile(app.deps, currentUser(request), request.body),
   });
 

@@ -6,13 +6,13 @@ import type { ChangePasswordInput, LoginInput } from "#shared/schemas/users.ts";
 import { users } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import { passwordChangedMail, resetPasswordMail } from "../../infra/mail-templates.ts";
-import type { Deps } from "../deps.ts";
-import { keepAccount } from "../leaving/keep.ts";
+import { type AuthUser, BLOCKED, lockedOut } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { announceSessionsEnded, sessionFor } from "../core/sessions.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../core/tags.ts";
+import { keepAccount } from "../leaving/closing.ts";
 import { consumeToken, issueToken } from "../one-time-tokens.ts";
-import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
-import { type AuthUser, BLOCKED, lockedOut } from "./auth-user.ts";
 import { assertUncommonPassword } from "./password-rules.ts";
-import { announceSessionsEnded, sessionFor } from "./sessions.ts";
 
 // Verified against when the e-mail is unknown, so both answers take as long.
 const DUMMY_HASH = hash("penchain-timing-equaliser");

@@ -4,7 +4,7 @@ import { createSiweMessage, generateSiweNonce, parseSiweMessage, type SiweMessag
 import type { SiweProof } from "#shared/schemas/siwe.ts";
 import { siweNonces } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
 
 const NONCE_TTL_MS = 10 * 60 * 1000;
 const MAX_AGE_MS = 10 * 60 * 1000;

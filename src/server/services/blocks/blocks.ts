@@ -2,11 +2,11 @@ import { and, asc, eq, inArray, or, sql } from "drizzle-orm";
 import type { MutedWordsInput, RelationResult, Relations } from "#shared/schemas/blocks.ts";
 import { comments, follows, mutedWords, posts, userBlocks, userMutes, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
-import { findUser } from "../users/find-user.ts";
-import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { findUser } from "../core/find-user.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../core/tags.ts";
+import { toUserSummary, userSummaryColumns } from "../core/user-fields.ts";
 
 async function relationOf(deps: Pick<Deps, "db">, ownerId: string, otherId: string): Promise<RelationResult> {
   const [row] = await deps.db

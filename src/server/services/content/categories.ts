@@ -5,10 +5,10 @@ import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
 import { categories, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { cacheTags, EVERYTHING } from "../reads/tags.ts";
-import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { cacheTags, EVERYTHING } from "../core/tags.ts";
+import { toUserSummary, userSummaryColumns } from "../core/user-fields.ts";
 
 const TITLE_TAKEN = "A category with this title already exists";
 const select = (deps: Pick<Deps, "db">) =>

@@ -5,17 +5,17 @@ import { comments, posts, users } from "../../db/schema.ts";
 import { preparedFor, statement } from "../../db/statement.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
 import { refuseIfBlocked } from "../blocks/blocks.ts";
-import type { Deps } from "../deps.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { refuseLinksFromNewAccounts } from "../core/new-accounts.ts";
+import { isReachable, POST_NOT_FOUND } from "../core/post-queries.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../core/tags.ts";
+import { toUserSummary, userSummaryColumns } from "../core/user-fields.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
-import { heldFor, queueHeld } from "../moderation/reports.ts";
-import { refuseLinksFromNewAccounts } from "../moderation/spam.ts";
+import { heldFor, isHeldForReview, queueHeld } from "../moderation/reports.ts";
 import { notify } from "../notifications/notify.ts";
-import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
-import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 import { recordEvent } from "../webhooks/events.ts";
-import { isReachable, POST_NOT_FOUND } from "./post-queries.ts";
 
 const select = (deps: Pick<Deps, "db">) =>
   deps.db
@@ -164,7 +164,7 @@ export async function createComment(
 ) {
   refuseLinksFromNewAccounts(user, { description });
   const verdict = await screenOrRefuse(deps, { description });
-  const held = verdict.action === "hold" || user.limitedAt !== null;
+  const held = isHeldForReview(verdict, user);
   const row = await deps.db.transaction(async (tx) => {
     const [row] = await insertComment(tx, {
       postId,
@@ -263,7 +263,7 @@ export async function updateComment(
       description,
       updatedAt: new Date(),
       // An edit the filter holds waits for review; an edit never brings back what a moderator hid.
-      ...(verdict.action === "hold"
+      ...(isHeldForReview(verdict, null)
         ? {
             moderation: sql`case when ${comments.moderation} = 'visible' then 'held'::moderation_state else ${comments.moderation} end`,
           }
@@ -272,7 +272,7 @@ export async function updateComment(
     .where(eq(comments.id, id))
     .returning({ moderation: comments.moderation });
   deps.changed(commentChanged(comment.postId));
-  if (verdict.action === "hold" && edited?.moderation === "held" && !comment.waitingForReview)
+  if (isHeldForReview(verdict, null) && edited?.moderation === "held" && !comment.waitingForReview)
     await queueHeld(deps, { kind: "comment", id, subjectId: user.id }, heldFor(user, verdict.terms));
   return getComment(deps, id, user.id);
 }

@@ -1,19 +1,19 @@
-import { and, count, eq, gt, or, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { PostStatus } from "#shared/schemas/posts.ts";
 import { plainText } from "#shared/text.ts";
 import type { Db } from "../../db/client.ts";
 import { posts, users } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { queuePostActivity } from "../federation/queue-messages.ts";
-import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { queuePostActivity } from "../core/federation-queue.ts";
+import { newAccountLimit, pastTheLimit } from "../core/new-accounts.ts";
+import { hasContent, sanitizePostHtml } from "../core/sanitize.ts";
+import { cacheTags } from "../core/tags.ts";
+import { HELD_FOR_REVIEW, heldFor, isHeldForReview, queueHeld } from "../moderation/reports.ts";
 import { screenInSlices } from "../moderation/screen-slices.ts";
-import { isNewAccount, newAccountLimit } from "../moderation/spam.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
-import { cacheTags } from "../reads/tags.ts";
-import { hasContent, sanitizePostHtml } from "../sanitize.ts";
-import { postEvent } from "./post-events.ts";
+import { postEvent } from "../webhooks/post-events.ts";
 
 /** A new post as any writer hands it over: the editor, an import, later an API token. */
 export interface NewPost {
@@ -92,23 +92,6 @@ async function lockedAuthor(tx: Db, author: AuthUser) {
   return row;
 }
 
-/** Whether a new account published its day's posts already (written, or gone out as scheduled, within the day). */
-export async function pastTheLimit(tx: Db, config: Deps["config"], author: AuthUser) {
-  if (!isNewAccount(author)) return false;
-  const since = new Date(Date.now() - 24 * 60 * 60 * 1000);
-  const [row] = await tx
-    .select({ published: count() })
-    .from(posts)
-    .where(
-      and(
-        eq(posts.userId, author.id),
-        eq(posts.status, "published"),
-        or(gt(posts.createdAt, since), gt(posts.publishedAt, since)),
-      ),
-    );
-  return (row?.published ?? 0) >= config.newAccountPostsPerDay;
-}
-
 /**
  * The one writer of new posts: every rule of what a post may be (sanitised, the filter, a limited author's held,
  * a new account's few a day, the publication state) is here, whoever writes.
@@ -126,7 +109,7 @@ export async function writeNewPost(
   const asked = publishing(post, options.publishedBefore);
   const written = await deps.db.transaction(async (tx) => {
     const now = await lockedAuthor(tx, author);
-    const held = verdict.action === "hold" || now.limitedAt !== null;
+    const held = isHeldForReview(verdict, now);
     let state = asked;
     let drafted = false;
     if (state.status === "published" && (await pastTheLimit(tx, deps.config, now))) {
@@ -143,7 +126,7 @@ export async function writeNewPost(
         image: post.image,
         isFeatured: post.isFeatured ?? false,
         userId: author.id,
-        ...(held ? { moderation: "held" as const, moderationReason: WAITING_FOR_REVIEW } : {}),
+        ...(held ? HELD_FOR_REVIEW : {}),
         ...state,
         // An earlier publication is also when it was last written.
         ...(state.status === "published" && options.publishedBefore ? { updatedAt: options.publishedBefore } : {}),

@@ -4,21 +4,21 @@ import type { CreatePostBody, PostStatus, PostUpdate } from "#shared/schemas/pos
 import { plainText } from "#shared/text.ts";
 import { categories, posts } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { queuePostActivity } from "../federation/queue-messages.ts";
-import { removeImage, storeImage } from "../images.ts";
+import { type AuthUser, payingWallet } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { queuePostActivity } from "../core/federation-queue.ts";
+import { removeImage, storeImage } from "../core/images.ts";
+import { limitNewAccountPosts } from "../core/new-accounts.ts";
+import { POST_NOT_FOUND } from "../core/post-queries.ts";
+import { cacheTags } from "../core/tags.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
-import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
-import { limitNewAccountPosts } from "../moderation/spam.ts";
+import { HELD_FOR_REVIEW, heldFor, isHeldForReview, queueHeld } from "../moderation/reports.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
-import { cacheTags } from "../reads/tags.ts";
+import { postEvent } from "../webhooks/post-events.ts";
 import { cleanDescription, writeNewPost } from "./new-posts.ts";
-import { postEvent } from "./post-events.ts";
-import { POST_NOT_FOUND } from "./post-queries.ts";
-import { getPost } from "./post-reads.ts";
+import { getPost } from "./shown-posts.ts";
 
 /**
  * The columns an author's button sets: publish now (a post published before keeps its date), keep as a draft, or
@@ -122,7 +122,7 @@ export async function updatePost(
   const verdict = await screenOrRefuse(deps, { title: input.title, description: plainText(description) });
   // An edit the filter holds takes a visible post out of public places until a moderator looks; an edit never
   // brings back what a moderator hid or removed.
-  const heldNow = verdict.action === "hold" && before.moderation === "visible";
+  const heldNow = isHeldForReview(verdict, null) && before.moderation === "visible";
   if (before.status !== "published" && input.status === "published") await limitNewAccountPosts(deps, user);
   const moderation = heldNow ? "held" : before.moderation;
   const category = await categoryId(deps, input.category);
@@ -134,7 +134,7 @@ export async function updatePost(
         description,
         categoryId: category,
         ...publishing(input),
-        ...(heldNow ? { moderation, moderationReason: WAITING_FOR_REVIEW } : {}),
+        ...(heldNow ? HELD_FOR_REVIEW : {}),
         updatedAt: new Date(),
       })
       .where(eq(posts.id, id));

@@ -2,13 +2,13 @@ import { and, eq, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { posts, users } from "../../db/schema.ts";
 import { periodic } from "../../infra/periodic.ts";
-import type { Deps } from "../deps.ts";
-import { queuePostActivity } from "../federation/queue-messages.ts";
+import type { Deps } from "../core/deps.ts";
+import { queuePostActivity } from "../core/federation-queue.ts";
+import { pastTheLimit } from "../core/new-accounts.ts";
+import { cacheTags } from "../core/tags.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { notify } from "../notifications/notify.ts";
-import { cacheTags } from "../reads/tags.ts";
-import { pastTheLimit } from "./new-posts.ts";
-import { postEvent } from "./post-events.ts";
+import { postEvent } from "../webhooks/post-events.ts";
 
 /** Authors past the new-account rules (staff, or verified and a day old): their due posts go out in one UPDATE. */
 const TRUSTED_AUTHOR = sql`exists (select 1 from ${users} where ${users.id} = ${posts.userId} and (${users.isAdmin}

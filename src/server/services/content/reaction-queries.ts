@@ -1,8 +1,8 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { posts, reactions } from "../../db/schema.ts";
 import { preparedFor, statement } from "../../db/statement.ts";
-import type { Deps } from "../deps.ts";
-import { isReachable } from "./post-queries.ts";
+import type { Deps } from "../core/deps.ts";
+import { isReachable } from "../core/post-queries.ts";
 
 const reactionColumns = { postId: reactions.postId, kind: reactions.kind };
 /** A reader's reaction to one post: what a post's page asks for a signed-in reader. */

@@ -1,11 +1,11 @@
 import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { POST_NOT_FOUND } from "../core/post-queries.ts";
+import { cacheTags } from "../core/tags.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
-import { cacheTags } from "../reads/tags.ts";
-import { POST_NOT_FOUND } from "./post-queries.ts";
-import { getPost } from "./post-reads.ts";
 import { toggle } from "./reaction-queries.ts";
+import { getPost } from "./shown-posts.ts";
 
 /**
  * Likes and dislikes are exclusive and toggle (docs/product.md), in one statement: the same reaction again

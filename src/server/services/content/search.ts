@@ -2,9 +2,9 @@ import { and, desc, type SQL, sql } from "drizzle-orm";
 import type { PostListQuery } from "#shared/schemas/posts.ts";
 import { posts } from "../../db/schema.ts";
 import { cursorKey, cursorShapes, decodeCursor, toPage } from "../../infra/cursor.ts";
-import type { Deps } from "../deps.ts";
-import { headline } from "./excerpt.ts";
-import { isPublished, type PostRow, postFilters, selectPosts, toPost } from "./post-queries.ts";
+import type { Deps } from "../core/deps.ts";
+import { headline } from "../core/excerpt.ts";
+import { isPublished, type PostRow, postFilters, selectPosts, toPost } from "../core/post-queries.ts";
 
 /**
  * The reader's words as a tsquery: websearch syntax ("quoted phrases", -excluded words, or), each word of three

@@ -2,7 +2,7 @@ import crypto from "node:crypto";
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.ts";
-import { periodic } from "../../infra/periodic.ts";
+import { writeBehind } from "../../infra/write-behind.ts";
 
 const VIEW_WINDOW = "1 hour";
 const FLUSH_EVERY_MS = 1000;
@@ -26,9 +26,6 @@ function viewerKey(view: View) {
  * viewer counts once an hour per post, the author never.
  */
 export function createViewBuffer(options: { db: Db; log: FastifyBaseLogger }) {
-  let pending = new Map<string, View>();
-  let flushing: Promise<number> = Promise.resolve(0);
-
   async function write(views: View[]): Promise<number> {
     const result = await options.db.execute(sql`
       with input as (
@@ -55,39 +52,26 @@ export function createViewBuffer(options: { db: Db; log: FastifyBaseLogger }) {
     return (result as unknown as { rows: unknown[] }).rows.length;
   }
 
-  async function flushNow(): Promise<number> {
-    if (pending.size === 0) return 0;
-    const batch = pending;
-    pending = new Map();
-    try {
-      return await write([...batch.values()]);
-    } catch (error) {
-      // Kept for the next flush; views that arrived meanwhile win for the same viewer.
-      for (const [key, view] of batch) if (!pending.has(key)) pending.set(key, view);
-      while (pending.size > MAX_PENDING) pending.delete(pending.keys().next().value as string);
-      options.log.warn({ err: error, pending: pending.size }, "post views not written yet; will retry");
-      return 0;
-    }
-  }
-
-  // flush() never fails: a failed write keeps its views for the next.
-  const timer = periodic(() => buffer.flush(), { everyMs: FLUSH_EVERY_MS, onError: () => {} });
+  const notes = writeBehind<View>({
+    everyMs: FLUSH_EVERY_MS,
+    max: MAX_PENDING,
+    write,
+    // Views that arrived meanwhile win for the same viewer.
+    giveBack: (failed, meanwhile) => meanwhile ?? failed,
+    log: options.log,
+    what: "post views",
+  });
 
   const buffer = {
     record(view: Viewer & { postId: string }) {
       const key = `${view.postId}|${view.userId ?? (view as { address: string }).address}`;
+      const pending = notes.pending();
       if (!pending.has(key)) pending.set(key, { ...view, at: new Date() });
     },
     /** Writes what is pending (one flush at a time); resolves with how many posts' counts changed. */
-    flush(): Promise<number> {
-      flushing = flushing.then(flushNow, flushNow);
-      return flushing;
-    },
-    start: timer.start,
-    async close() {
-      await timer.close();
-      await buffer.flush();
-    },
+    flush: notes.flush,
+    start: notes.start,
+    close: notes.close,
   };
   return buffer;
 }

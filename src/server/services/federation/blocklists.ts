@@ -1,12 +1,12 @@
 import { asc } from "drizzle-orm";
-import { oneLine } from "#shared/notification-text.ts";
 import { domainSchema } from "#shared/schemas/federation.ts";
+import { oneLine } from "#shared/text.ts";
 import { blockedDomains } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { csvField } from "../../infra/csv.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 import { blockDomain, normalHost } from "./domains.ts";
 
 /** Mastodon's header for domain block lists, which other servers and shared lists (e.g. Oliphant's) use too. */

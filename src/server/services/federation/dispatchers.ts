@@ -2,7 +2,7 @@ import type { Federation } from "@fedify/fedify";
 import { Article } from "@fedify/fedify/vocab";
 import { SITE_HANDLE } from "#shared/handles.ts";
 import type { Db } from "../../db/client.ts";
-import { userIdByHandle } from "../users/handles.ts";
+import { userIdByHandle } from "../core/handles.ts";
 import { countFollowers, followersOf, SITE_ACTOR } from "./followers.ts";
 import type { createKeyring } from "./keys.ts";
 import { articleOf, createOf, isUuid, personOf, publishedArticle, siteActor } from "./objects.ts";

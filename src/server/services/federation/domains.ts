@@ -3,9 +3,9 @@ import type { BlockedDomain } from "#shared/schemas/federation.ts";
 import type { Db } from "../../db/client.ts";
 import { blockedDomains, remoteFollowers, remoteReactions, remoteReplies } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 
 /** A host name as compared and stored: lower case, without the trailing dot of a fully qualified name. */
 export const normalHost = (hostname: string) => hostname.toLowerCase().replace(/\.+$/, "");

@@ -3,18 +3,18 @@ import path from "node:path";
 import { createFederation, type Federation } from "@fedify/fedify";
 import { configureSync, getConfig, type LogRecord } from "@logtape/logtape";
 import type { FastifyBaseLogger } from "fastify";
+import { guardedDelivery, PrivateAddressError } from "../../infra/delivery-guard.ts";
 import { createFederationKv } from "../../infra/federation-kv.ts";
 import { createFederationQueue } from "../../infra/federation-queue.ts";
 import { periodic } from "../../infra/periodic.ts";
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
-import { guardedDelivery, PrivateAddressError } from "./delivery-guard.ts";
+import type { Deps } from "../core/deps.ts";
+import { isActorDelete, isActorUpdate, isFlagForward, isPostActivity } from "../core/federation-queue.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 import { registerDispatchers } from "./dispatchers.ts";
 import { forgetFollower } from "./followers.ts";
 import { registerInbox } from "./inbox.ts";
 import { createKeyring } from "./keys.ts";
 import { deliverActorDelete, deliverActorUpdate, deliverFlag, deliverPostActivity } from "./outgoing.ts";
-import { isActorDelete, isActorUpdate, isFlagForward, isPostActivity } from "./queue-messages.ts";
 import { checkSender } from "./senders.ts";
 
 /** Penchain's version, for NodeInfo and the User-Agent of deliveries. */

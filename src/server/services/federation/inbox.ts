@@ -19,8 +19,8 @@ import {
 import type { FastifyBaseLogger } from "fastify";
 import { plainText } from "#shared/text.ts";
 import type { Db } from "../../db/client.ts";
+import { isFollowerInbox } from "../../infra/delivery-guard.ts";
 import { receiveRemoteReport } from "../moderation/reports.ts";
-import { isFollowerInbox } from "./delivery-guard.ts";
 import { isBlockedDomain } from "./domains.ts";
 import { addFollower, forgetFollower, removeFollower, SITE_ACTOR } from "./followers.ts";
 import { isClosedAccount } from "./queries.ts";

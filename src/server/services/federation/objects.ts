@@ -7,7 +7,7 @@ import { excerpt, plainText } from "#shared/text.ts";
 import type { Db } from "../../db/client.ts";
 import { categories, posts, users } from "../../db/schema.ts";
 import { escapeHtml } from "../../infra/html.ts";
-import { isPublished } from "../content/post-queries.ts";
+import { isPublished } from "../core/post-queries.ts";
 import { readSettings } from "../settings.ts";
 import { SITE_ACTOR } from "./followers.ts";
 

@@ -3,15 +3,15 @@ import { Announce, Article, Delete, Flag, isActor, PUBLIC_COLLECTION, Tombstone,
 import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { remoteFollowers, remoteReplies } from "../../db/schema.ts";
-import { followersOf, SITE_ACTOR } from "./followers.ts";
-import { articleOf, createOf, instant, personOf, publishedArticle } from "./objects.ts";
 import {
   type ActorDelete,
   type ActorUpdate,
   type FlagForward,
   type PostActivity,
   postOrderingKey,
-} from "./queue-messages.ts";
+} from "../core/federation-queue.ts";
+import { followersOf, SITE_ACTOR } from "./followers.ts";
+import { articleOf, createOf, instant, personOf, publishedArticle } from "./objects.ts";
 
 /**
  * Forwards a report of a reply to the server it came from, as Mastodon does: a `Flag` from the site's actor naming

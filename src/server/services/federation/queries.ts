@@ -1,7 +1,7 @@
 import { and, count, desc, eq, isNotNull, isNull } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { categories, comments, posts, users } from "../../db/schema.ts";
-import { isPublished } from "../content/post-queries.ts";
+import { isPublished } from "../core/post-queries.ts";
 import { SITE_ACTOR } from "./followers.ts";
 import { articleColumns } from "./objects.ts";
 

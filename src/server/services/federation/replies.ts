@@ -4,13 +4,13 @@ import { plainText } from "#shared/text.ts";
 import type { Db } from "../../db/client.ts";
 import { approvedRepliers, posts, remoteReactions, remoteReplies } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import { isPublished, requirePublished } from "../content/post-queries.ts";
-import type { Deps } from "../deps.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { isPublished, requirePublished } from "../core/post-queries.ts";
+import { sanitizeRemoteHtml } from "../core/sanitize.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 import { screen } from "../moderation/filter.ts";
-import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
-import { sanitizeRemoteHtml } from "../sanitize.ts";
+import { HELD_FOR_REVIEW, heldFor, isHeldForReview, queueHeld } from "../moderation/reports.ts";
 import { domainSeverity, hostOf } from "./domains.ts";
 
 /** A reply longer than this is cut (a toot is 500 characters; a long reply a few thousand). */
@@ -61,7 +61,7 @@ export async function receiveReply(db: Db, postId: string, reply: IncomingReply)
   // A reply with a refused term is not kept; one the filter holds waits for a moderator.
   const verdict = await screen({ db }, { reply: plainText(reply.html.slice(0, MAX_REPLY_HTML)) });
   if (verdict.action === "refuse") return null;
-  const held = verdict.action === "hold";
+  const held = isHeldForReview(verdict, null);
   // A silenced domain's replies always wait for the post's author.
   const silenced = (await domainSeverity(db, hostOf(reply.actorUri))) === "silence";
   const [approved] = await db
@@ -82,7 +82,7 @@ export async function receiveReply(db: Db, postId: string, reply: IncomingReply)
       url: webAddress(reply.url) ?? webAddress(reply.uri),
       content: sanitizeRemoteHtml(reply.html.slice(0, MAX_REPLY_HTML)),
       status: approved && !silenced ? "approved" : "pending",
-      ...(held ? { moderation: "held" as const, moderationReason: WAITING_FOR_REVIEW } : {}),
+      ...(held ? HELD_FOR_REVIEW : {}),
       publishedAt: reply.publishedAt ?? new Date(),
     })
     .onConflictDoNothing()

@@ -1,8 +1,7 @@
 import { sql } from "drizzle-orm";
-import { oneLine } from "#shared/notification-text.ts";
-import { plainText } from "#shared/text.ts";
+import { oneLine, plainText } from "#shared/text.ts";
 import { categories } from "../../db/schema.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
 import { screen } from "../moderation/filter.ts";
 import { decodeNumeric } from "./write.ts";
 

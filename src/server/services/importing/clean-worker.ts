@@ -2,7 +2,7 @@
 // server's (marked took seconds for 100,000 characters of `*a`, and overflows its stack on nested quotes).
 import { parentPort } from "node:worker_threads";
 import { marked } from "marked";
-import { hasContent, sanitizePostHtml } from "../sanitize.ts";
+import { hasContent, sanitizePostHtml } from "../core/sanitize.ts";
 
 parentPort?.on("message", ({ id, html, markdown }: { id: number; html?: string; markdown?: string }) => {
   try {

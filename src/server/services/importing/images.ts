@@ -1,9 +1,9 @@
 import path from "node:path";
 import ipaddr from "ipaddr.js";
 import { HttpError } from "../../http-error.ts";
-import type { Deps } from "../deps.ts";
-import { isPublicAddress, publicOnly } from "../federation/delivery-guard.ts";
-import { storeImage } from "../images.ts";
+import { isPublicAddress, publicOnly } from "../../infra/delivery-guard.ts";
+import type { Deps } from "../core/deps.ts";
+import { storeImage } from "../core/images.ts";
 import { ARCHIVE_LIMITS, type ArchiveFile } from "./archive-file.ts";
 
 const FETCH_TIMEOUT_MS = 15_000;

@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
 import { screenPathAt } from "#shared/screens.ts";
 import { postRedirects, posts } from "../../db/schema.ts";
-import { isReachable } from "../content/post-queries.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
+import { isReachable } from "../core/post-queries.ts";
 import { normalPath } from "./items.ts";
 
 /** Where the server answers whatever routes it registers (the fediverse's only when it federates): never an old address. */

@@ -1,13 +1,12 @@
 import { and, eq } from "drizzle-orm";
-import { oneLine } from "#shared/notification-text.ts";
-import { plainText } from "#shared/text.ts";
+import { oneLine, plainText } from "#shared/text.ts";
 import { comments, importedItems, postRedirects, users } from "../../db/schema.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
 import { refuseSilencedAuthor, writeNewPost } from "../content/new-posts.ts";
-import type { Deps } from "../deps.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { isNewAccount, LINK, newAccountLimit } from "../core/new-accounts.ts";
 import { screen } from "../moderation/filter.ts";
-import { heldFor, queueHeld, WAITING_FOR_REVIEW } from "../moderation/reports.ts";
-import { isNewAccount, LINK, newAccountLimit } from "../moderation/spam.ts";
+import { HELD_FOR_REVIEW, heldFor, isHeldForReview, queueHeld } from "../moderation/reports.ts";
 import type { SubscriberImport } from "../subscribers/imported.ts";
 import { type BringImage, cleanBody } from "./body.ts";
 import { imageFailure } from "./images.ts";
@@ -74,7 +73,7 @@ async function keptComments(deps: Pick<Deps, "db">, author: AuthUser, item: Impo
       refused++;
       continue;
     }
-    kept.push({ text, name, date: comment.date, terms: verdict.action === "hold" ? verdict.terms : null });
+    kept.push({ text, name, date: comment.date, terms: isHeldForReview(verdict, null) ? verdict.terms : null });
   }
   if (refused > 0) warnings.push(`${refused} of its comments left out: the site's rules refuse them.`);
   return kept;
@@ -161,7 +160,7 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
                 importedAuthor: comment.name,
                 createdAt: comment.date ?? item.date ?? new Date(),
                 updatedAt: comment.date ?? item.date ?? new Date(),
-                ...(comment.terms ? { moderation: "held" as const, moderationReason: WAITING_FOR_REVIEW } : {}),
+                ...(comment.terms ? HELD_FOR_REVIEW : {}),
               })),
             )
             .returning({ id: comments.id });

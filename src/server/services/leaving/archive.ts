@@ -17,8 +17,8 @@ import {
 } from "../../db/schema.ts";
 import { csvField } from "../../infra/csv.ts";
 import { escapeHtml } from "../../infra/html.ts";
-import { isReachable } from "../content/post-queries.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
+import { isReachable } from "../core/post-queries.ts";
 
 /** Posts are read this many at a time: an archive of thousands never holds them all. */
 const PAGE = 100;

@@ -32,14 +32,14 @@ import {
 } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import { periodic } from "../../infra/periodic.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import { announceSessionsEnded } from "../auth/sessions.ts";
-import type { Deps } from "../deps.ts";
-import { queueActorDelete } from "../federation/queue-messages.ts";
-import { removeImage } from "../images.ts";
-import { EVERYTHING, NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { queueActorDelete } from "../core/federation-queue.ts";
+import { removeImage } from "../core/images.ts";
+import { announceSessionsEnded } from "../core/sessions.ts";
+import { EVERYTHING, NOTHING_PUBLIC } from "../core/tags.ts";
 import { archiveFile } from "./exports.ts";
-import { closedMail, closingMail } from "./mails.ts";
+import { closedMail, closingCancelledMail, closingMail } from "./mails.ts";
 
 const DAY_MS = 24 * 60 * 60_000;
 const closesAt = (closingAt: Date) => new Date(closingAt.getTime() + CLOSING_GRACE_DAYS * DAY_MS);
@@ -190,3 +190,19 @@ export const createClosingJob = (deps: Parameters<typeof eraseAccount>[0]) =>
     everyMs: 60 * 60_000,
     onError: (error) => deps.log.warn({ err: error }, "erasing closed accounts failed"),
   });
+
+/** Signing in (or asking) during the 14 days: the account stays, and its owner is told so. */
+export async function keepAccount(
+  deps: Pick<Deps, "db" | "mailer" | "changed">,
+  user: AuthUser,
+): Promise<ClosingState> {
+  deps.changed(NOTHING_PUBLIC);
+  if (!user.closingAt) return { closesAt: null };
+  const [kept] = await deps.db
+    .update(users)
+    .set({ closingAt: null, updatedAt: new Date() })
+    .where(and(eq(users.id, user.id), isNotNull(users.closingAt)))
+    .returning({ id: users.id });
+  if (kept) await deps.mailer.queue({ to: user.email, ...closingCancelledMail(user.firstName) });
+  return { closesAt: null };
+}

@@ -6,9 +6,9 @@ import type { DataExport } from "#shared/schemas/leaving.ts";
 import { dataExports, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { wakeable } from "../../infra/periodic.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 import { writeArchive } from "./archive.ts";
 import { exportFailedMail, exportReadyMail } from "./mails.ts";
 

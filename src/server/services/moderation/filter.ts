@@ -14,8 +14,8 @@ import type { FilterTermsInput } from "#shared/schemas/moderation.ts";
 import type { Db } from "../../db/client.ts";
 import { filterTerms } from "../../db/schema.ts";
 import { validationError } from "../../http-error.ts";
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 
 /** What the filter says of a text: let it through, hold it for a moderator, or refuse it. */
 export interface Verdict {

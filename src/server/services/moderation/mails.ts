@@ -1,5 +1,5 @@
-import { oneLine } from "#shared/notification-text.ts";
 import { APPEAL_DAYS, type ModerationAction } from "#shared/schemas/moderation.ts";
+import { oneLine } from "#shared/text.ts";
 import { escapeHtml } from "../../infra/html.ts";
 import { type MailContent, mailLayout } from "../../infra/mail-templates.ts";
 

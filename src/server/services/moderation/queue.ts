@@ -4,7 +4,7 @@ import type { QueueItem, ReportKind, ReportOrigin } from "#shared/schemas/modera
 import { REPORT_KINDS } from "#shared/schemas/moderation.ts";
 import { moderationActions, moderationItems, reports } from "../../db/schema.ts";
 import { cursorKey, cursorTime, decodeCursor, encodeCursor } from "../../infra/cursor.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
 import { findTarget } from "./targets.ts";
 
 const HISTORY = 5;

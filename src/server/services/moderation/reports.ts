@@ -5,11 +5,12 @@ import { isUniqueViolation } from "../../db/errors.ts";
 import { reports } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { queueFlagForward } from "../federation/queue-messages.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { queueFlagForward } from "../core/federation-queue.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 import { recordEvent } from "../webhooks/events.ts";
+import type { Verdict } from "./filter.ts";
 import { reasonOf } from "./rules.ts";
 import { findTarget, type Target } from "./targets.ts";
 
@@ -156,6 +157,16 @@ export async function receiveRemoteReport(
 
 /** What its author is shown beside an item the filter holds. */
 export const WAITING_FOR_REVIEW = "Waiting for review";
+
+/**
+ * The one rule of what waits for a moderator: text the filter holds, or anything a limited author writes. An edit and
+ * a remote reply pass no author (a limit holds what its author writes anew).
+ */
+export const isHeldForReview = (verdict: Pick<Verdict, "action">, author: { limitedAt: Date | null } | null) =>
+  verdict.action === "hold" || (author !== null && author.limitedAt !== null);
+
+/** The columns of a post or a remote reply held for review. */
+export const HELD_FOR_REVIEW = { moderation: "held", moderationReason: WAITING_FOR_REVIEW } as const;
 
 /**
  * Puts an item the filter held into the moderators' queue, as a report from nobody naming the words it matched; a

@@ -2,8 +2,8 @@ import { asc, eq, inArray, notInArray } from "drizzle-orm";
 import type { Rule, RulesInput } from "#shared/schemas/moderation.ts";
 import { siteRules } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 
 /** What a report or an action names when it names no rule of the site's. */
 export const REASON_TITLES = { spam: "Spam", other: "Other" } as const;

@@ -1,6 +1,6 @@
 import { setImmediate as nextTurn } from "node:timers/promises";
 import { validationError } from "../../http-error.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
 import { REFUSED, screen, type Verdict } from "./filter.ts";
 
 /** The filter reads this much of a text at a time (obscenity took up to half a second for 100,000 characters). */

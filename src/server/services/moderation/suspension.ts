@@ -2,9 +2,9 @@ import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { comments, posts, users } from "../../db/schema.ts";
 import { periodic } from "../../infra/periodic.ts";
-import { postActivityEvent } from "../content/post-events.ts";
-import type { Deps } from "../deps.ts";
-import { queuePostActivity } from "../federation/queue-messages.ts";
+import type { Deps } from "../core/deps.ts";
+import { queuePostActivity } from "../core/federation-queue.ts";
+import { postActivityEvent } from "../webhooks/post-events.ts";
 
 /** Marks what a suspension hid, so lifting it brings back that and nothing a moderator hid on its own. */
 export const SUSPENDED = "Account suspended";

@@ -3,9 +3,8 @@ import type { FastifyBaseLogger } from "fastify";
 import { describeNotification } from "#shared/notification-text.ts";
 import { type NotificationKind, TOPICS } from "#shared/schemas/notifications.ts";
 import { periodic } from "../../infra/periodic.ts";
-import type { Deps } from "../deps.ts";
-import { digestMail, unsubscribeHeaders } from "./mails.ts";
-import { mailtoOf } from "./notify.ts";
+import type { Deps } from "../core/deps.ts";
+import { digestMail, mailtoOf, unsubscribeHeaders } from "./mails.ts";
 import { shownSql } from "./queries.ts";
 import { unsubscribePath, unsubscribeToken } from "./unsubscribe.ts";
 

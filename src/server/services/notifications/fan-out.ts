@@ -2,10 +2,10 @@ import { eq, sql } from "drizzle-orm";
 import { TOPICS } from "#shared/schemas/notifications.ts";
 import { posts, users } from "../../db/schema.ts";
 import { holdsMutedWord, mutes } from "../blocks/queries.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
 import { subscriptionTokenSql } from "../subscribers/subscriptions.ts";
-import { newPostMail, UNSUBSCRIBE_PLACEHOLDER } from "./mails.ts";
-import { mailtoOf, NOTIFICATIONS_CHANNEL, type NotificationsChanged } from "./notify.ts";
+import { mailtoOf, newPostMail, UNSUBSCRIBE_PLACEHOLDER } from "./mails.ts";
+import { NOTIFICATIONS_CHANNEL, type NotificationsChanged } from "./notify.ts";
 import { unsubscribeTokenSql } from "./unsubscribe.ts";
 
 /**

@@ -5,11 +5,11 @@ import type { Db } from "../../db/client.ts";
 import { notifications, revokedSessions, users } from "../../db/schema.ts";
 import type { Bus } from "../../infra/bus.ts";
 import { periodic } from "../../infra/periodic.ts";
-import { lockedOut } from "../auth/auth-user.ts";
-import { SESSIONS_CHANNEL, type SessionsEnded } from "../auth/sessions.ts";
+import { lockedOut } from "../core/auth-user.ts";
+import { SESSIONS_CHANNEL, type SessionsEnded } from "../core/sessions.ts";
 import { readingNow } from "../stats/stats.ts";
 import { NOTIFICATIONS_CHANNEL, type NotificationsChanged } from "./notify.ts";
-import { unreadCount, unreadCounts } from "./reads.ts";
+import { unreadCount, unreadCounts } from "./user-notifications.ts";
 
 /** Who opened a stream, with which session (a token's id and version). */
 export interface StreamSession {

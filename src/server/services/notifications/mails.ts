@@ -1,6 +1,5 @@
-import { oneLine } from "#shared/notification-text.ts";
 import { type NotificationTopic, TOPICS } from "#shared/schemas/notifications.ts";
-import { excerpt, plainText } from "#shared/text.ts";
+import { excerpt, oneLine, plainText } from "#shared/text.ts";
 import { escapeHtml } from "../../infra/html.ts";
 import { type MailContent, mailLayout } from "../../infra/mail-templates.ts";
 
@@ -12,7 +11,9 @@ import { type MailContent, mailLayout } from "../../infra/mail-templates.ts";
 export const UNSUBSCRIBE_PLACEHOLDER = "\u0001unsubscribe\u0001";
 
 /** What users typed, as mail text: one line, no control characters (nothing typed can become the placeholder). */
-const clean = oneLine;
+
+/** The address that receives unsubscribe requests by mail: the sender's own. */
+export const mailtoOf = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom;
 
 /**
  * RFC 2369 and RFC 8058 headers: mail clients show an unsubscribe button that POSTs to the https link (one click,
@@ -44,8 +45,8 @@ export function newPostMail(
   post: { title: string; description: string; url: string; author: string },
   reader: "follower" | "subscriber" = "follower",
 ): MailContent {
-  const title = clean(post.title);
-  const author = clean(post.author);
+  const title = oneLine(post.title);
+  const author = oneLine(post.author);
   const lead = excerpt(plainText(post.description), 300);
   const reason =
     reader === "follower" ? `you follow ${author} on Penchain` : `you subscribed to ${author}'s posts by e-mail`;
@@ -74,10 +75,10 @@ export function notificationMail(
   const end = footer(topicReason(topic), unsubscribeUrl);
   return {
     subject: what,
-    text: `Hi ${clean(firstName)},\n\n${what}.\n\n${link}\n${end.text}`,
+    text: `Hi ${oneLine(firstName)},\n\n${what}.\n\n${link}\n${end.text}`,
     html: mailLayout(
       what,
-      `<p>Hi ${escapeHtml(clean(firstName))},</p><p>${escapeHtml(what)}.</p><p><a href="${escapeHtml(link)}">Open it on Penchain</a></p>`,
+      `<p>Hi ${escapeHtml(oneLine(firstName))},</p><p>${escapeHtml(what)}.</p><p><a href="${escapeHtml(link)}">Open it on Penchain</a></p>`,
       end.html,
     ),
   };
@@ -93,10 +94,10 @@ export function digestMail(
   const subject = `Your Penchain digest: ${items.length} notification${items.length === 1 ? "" : "s"}`;
   return {
     subject,
-    text: `Hi ${clean(firstName)},\n\n${items.map((item) => `- ${item.what}\n  ${item.link}`).join("\n")}\n${end.text}`,
+    text: `Hi ${oneLine(firstName)},\n\n${items.map((item) => `- ${item.what}\n  ${item.link}`).join("\n")}\n${end.text}`,
     html: mailLayout(
       subject,
-      `<p>Hi ${escapeHtml(clean(firstName))},</p><ul>${items
+      `<p>Hi ${escapeHtml(oneLine(firstName))},</p><ul>${items
         .map((item) => `<li><a href="${escapeHtml(item.link)}">${escapeHtml(item.what)}</a></li>`)
         .join("")}</ul>`,
       end.html,

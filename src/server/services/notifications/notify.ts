@@ -1,8 +1,8 @@
 import { describeNotification } from "#shared/notification-text.ts";
 import { type NotificationKind, TOPICS, topicOf } from "#shared/schemas/notifications.ts";
-import type { Deps } from "../deps.ts";
-import { notificationMail, unsubscribeHeaders } from "./mails.ts";
-import { takingBack, telling, turnKeys } from "./queries.ts";
+import type { Deps } from "../core/deps.ts";
+import { mailtoOf, notificationMail, unsubscribeHeaders } from "./mails.ts";
+import { notificationLockKeys, notifyStatement, withdrawStatement } from "./queries.ts";
 import { unsubscribePath, unsubscribeToken } from "./unsubscribe.ts";
 
 /** The bus channel on which an instance hears that someone's notifications changed (live.ts). */
@@ -29,9 +29,6 @@ function linkOf(publicUrl: string, event: NotificationEvent) {
   return `${publicUrl}/notifications`;
 }
 
-/** The address that receives unsubscribe requests by mail: the sender's own. */
-export const mailtoOf = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[1] ?? mailFrom;
-
 /**
  * Tells `recipientId` of an event, in one statement: the entry of its group is made or brought back to the top as
  * unread, with the actor among its people. Nobody is told of their own action, of a blocked user's, or while
@@ -39,7 +36,7 @@ export const mailtoOf = (mailFrom: string) => /<([^>]+)>/.exec(mailFrom)?.[1] ??
  * page of theirs hears of it (live.ts).
  */
 export async function notify(deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">, event: NotificationEvent) {
-  return besideTheWrite(deps, "notify", () => tell(deps, event));
+  return withoutFailingTheWrite(deps, "notify", () => tell(deps, event));
 }
 
 /**
@@ -47,7 +44,11 @@ export async function notify(deps: Pick<Deps, "db" | "config" | "mailer" | "bus"
  * logged, never the write's failure. A statement that still meets a deadlock (with another kind of write on the
  * same rows) tries again.
  */
-async function besideTheWrite<T>(deps: Pick<Deps, "log">, what: string, work: () => Promise<T>): Promise<T | null> {
+async function withoutFailingTheWrite<T>(
+  deps: Pick<Deps, "log">,
+  what: string,
+  work: () => Promise<T>,
+): Promise<T | null> {
   for (let attempt = 1; ; attempt++) {
     try {
       return await work();
@@ -68,8 +69,8 @@ async function besideTheWrite<T>(deps: Pick<Deps, "log">, what: string, work: ()
 async function tell(deps: Pick<Deps, "db" | "config" | "mailer" | "bus">, event: NotificationEvent) {
   const topic = topicOf(event.kind);
   const actor = event.actorId ?? null;
-  const [told] = await telling(deps.db, {
-    ...turnKeys(event.recipientId, actor),
+  const [told] = await notifyStatement(deps.db, {
+    ...notificationLockKeys(event.recipientId, actor),
     recipientId: event.recipientId,
     actorId: actor,
     kind: event.kind,
@@ -107,7 +108,7 @@ async function tell(deps: Pick<Deps, "db" | "config" | "mailer" | "bus">, event:
  * goes when it has nobody left, else names the newest of the others. One that was read stays as it was read.
  */
 export async function withdraw(deps: Pick<Deps, "db" | "bus" | "log">, event: TakenBack) {
-  return besideTheWrite(deps, "withdraw", () => takeBack(deps, event));
+  return withoutFailingTheWrite(deps, "withdraw", () => takeBack(deps, event));
 }
 
 type TakenBack = { kind: NotificationEvent["kind"]; recipientId: string; actorId: string; postId?: string | null };
@@ -123,8 +124,8 @@ async function takeBack(deps: Pick<Deps, "db" | "bus">, event: TakenBack) {
 }
 
 async function takeBackOnce(deps: Pick<Deps, "db">, event: TakenBack) {
-  const [row] = await takingBack(deps.db, {
-    ...turnKeys(event.recipientId, event.actorId),
+  const [row] = await withdrawStatement(deps.db, {
+    ...notificationLockKeys(event.recipientId, event.actorId),
     actorId: event.actorId,
     recipientId: event.recipientId,
     kind: event.kind,

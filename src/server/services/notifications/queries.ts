@@ -11,11 +11,11 @@ import { holdsMutedWord, silences } from "../blocks/queries.ts";
  */
 const inTurn = sql`in_turn as (select pg_advisory_xact_lock(hashtext(${sql.placeholder("recipientKey")}), hashtext(${sql.placeholder("actorKey")})))`;
 /** What the lock of `inTurn` is named after (its two halves are hashed into the advisory lock's two keys). */
-export const turnKeys = (recipientId: string, actorId: string | null) => ({
+export const notificationLockKeys = (recipientId: string, actorId: string | null) => ({
   recipientKey: `notify:${recipientId}`,
   actorKey: actorId ?? "-",
 });
-export type TurnKeys = ReturnType<typeof turnKeys>;
+export type NotificationLockKeys = ReturnType<typeof notificationLockKeys>;
 
 export interface Told {
   id: string;
@@ -31,7 +31,7 @@ export interface Told {
 }
 
 /** The statement that tells: see `notify`. */
-export type Telling = TurnKeys & {
+export type NotifyParams = NotificationLockKeys & {
   recipientId: string;
   actorId: string | null;
   kind: NotificationKind;
@@ -41,7 +41,7 @@ export type Telling = TurnKeys & {
   defaultDelivery: Delivery;
   topic: NotificationTopic;
 };
-export const telling = statement<Telling, Told>(() => {
+export const notifyStatement = statement<NotifyParams, Told>(() => {
   const actor = sql`${sql.placeholder("actorId")}::uuid`;
   return sql`
     with ${inTurn},
@@ -81,13 +81,13 @@ export const telling = statement<Telling, Told>(() => {
 });
 
 /** The statement that takes back: see `withdraw`. */
-export type TakingBack = TurnKeys & {
+export type WithdrawParams = NotificationLockKeys & {
   actorId: string;
   recipientId: string;
   kind: NotificationKind;
   postId: string | null;
 };
-export const takingBack = statement<TakingBack, { withdrawn: number }>(
+export const withdrawStatement = statement<WithdrawParams, { withdrawn: number }>(
   () => sql`
     with ${inTurn},
     gone as (

@@ -10,8 +10,8 @@ import {
 import { notificationSettings } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { checkLinkToken, signLink, signLinkSql } from "../../infra/link-signature.ts";
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 import { countEvent } from "../stats/counts.ts";
 
 /**

@@ -5,9 +5,9 @@ import type { Db } from "../../db/client.ts";
 import { payments, posts } from "../../db/schema.ts";
 import { isNotFound } from "../../infra/chain.ts";
 import { periodic } from "../../infra/periodic.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
+import { cacheTags } from "../core/tags.ts";
 import { notify } from "../notifications/notify.ts";
-import { cacheTags } from "../reads/tags.ts";
 import { recordEvent } from "../webhooks/events.ts";
 
 const CHECK_EVERY_MS = 60_000;

@@ -3,8 +3,8 @@ import { alias } from "drizzle-orm/pg-core";
 import type { Payment } from "#shared/schemas/payments.ts";
 import { payments, posts, users } from "../../db/schema.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
-import type { Deps } from "../deps.ts";
-import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
+import type { Deps } from "../core/deps.ts";
+import { toUserSummary, userSummaryColumns } from "../core/user-fields.ts";
 import { explorerTxUrl } from "./claim.ts";
 
 const recipients = alias(users, "recipients");

@@ -4,12 +4,12 @@ import type { Reward } from "#shared/schemas/payments.ts";
 import { payments, rewards, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
-import { type AuthUser, payingWallet } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
+import { type AuthUser, payingWallet } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { findUser } from "../core/find-user.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
+import { toUserSummary, userSummaryColumns } from "../core/user-fields.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
-import { findUser } from "../users/find-user.ts";
-import { toUserSummary, userSummaryColumns } from "../users/user-fields.ts";
 import { claimPayment, explorerTxUrl } from "./claim.ts";
 import { verifyPayment } from "./verify-payment.ts";
 

@@ -2,7 +2,7 @@ import { formatEther, getAddress, type Hash, isAddressEqual, parseEventLogs } fr
 import { featuredFeeAbi } from "#shared/contracts/featured-fee.ts";
 import { HttpError } from "../../http-error.ts";
 import { isNotFound } from "../../infra/chain.ts";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
 import { statusAt } from "./finality.ts";
 
 export interface VerifiedPayment {

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import type { Deps } from "../deps.ts";
+import type { Deps } from "../core/deps.ts";
 
 /** Counts an event whose row does not stay to be counted later, on today's date (UTC), for `site` or an author. */
 export async function countEvent(

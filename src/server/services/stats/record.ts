@@ -1,6 +1,6 @@
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
-import { type ReadRequest, readOf } from "./reads.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
+import { type ReadRequest, readOf } from "./read-from-request.ts";
 import type { StatsRecorder } from "./recorder.ts";
 
 /**

@@ -1,8 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { FastifyBaseLogger } from "fastify";
 import type { Db } from "../../db/client.ts";
-import { periodic } from "../../infra/periodic.ts";
-import { dayOf, perPeriod, type Read } from "./reads.ts";
+import { writeBehind } from "../../infra/write-behind.ts";
+import { dayOf, perPeriod, type Read } from "./read-from-request.ts";
 
 const FLUSH_EVERY_MS = 1000;
 /** Reads held while the database cannot take them; past this the oldest are dropped, with a warning. */
@@ -33,8 +33,6 @@ const rows = (result: unknown) => (result as { rows: Record<string, unknown>[] }
  * published posts and active accounts count; the visitor rows of days that are over are deleted.
  */
 export function createStatsRecorder(options: { db: Db; log: FastifyBaseLogger }) {
-  let pending = new Map<string, Pending>();
-  let flushing: Promise<number> = Promise.resolve(0);
   let cleanedAt = 0;
 
   async function write(batch: Pending[]) {
@@ -143,47 +141,34 @@ export function createStatsRecorder(options: { db: Db; log: FastifyBaseLogger })
     await options.db.execute(sql`delete from stats_visitors where day < (now() at time zone 'UTC')::date - 1`);
   }
 
-  async function flushNow(): Promise<number> {
-    if (pending.size === 0) return 0;
-    const batch = pending;
-    pending = new Map();
-    try {
-      const written = await write([...batch.values()]);
+  const notes = writeBehind<Pending>({
+    everyMs: FLUSH_EVERY_MS,
+    max: MAX_PENDING,
+    write: async (batch) => {
+      const written = await write(batch);
       await forgetOldDays();
       return written;
-    } catch (error) {
-      // Kept for the next flush, added to what arrived meanwhile.
-      for (const [key, item] of batch) {
-        const now = pending.get(key);
-        pending.set(key, now ? { ...now, views: now.views + item.views } : item);
-      }
-      while (pending.size > MAX_PENDING) pending.delete(pending.keys().next().value as string);
-      options.log.warn({ err: error, pending: pending.size }, "reading stats not written yet; will retry");
-      return 0;
-    }
-  }
-
-  const timer = periodic(() => recorder.flush(), { everyMs: FLUSH_EVERY_MS, onError: () => {} });
+    },
+    // Added to what arrived meanwhile.
+    giveBack: (failed, meanwhile) => (meanwhile ? { ...meanwhile, views: meanwhile.views + failed.views } : failed),
+    log: options.log,
+    what: "reading stats",
+  });
 
   const recorder = {
     /** Notes a read (readOf made it); written within a second. */
     record(read: Read) {
       const hour = hourOf(read.at);
       const key = `${rollupKey(read, hour)}\n${read.visitor}`;
+      const pending = notes.pending();
       const known = pending.get(key);
       if (known) known.views += 1;
       else if (pending.size < MAX_PENDING) pending.set(key, { read, hour, views: 1 });
     },
     /** Writes what is pending (one flush at a time); resolves with how many visitors' reads were counted. */
-    flush(): Promise<number> {
-      flushing = flushing.then(flushNow, flushNow);
-      return flushing;
-    },
-    start: timer.start,
-    async close() {
-      await timer.close();
-      await recorder.flush();
-    },
+    flush: notes.flush,
+    start: notes.start,
+    close: notes.close,
   };
   return recorder;
 }

@@ -3,8 +3,8 @@ import { type Interval, MAX_BUCKETS, type Stats, type StatsQuery } from "#shared
 import { posts } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { csvField } from "../../infra/csv.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
 import { METRICS, type Period, readingNowSql, rollupTable, type Scope, scopeKey, visitorsColumn } from "./queries.ts";
 
 const DAY_MS = 86_400_000;

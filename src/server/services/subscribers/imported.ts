@@ -3,8 +3,8 @@ import { IMPORTED_SUBSCRIBERS_PER_DAY, IMPORTED_SUBSCRIBERS_PER_IMPORT } from "#
 import { emailSchema } from "#shared/schemas/users.ts";
 import { emailSubscriptions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { Deps } from "../deps.ts";
-import { isNewAccount } from "../moderation/spam.ts";
+import type { Deps } from "../core/deps.ts";
+import { isNewAccount } from "../core/new-accounts.ts";
 import { subscriberLimitKey } from "./address-key.ts";
 import { importedConfirmationMail } from "./mails.ts";
 import { confirmationPath, confirmationToken } from "./subscriptions.ts";

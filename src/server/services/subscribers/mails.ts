@@ -1,4 +1,4 @@
-import { oneLine } from "#shared/notification-text.ts";
+import { oneLine } from "#shared/text.ts";
 import { escapeHtml } from "../../infra/html.ts";
 import { type MailContent, mailLayout } from "../../infra/mail-templates.ts";
 

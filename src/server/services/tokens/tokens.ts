@@ -11,9 +11,9 @@ import { isStaffScope, type Scope, STAFF_SCOPES, TOKEN_PREFIX } from "#shared/sc
 import type { Db } from "../../db/client.ts";
 import { apiTokens, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import { type AuthUser, BLOCKED, lockedOut } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import { type AuthUser, BLOCKED, lockedOut } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 
 const DAY_MS = 24 * 60 * 60 * 1000;
 /** last_used_at is written at most this often per token: a busy script costs one write a minute, not one a call. */

@@ -3,11 +3,11 @@ import type { PageQuery } from "#shared/schemas/pagination.ts";
 import { rewards, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import { announceSessionsEnded } from "../auth/sessions.ts";
-import type { Deps } from "../deps.ts";
-import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
-import { findUser } from "./find-user.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { findUser } from "../core/find-user.ts";
+import { announceSessionsEnded } from "../core/sessions.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../core/tags.ts";
 import {
   followersCountSql,
   OUTER_USER_ID,
@@ -15,7 +15,7 @@ import {
   rewardsCountSql,
   toPrivateUser,
   userColumns,
-} from "./user-fields.ts";
+} from "../core/user-fields.ts";
 
 /** Every user, newest first, with the counts the admin list shows; one query per page. */
 export async function listUsers(deps: Pick<Deps, "db">, admin: AuthUser, query: PageQuery) {

@@ -5,22 +5,18 @@ import { isForeignKeyViolation, isUniqueViolation } from "../../db/errors.ts";
 import { categories, follows, posts, profileViews, remoteFollowers, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { emailChangedMail } from "../../infra/mail-templates.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
 import { checkCurrentPassword } from "../auth/passwords.ts";
 import { EMAIL_TAKEN } from "../auth/registration.ts";
 import { refuseIfBlocked } from "../blocks/blocks.ts";
-import { isPublished } from "../content/post-queries.ts";
-import type { Deps } from "../deps.ts";
-import { queueActorUpdate } from "../federation/queue-messages.ts";
-import { removeImage, storeImage } from "../images.ts";
-import { refuseFlagged } from "../moderation/filter.ts";
-import { refuseLinksFromNewAccounts } from "../moderation/spam.ts";
-import { notify, withdraw } from "../notifications/notify.ts";
-import { tipTotals } from "../payments/tips.ts";
-import { cacheTags, NOTHING_PUBLIC } from "../reads/tags.ts";
-import { recordEvent } from "../webhooks/events.ts";
-import { findUser } from "./find-user.ts";
-import { changeHandle } from "./handles.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { queueActorUpdate } from "../core/federation-queue.ts";
+import { findUser } from "../core/find-user.ts";
+import { changeHandle } from "../core/handles.ts";
+import { removeImage, storeImage } from "../core/images.ts";
+import { refuseLinksFromNewAccounts } from "../core/new-accounts.ts";
+import { isPublished } from "../core/post-queries.ts";
+import { cacheTags, NOTHING_PUBLIC } from "../core/tags.ts";
 import {
   followersCountSql,
   OUTER_USER_ID,
@@ -31,7 +27,11 @@ import {
   toUserSummary,
   userColumns,
   userSummaryColumns,
-} from "./user-fields.ts";
+} from "../core/user-fields.ts";
+import { refuseFlagged } from "../moderation/filter.ts";
+import { notify, withdraw } from "../notifications/notify.ts";
+import { tipTotals } from "../payments/tips.ts";
+import { recordEvent } from "../webhooks/events.ts";
 
 const FIRST_PAGE = 20;
 

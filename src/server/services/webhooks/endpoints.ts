@@ -12,10 +12,10 @@ import {
 } from "#shared/schemas/webhooks.ts";
 import { webhookDeliveries, webhookEndpoints, webhookEvents } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
-import type { AuthUser } from "../auth/auth-user.ts";
-import type { Deps } from "../deps.ts";
-import { checkInbox } from "../federation/delivery-guard.ts";
-import { NOTHING_PUBLIC } from "../reads/tags.ts";
+import { checkInbox } from "../../infra/delivery-guard.ts";
+import type { AuthUser } from "../core/auth-user.ts";
+import type { Deps } from "../core/deps.ts";
+import { NOTHING_PUBLIC } from "../core/tags.ts";
 import { newSecret, sealSecret } from "./secrets.ts";
 
 const NOT_FOUND = "Webhook not found";

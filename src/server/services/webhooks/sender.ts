@@ -1,9 +1,9 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { users, webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
+import { guardedDelivery } from "../../infra/delivery-guard.ts";
 import { wakeable } from "../../infra/periodic.ts";
-import type { Deps } from "../deps.ts";
-import { guardedDelivery } from "../federation/delivery-guard.ts";
+import type { Deps } from "../core/deps.ts";
 import { serverSecret } from "./endpoints.ts";
 import { disabledMail } from "./mails.ts";
 import { openSecret, signature } from "./secrets.ts";
