@@ -7,8 +7,9 @@ import type { App } from "../../../src/server/app.ts";
 import { mailOutbox, webhookDeliveries, webhookEndpoints } from "../../../src/server/db/schema.ts";
 import { sealSecret } from "../../../src/server/services/webhooks/secrets.ts";
 import { buildTestApp, TEST_JWT_SECRET } from "../../support/app.ts";
-import { commentOn, createCategory, createPost } from "../../support/content.ts";
+import { commentOn, createCategory, createPost, postForm } from "../../support/content.ts";
 import { databaseTargets } from "../../support/databases.ts";
+import { makeToken } from "../../support/tokens.ts";
 import { bearer, signUp } from "../../support/users.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
@@ -348,5 +349,45 @@ describe.each(databaseTargets)("webhooks on $name", (target) => {
       headers: bearer(author),
     });
     expect(badDelivery.statusCode).toBe(400);
+  });
+
+  it("lets a script with a token publish, and its receiver verify post.published (issue 61's whole loop)", async () => {
+    const script = await makeToken(app, author, ["posts:write", "webhooks:write"]);
+    const hooked = await app.inject({
+      method: "POST",
+      url: "/api/webhooks",
+      payload: { url: receiver.url("/script"), events: ["post.published"] },
+      headers: script.headers,
+    });
+    expect(hooked.statusCode, hooked.body).toBe(201);
+    const form = postForm({
+      title: "Published by a script",
+      description: "<p>Body</p>",
+      category,
+      isFeatured: "false",
+    });
+    const published = await app.inject({
+      method: "POST",
+      url: "/api/posts",
+      payload: form.payload,
+      headers: { ...form.headers, ...script.headers },
+    });
+    expect(published.statusCode, published.body).toBe(201);
+    await until(app, () => receiver.hits("/script").length === 1);
+    const [hit] = receiver.hits("/script");
+    const event = new Webhook(hooked.json().secret).verify(hit?.body as string, hit?.headers as never) as {
+      type: string;
+      data: { id: string; title: string };
+    };
+    expect(event).toMatchObject({ type: "post.published", data: { id: published.json().id } });
+    // Without the scope the same script is refused.
+    const reader = await makeToken(app, author, ["posts:read"]);
+    const refused = await app.inject({
+      method: "POST",
+      url: "/api/posts",
+      payload: form.payload,
+      headers: { ...form.headers, ...reader.headers },
+    });
+    expect(refused.statusCode).toBe(403);
   });
 });
