@@ -89,6 +89,18 @@ describe("the Following feed", () => {
     expect(await screen.findByRole("link", { name: "From someone I follow" })).toBeInTheDocument();
     const stranger = await server.signUp();
     await renderApp("/posts?feed=following", stranger);
-    expect(await screen.findByText("No Blog Found")).toBeInTheDocument();
+    // An empty feed says why and offers the authors of the latest posts.
+    expect(
+      await screen.findByText(/^Nothing here yet: this feed shows the posts of the authors you follow\./),
+    ).toBeInTheDocument();
+    const suggestion = await waitFor(() => {
+      const row = screen
+        .getAllByRole("link", { name: "Ana Author" })
+        .map((link) => link.closest("li"))
+        .find((item) => item !== null);
+      if (!row) throw new Error("no suggestion yet");
+      return row;
+    });
+    expect(within(suggestion).getByRole("button", { name: /^Follow/ })).toBeInTheDocument();
   });
 });

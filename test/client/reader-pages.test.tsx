@@ -111,6 +111,7 @@ describe("the post detail", () => {
 
   it("says so when the post does not exist", async () => {
     await renderApp("/posts/00000000-0000-4000-8000-000000000000");
-    expect(await screen.findByRole("alert")).toHaveTextContent("Post not found");
+    expect(await screen.findByRole("heading", { level: 1, name: "Post not found" })).toBeInTheDocument();
+    expect(screen.getByRole("link", { name: "Back to all posts" })).toHaveAttribute("href", "/posts");
   });
 });
