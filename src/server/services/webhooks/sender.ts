@@ -25,7 +25,6 @@ const LEASE_MS = 60_000;
 export const FAILING_FOR_MS = 5 * 24 * 3600_000;
 /** Deliveries claimed and sent together (one batch at a time per instance). */
 const BATCH = 10;
-const LOOPS = 1;
 const ERROR_CHARS = 300;
 
 interface Claimed {
@@ -211,7 +210,7 @@ export function createWebhookSender(
       await new Promise((resolve) => setTimeout(resolve, Math.min(busyMs, 1000)));
     }
   }
-  return wakeable((stopping) => Promise.all(Array.from({ length: LOOPS }, () => loop(stopping))), {
+  return wakeable(loop, {
     everyMs: options.everyMs ?? 1000,
     onError: (error) => deps.log.error({ err: error }, "sending webhooks failed"),
   });
