@@ -24,6 +24,9 @@ function overflowOf(page: Page) {
       })
       .filter(({ box }) => box.left < 0 || box.right > width + 0.5)
       .map(({ name, box }) => `${name} ${Math.round(box.left)}..${Math.round(box.right)}`);
+    // The site's name is cut short only when it is too long for any bar, never the default one.
+    const brand = document.querySelector<HTMLElement>('header nav[aria-label="Main"] > a');
+    if (brand && brand.scrollWidth > brand.clientWidth) controls.push(`site name cut to ${brand.clientWidth}px`);
     return { page, controls };
   });
 }

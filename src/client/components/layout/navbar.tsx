@@ -20,6 +20,8 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
   // The admin's six links fit beside the rest from xl only; below their breakpoint the links fold into the menu.
   const linksShown = session?.isAdmin ? { base: "none", xl: "flex" } : { base: "none", md: "flex" };
   const menuShown = session?.isAdmin ? { base: "inline-flex", xl: "none" } : { base: "inline-flex", md: "none" };
+  // Beside the admin's six links the search box leaves the site's name no room: the admin has the search button.
+  const searchBoxShown = session?.isAdmin ? "none" : { base: "none", lg: "block" };
 
   return (
     <Box as="header" borderBottomWidth="1px" bg="bg.panel" position="sticky" top="0" zIndex="sticky">
@@ -42,7 +44,8 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
           <HStack as="ul" listStyleType="none" gap="1" flexShrink="0" display={linksShown}>
             {links.map((link) => (
               <li key={link.to}>
-                <Button asChild variant="ghost" size="sm">
+                {/* Tighter below lg, where the links first share the bar with the site's name and the buttons. */}
+                <Button asChild variant="ghost" size="sm" px={{ base: "2", lg: "3.5" }}>
                   <RouterNavLink to={link.to} end>
                     {link.label}
                   </RouterNavLink>
@@ -53,7 +56,7 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
 
           <HStack ms="auto" flexShrink="0" gap={{ base: "1", sm: "2" }}>
             {/* The search box from lg; narrower bars (phones) have a search button and a menu item. */}
-            <Box display={{ base: "none", lg: "block" }}>
+            <Box display={searchBoxShown}>
               <SearchForm compact />
             </Box>
             {/* On the narrowest phones, Search is in the menu only: the bar has room for the bell instead. */}
@@ -63,7 +66,11 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
               size="sm"
               minW="8"
               px="2"
-              display={{ base: session ? "none" : "inline-flex", sm: "inline-flex", lg: "none" }}
+              display={{
+                base: session ? "none" : "inline-flex",
+                sm: "inline-flex",
+                lg: session?.isAdmin ? "inline-flex" : "none",
+              }}
             >
               <RouterLink to="/search" aria-label="Search">
                 <SearchIcon />
