@@ -18,7 +18,7 @@ describe("blocks, mutes and appeals", () => {
   it("lists whom the user blocked, unblocks them, and saves muted words", async () => {
     const user = await server.signUp();
     const pest = await server.signUp({ firstName: "Pesky", lastName: "Person" });
-    await server.call("POST", `/api/users/${pest.id}/block`, undefined, user.token);
+    await server.call("POST", `/api/users/block/${pest.id}`, undefined, user.token);
     await renderApp("/settings/blocks", user);
     const blocked = await screen.findByRole("region", { name: "Blocked" });
     expect(within(blocked).getByText("Pesky Person")).toBeInTheDocument();

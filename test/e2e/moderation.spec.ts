@@ -27,7 +27,7 @@ test("a reader reports a comment, a moderator hides it from the queue, and a vis
     ).status(),
   ).toBe(201);
   const moderator = await registerUser(request, { firstName: "Mona" });
-  const role = await request.put(`/api/users/${moderator.id}/role`, {
+  const role = await request.put(`/api/users/role/${moderator.id}`, {
     data: { moderator: true },
     headers: auth(admin),
   });
@@ -120,7 +120,7 @@ test("a moderator filters the queue by rule and hides two reported posts at once
     expect(reported.status()).toBe(201);
   }
   const moderator = await registerUser(request, { firstName: "Mo" });
-  await request.put(`/api/users/${moderator.id}/role`, { data: { moderator: true }, headers: auth(admin) });
+  await request.put(`/api/users/role/${moderator.id}`, { data: { moderator: true }, headers: auth(admin) });
 
   await logIn(page, moderator.email);
   await page.goto("/moderation");

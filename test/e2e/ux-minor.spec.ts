@@ -259,7 +259,7 @@ test.describe("refusal states", () => {
   }) => {
     const reader = await registerUser(request);
     const other = await registerUser(request, { firstName: "Blocked" });
-    expect((await request.post(`/api/users/${other.id}/block`, { headers: auth(reader) })).status()).toBe(200);
+    expect((await request.post(`/api/users/block/${other.id}`, { headers: auth(reader) })).status()).toBe(200);
     const { context, page } = await signedInPage(browser, request, reader);
     await page.goto(`/profile/${other.id}`);
     await expect(page.getByRole("button", { name: "Unblock" })).toBeVisible({ timeout: 15_000 });

@@ -334,7 +334,7 @@ export const setUserRole = <ThrowOnError extends boolean = false>(options: Optio
             scheme: 'bearer',
             type: 'http'
         }],
-    url: '/api/users/{id}/role',
+    url: '/api/users/role/{id}',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -805,7 +805,7 @@ export const listUserRewards = <ThrowOnError extends boolean = false>(options: O
             scheme: 'bearer',
             type: 'http'
         }],
-    url: '/api/users/{id}/rewards',
+    url: '/api/users/rewards/{id}',
     ...options
 });
 
@@ -840,7 +840,7 @@ export const tipAuthor = <ThrowOnError extends boolean = false>(options: Options
             scheme: 'bearer',
             type: 'http'
         }],
-    url: '/api/users/{id}/tips',
+    url: '/api/users/tips/{id}',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -861,7 +861,7 @@ export const rewardUser = <ThrowOnError extends boolean = false>(options: Option
             scheme: 'bearer',
             type: 'http'
         }],
-    url: '/api/users/{id}/tip',
+    url: '/api/users/tip/{id}',
     ...options,
     headers: {
         'Content-Type': 'application/json',
@@ -1395,7 +1395,7 @@ export const unblockUser = <ThrowOnError extends boolean = false>(options: Optio
             scheme: 'bearer',
             type: 'http'
         }],
-    url: '/api/users/{id}/block',
+    url: '/api/users/block/{id}',
     ...options
 });
 
@@ -1408,7 +1408,7 @@ export const blockUser = <ThrowOnError extends boolean = false>(options: Options
             scheme: 'bearer',
             type: 'http'
         }],
-    url: '/api/users/{id}/block',
+    url: '/api/users/block/{id}',
     ...options
 });
 
@@ -1421,7 +1421,7 @@ export const unmuteUser = <ThrowOnError extends boolean = false>(options: Option
             scheme: 'bearer',
             type: 'http'
         }],
-    url: '/api/users/{id}/mute',
+    url: '/api/users/mute/{id}',
     ...options
 });
 
@@ -1434,7 +1434,7 @@ export const muteUser = <ThrowOnError extends boolean = false>(options: Options<
             scheme: 'bearer',
             type: 'http'
         }],
-    url: '/api/users/{id}/mute',
+    url: '/api/users/mute/{id}',
     ...options
 });
 
@@ -1636,7 +1636,7 @@ export const countSubscribers = <ThrowOnError extends boolean = false>(options: 
             scheme: 'bearer',
             type: 'http'
         }],
-    url: '/api/users/{id}/subscribers',
+    url: '/api/users/subscribers/{id}',
     ...options
 });
 
@@ -1653,7 +1653,7 @@ export const exportSubscribers = <ThrowOnError extends boolean = false>(options:
             scheme: 'bearer',
             type: 'http'
         }],
-    url: '/api/users/{id}/subscribers.csv',
+    url: '/api/users/subscribers/{id}.csv',
     ...options
 });
 

@@ -1137,7 +1137,7 @@ export type SetUserRoleData = {
         id: string;
     };
     query?: never;
-    url: '/api/users/{id}/role';
+    url: '/api/users/role/{id}';
 };
 
 export type SetUserRoleErrors = {
@@ -2708,7 +2708,7 @@ export type ListUserRewardsData = {
         limit?: number;
         cursor?: string;
     };
-    url: '/api/users/{id}/rewards';
+    url: '/api/users/rewards/{id}';
 };
 
 export type ListUserRewardsErrors = {
@@ -2872,7 +2872,7 @@ export type TipAuthorData = {
         id: string;
     };
     query?: never;
-    url: '/api/users/{id}/tips';
+    url: '/api/users/tips/{id}';
 };
 
 export type TipAuthorErrors = {
@@ -2920,7 +2920,7 @@ export type RewardUserData = {
         id: string;
     };
     query?: never;
-    url: '/api/users/{id}/tip';
+    url: '/api/users/tip/{id}';
 };
 
 export type RewardUserErrors = {
@@ -4563,7 +4563,7 @@ export type UnblockUserData = {
         id: string;
     };
     query?: never;
-    url: '/api/users/{id}/block';
+    url: '/api/users/block/{id}';
 };
 
 export type UnblockUserErrors = {
@@ -4609,7 +4609,7 @@ export type BlockUserData = {
         id: string;
     };
     query?: never;
-    url: '/api/users/{id}/block';
+    url: '/api/users/block/{id}';
 };
 
 export type BlockUserErrors = {
@@ -4655,7 +4655,7 @@ export type UnmuteUserData = {
         id: string;
     };
     query?: never;
-    url: '/api/users/{id}/mute';
+    url: '/api/users/mute/{id}';
 };
 
 export type UnmuteUserErrors = {
@@ -4701,7 +4701,7 @@ export type MuteUserData = {
         id: string;
     };
     query?: never;
-    url: '/api/users/{id}/mute';
+    url: '/api/users/mute/{id}';
 };
 
 export type MuteUserErrors = {
@@ -5621,7 +5621,7 @@ export type CountSubscribersData = {
         id: string;
     };
     query?: never;
-    url: '/api/users/{id}/subscribers';
+    url: '/api/users/subscribers/{id}';
 };
 
 export type CountSubscribersErrors = {
@@ -5667,7 +5667,7 @@ export type ExportSubscribersData = {
         id: string;
     };
     query?: never;
-    url: '/api/users/{id}/subscribers.csv';
+    url: '/api/users/subscribers/{id}.csv';
 };
 
 export type ExportSubscribersErrors = {

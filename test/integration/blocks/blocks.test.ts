@@ -54,10 +54,10 @@ describe.each(databaseTargets)("blocks, mutes and first-time commenters on $name
     const before = await followers(writer.id);
     expect(await commentTexts(post.id)).toContain("first rude remark");
 
-    const blocked = await call("POST", `/api/users/${pest.id}/block`, writer);
+    const blocked = await call("POST", `/api/users/block/${pest.id}`, writer);
     expect(blocked.statusCode).toBe(200);
     expect(blocked.json()).toEqual({ blocking: true, muting: false });
-    expect((await call("POST", `/api/users/${writer.id}/block`, writer)).statusCode).toBe(400);
+    expect((await call("POST", `/api/users/block/${writer.id}`, writer)).statusCode).toBe(400);
 
     // Gone from the blocker's post for everyone (the cached list and count too), still on the other author's post.
     expect(await commentTexts(post.id)).not.toContain("first rude remark");
@@ -82,7 +82,7 @@ describe.each(databaseTargets)("blocks, mutes and first-time commenters on $name
     const byAddress = await call("POST", "/api/email", pest, { to: writer.email, subject: "Hi", message: "Hear me" });
     expect(byAddress.statusCode).toBe(200);
     expect(await mailCount(writer.email)).toBe(mailsBefore);
-    const tip = await call("POST", `/api/users/${writer.id}/tips`, pest, { txHash: TX });
+    const tip = await call("POST", `/api/users/tips/${writer.id}`, pest, { txHash: TX });
     expect([tip.statusCode, tip.json().message]).toEqual([403, CANNOT_TIP]);
     // The blocker cannot message the one they blocked either.
     expect((await call("POST", "/api/email", writer, { toId: pest.id, subject: "x", message: "y" })).statusCode).toBe(
@@ -94,7 +94,7 @@ describe.each(databaseTargets)("blocks, mutes and first-time commenters on $name
     // Nobody is told: the blocked person's own list is empty.
     expect((await call("GET", "/api/me/relations", pest)).json().blocked).toEqual([]);
 
-    expect((await call("DELETE", `/api/users/${pest.id}/block`, writer)).json()).toEqual({
+    expect((await call("DELETE", `/api/users/block/${pest.id}`, writer)).json()).toEqual({
       blocking: false,
       muting: false,
     });
@@ -111,7 +111,7 @@ describe.each(databaseTargets)("blocks, mutes and first-time commenters on $name
     await createPost(app, loud, category, { title: "Loud before the mute" });
     expect(await feed(fan)).toContain("Loud before the mute");
 
-    expect((await call("POST", `/api/users/${loud.id}/mute`, fan)).json()).toEqual({ blocking: false, muting: true });
+    expect((await call("POST", `/api/users/mute/${loud.id}`, fan)).json()).toEqual({ blocking: false, muting: true });
     await createPost(app, loud, category, { title: "Loud after the mute" });
     expect(await feed(fan)).toEqual([]);
     expect(await feed(reader)).toEqual(["Loud after the mute", "Loud before the mute"]);
@@ -123,7 +123,7 @@ describe.each(databaseTargets)("blocks, mutes and first-time commenters on $name
     await likePost(app, loud, fansPost.id);
     expect((await notifications(fan)).filter((n) => n.kind === "like")).toEqual([]);
 
-    await call("DELETE", `/api/users/${loud.id}/mute`, fan);
+    await call("DELETE", `/api/users/mute/${loud.id}`, fan);
     expect(await feed(fan)).toEqual(["Loud after the mute", "Loud before the mute"]);
   });
 

@@ -34,7 +34,7 @@ describe.each(databaseTargets)("moderation on $name", (target) => {
     admin = await signUp(app);
     await makeAdmin(app, admin.id);
     [moderator, author, reader, other] = [await signUp(app), await signUp(app), await signUp(app), await signUp(app)];
-    const role = await call("PUT", `/api/users/${moderator.id}/role`, admin, { moderator: true });
+    const role = await call("PUT", `/api/users/role/${moderator.id}`, admin, { moderator: true });
     expect(role.statusCode).toBe(200);
     expect(role.json().isModerator).toBe(true);
     category = (await createCategory(app, admin)).title;

@@ -73,7 +73,7 @@ describe.each(databaseTargets)("forged and replayable payments on $name", (targe
   const tip = (hash: Hash) =>
     app.inject({
       method: "POST",
-      url: `/api/users/${user.id}/tip`,
+      url: `/api/users/tip/${user.id}`,
       payload: { transectionHash: hash },
       headers: bearer(admin),
     });

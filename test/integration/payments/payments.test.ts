@@ -372,7 +372,7 @@ describe.each(databaseTargets)("featured posts paid on-chain, on $name", (target
       const tip = (hash: string) =>
         app.inject({
           method: "POST",
-          url: `/api/users/${author.id}/tip`,
+          url: `/api/users/tip/${author.id}`,
           payload: { transectionHash: hash },
           headers: bearer(admin),
         });
@@ -397,7 +397,7 @@ describe.each(databaseTargets)("featured posts paid on-chain, on $name", (target
       await makeAdmin(app, other.id);
       await app.inject({ method: "PUT", url: `/api/users/likes/${author.id}`, headers: bearer(other) });
       const rewardsOf = (session: { token: string }) =>
-        app.inject({ method: "GET", url: `/api/users/${author.id}/rewards`, headers: bearer(session) });
+        app.inject({ method: "GET", url: `/api/users/rewards/${author.id}`, headers: bearer(session) });
       const rewards = (await rewardsOf(admin)).json();
       expect(rewards.items).toEqual([
         expect.objectContaining({ id: other.id, admin: expect.objectContaining({ id: other.id }), tip: null }),
@@ -409,12 +409,12 @@ describe.each(databaseTargets)("featured posts paid on-chain, on $name", (target
       expect((await rewardsOf(author)).statusCode).toBe(403);
       const paged = await app.inject({
         method: "GET",
-        url: `/api/users/${author.id}/rewards?limit=1`,
+        url: `/api/users/rewards/${author.id}?limit=1`,
         headers: bearer(admin),
       });
       const next = await app.inject({
         method: "GET",
-        url: `/api/users/${author.id}/rewards?limit=1&cursor=${paged.json().nextCursor}`,
+        url: `/api/users/rewards/${author.id}?limit=1&cursor=${paged.json().nextCursor}`,
         headers: bearer(admin),
       });
       expect([...paged.json().items, ...next.json().items].map((reward: { id: string }) => reward.id)).toEqual([

@@ -71,7 +71,7 @@ describe.each(databaseTargets)("readers' tips on $name", (target) => {
   });
 
   it("tips from a profile, and refuses tips to oneself, from an unverified wallet, or paid elsewhere", async () => {
-    const fromProfile = await tip(reader, await pay(), `/api/users/${writer.id}/tips`);
+    const fromProfile = await tip(reader, await pay(), `/api/users/tips/${writer.id}`);
     expect(fromProfile.statusCode).toBe(200);
     expect(fromProfile.json().count).toBe(2);
     expect((await tip(writer, await pay(writerWallet, readerWallet.address))).json().message).toBe(
@@ -83,7 +83,7 @@ describe.each(databaseTargets)("readers' tips on $name", (target) => {
     const elsewhere = await tip(reader, await pay(readerWallet, strangerWallet.address));
     expect(elsewhere.statusCode).toBe(400);
     // An author without a verified wallet cannot be tipped.
-    expect((await tip(writer, await pay(writerWallet), `/api/users/${stranger.id}/tips`)).json().message).toBe(
+    expect((await tip(writer, await pay(writerWallet), `/api/users/tips/${stranger.id}`)).json().message).toBe(
       "This author has no verified wallet to tip yet.",
     );
     expect(

@@ -143,8 +143,8 @@ const MATRIX: Row[] = [
   ["PUT", "/api/users/likes/{id}", (w) => ({ url: `/api/users/likes/${w.owner.id}` }), ADMIN],
   [
     "PUT",
-    "/api/users/{id}/role",
-    (w) => ({ url: `/api/users/${w.owner.id}/role`, payload: { moderator: true } }),
+    "/api/users/role/{id}",
+    (w) => ({ url: `/api/users/role/${w.owner.id}`, payload: { moderator: true } }),
     ADMIN,
   ],
   [
@@ -203,11 +203,11 @@ const MATRIX: Row[] = [
   ],
   ["DELETE", "/api/comments/{id}", (w) => ({ url: `/api/comments/${w.comment.id}` }), OWNER_OR_ADMIN],
   ["GET", "/api/payments", () => ({ url: "/api/payments" }), ADMIN],
-  ["GET", "/api/users/{id}/rewards", (w) => ({ url: `/api/users/${w.owner.id}/rewards` }), ADMIN],
+  ["GET", "/api/users/rewards/{id}", (w) => ({ url: `/api/users/rewards/${w.owner.id}` }), ADMIN],
   [
     "POST",
-    "/api/users/{id}/tip",
-    (w) => ({ url: `/api/users/${w.owner.id}/tip`, payload: { transectionHash: `0x${"ab".repeat(32)}` } }),
+    "/api/users/tip/{id}",
+    (w) => ({ url: `/api/users/tip/${w.owner.id}`, payload: { transectionHash: `0x${"ab".repeat(32)}` } }),
     ADMIN,
   ],
   [
@@ -219,8 +219,8 @@ const MATRIX: Row[] = [
   ["GET", "/api/posts/{id}/tips", (w) => ({ url: `/api/posts/${w.post.id}/tips` }), PUBLIC],
   [
     "POST",
-    "/api/users/{id}/tips",
-    (w) => ({ url: `/api/users/${w.owner.id}/tips`, payload: { txHash: `0x${"ab".repeat(32)}` } }),
+    "/api/users/tips/{id}",
+    (w) => ({ url: `/api/users/tips/${w.owner.id}`, payload: { txHash: `0x${"ab".repeat(32)}` } }),
     SIGNED_IN,
   ],
   ["GET", "/api/notifications", () => ({ url: "/api/notifications/" }), SIGNED_IN],
@@ -356,11 +356,11 @@ const MATRIX: Row[] = [
       PUBLIC,
     ];
   }),
-  ["GET", "/api/users/{id}/subscribers", (w) => ({ url: `/api/users/${w.owner.id}/subscribers` }), OWNER_OR_ADMIN],
+  ["GET", "/api/users/subscribers/{id}", (w) => ({ url: `/api/users/subscribers/${w.owner.id}` }), OWNER_OR_ADMIN],
   [
     "GET",
-    "/api/users/{id}/subscribers.csv",
-    (w) => ({ url: `/api/users/${w.owner.id}/subscribers.csv` }),
+    "/api/users/subscribers/{id}.csv",
+    (w) => ({ url: `/api/users/subscribers/${w.owner.id}.csv` }),
     OWNER_OR_ADMIN,
   ],
   // A wrong password: the guard lets the caller through, and nobody's account starts closing.
@@ -422,8 +422,8 @@ const MATRIX: Row[] = [
     (["POST", "DELETE"] as const).map(
       (method): Row => [
         method,
-        `/api/users/{id}/${relation}`,
-        (w) => ({ url: `/api/users/${w.owner.id}/${relation}` }),
+        `/api/users/${relation}/{id}`,
+        (w) => ({ url: `/api/users/${relation}/${w.owner.id}` }),
         SIGNED_IN,
       ],
     ),

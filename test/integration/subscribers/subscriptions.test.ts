@@ -253,11 +253,11 @@ describe.each(databaseTargets)("e-mail subscribers without an account on $name",
       .insert(emailSubscriptions)
       .values({ authorId: author.id, email: "=cmd@example.org", status: "active", source: "import" });
 
-    expect((await call("GET", `/api/users/${author.id}/subscribers`, undefined, author)).json()).toEqual({
+    expect((await call("GET", `/api/users/subscribers/${author.id}`, undefined, author)).json()).toEqual({
       active: 2,
       pending: 1,
     });
-    const csv = await call("GET", `/api/users/${author.id}/subscribers.csv`, undefined, admin);
+    const csv = await call("GET", `/api/users/subscribers/${author.id}.csv`, undefined, admin);
     expect(csv.headers["content-type"]).toBe("text/csv; charset=utf-8");
     expect(csv.headers["content-disposition"]).toBe('attachment; filename="subscribers.csv"');
     const lines = csv.body.trim().split("\r\n");
@@ -265,8 +265,8 @@ describe.each(databaseTargets)("e-mail subscribers without an account on $name",
     expect(lines).toHaveLength(3);
     expect(lines).toContain("'=cmd@example.org,,import");
     expect(lines.find((line) => line.startsWith(`${confirmed},`))).toMatch(/,\d{4}-\d\d-\d\dT[\d:.]+Z,form$/);
-    expect((await call("GET", `/api/users/${author.id}/subscribers`, undefined, stranger)).statusCode).toBe(403);
-    expect((await call("GET", `/api/users/${author.id}/subscribers.csv`, undefined, stranger)).statusCode).toBe(403);
-    expect((await call("GET", `/api/users/${author.id}/subscribers.csv`)).statusCode).toBe(401);
+    expect((await call("GET", `/api/users/subscribers/${author.id}`, undefined, stranger)).statusCode).toBe(403);
+    expect((await call("GET", `/api/users/subscribers/${author.id}.csv`, undefined, stranger)).statusCode).toBe(403);
+    expect((await call("GET", `/api/users/subscribers/${author.id}.csv`)).statusCode).toBe(401);
   });
 });

@@ -188,7 +188,7 @@ describe.each(databaseTargets)("personal access tokens on $name", (target) => {
 
     const role = await app.inject({
       method: "PUT",
-      url: `/api/users/${moderator.id}/role`,
+      url: `/api/users/role/${moderator.id}`,
       payload: { moderator: false },
       headers: bearer(admin),
     });

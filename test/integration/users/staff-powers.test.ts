@@ -29,7 +29,7 @@ describe.each(databaseTargets)("what staff may do on $name", (target) => {
     await makeAdmin(app, admin.id);
     [moderator, second, third] = [await signUp(app), await signUp(app), await signUp(app)];
     for (const who of [moderator, second, third])
-      expect((await call("PUT", `/api/users/${who.id}/role`, admin, { moderator: true })).statusCode).toBe(200);
+      expect((await call("PUT", `/api/users/role/${who.id}`, admin, { moderator: true })).statusCode).toBe(200);
     category = (await createCategory(app, admin)).title;
   }, 60_000);
   afterAll(async () => {

@@ -70,7 +70,7 @@ export const authorTip = (
   return {
     name: author.name,
     walletAddress: author.walletAddress,
-    recordAt: from === "profile" ? `/api/users/${author.id}/tips` : `/api/posts/${from.postId}/tips`,
+    recordAt: from === "profile" ? `/api/users/tips/${author.id}` : `/api/posts/${from.postId}/tips`,
     hashField: "txHash",
     note: `All of it goes to them; it shows on ${shownOn} once the server has checked it on the chain.`,
     recorded: "Thank you: your tip is recorded.",

@@ -7,7 +7,7 @@ import { listRelations, replaceMutedWords, setBlocked, setMuted } from "../../se
 
 const tags = ["blocks"];
 
-/** Blocks and mutes between users, and muted words: `/api/users/{id}/block`, `/mute`, `/api/me/…`. */
+/** Blocks and mutes between users, and muted words: `/api/users/block/{id}`, `/mute`, `/api/me/…`. */
 export const blockRoutes: FastifyPluginAsyncZod = async (app) => {
   const relations = [
     { path: "block", set: setBlocked, doing: "Block", undoing: "Unblock" },
@@ -20,7 +20,7 @@ export const blockRoutes: FastifyPluginAsyncZod = async (app) => {
     ] as const) {
       app.route({
         method,
-        url: `/users/:id/${path}`,
+        url: `/users/${path}/:id`,
         schema: {
           tags,
           summary: `${on ? doing : undoing} a user`,

@@ -32,7 +32,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => listPayments(app.deps, request.query),
   });
 
-  app.get("/users/:id/rewards", {
+  app.get("/users/rewards/:id", {
     config: { scope: "admin" },
     schema: {
       tags,
@@ -70,7 +70,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => listPostTips(app.deps, request.params.id, request.query),
   });
 
-  app.post("/users/:id/tips", {
+  app.post("/users/tips/:id", {
     schema: {
       tags: ["tips"],
       summary: "Record a reader's ETH tip to an author from their profile, verified on-chain; answers their tips",
@@ -83,7 +83,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       tipAuthor(app.deps, currentUser(request), { userId: request.params.id }, request.body.txHash),
   });
 
-  app.post("/users/:id/tip", {
+  app.post("/users/tip/:id", {
     config: { scope: "admin" },
     schema: {
       tags,

@@ -76,7 +76,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => resubscribeSubscriber(app.deps, request.body),
   });
 
-  app.get("/users/:id/subscribers", {
+  app.get("/users/subscribers/:id", {
     config: { scope: "subscribers:read" },
     schema: {
       tags,
@@ -89,7 +89,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     handler: async (request) => subscriberCounts(app.deps, currentUser(request), request.params.id),
   });
 
-  app.get("/users/:id/subscribers.csv", {
+  app.get("/users/subscribers/:id.csv", {
     config: { scope: "subscribers:read" },
     schema: {
       tags,

@@ -38,7 +38,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
     });
   }
 
-  app.put("/:id/role", {
+  app.put("/role/:id", {
     config: { scope: "admin" },
     schema: {
       tags,

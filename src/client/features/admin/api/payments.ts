@@ -18,5 +18,5 @@ export const usePayments = (purpose: Payment["purpose"]) =>
 export const useRewards = (userId: string) =>
   useQuery({
     queryKey: queryKeys.payments.rewards(userId),
-    queryFn: () => api(`/api/users/${userId}/rewards?limit=100`, pageOf(rewardSchema)),
+    queryFn: () => api(`/api/users/rewards/${userId}?limit=100`, pageOf(rewardSchema)),
   });

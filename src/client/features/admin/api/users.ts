@@ -32,7 +32,7 @@ export function useAdminUserAction() {
     }): Promise<unknown> => {
       if (action === "likes") return api(`/api/users/likes/${id}`, rewardResultSchema, { method: "PUT" });
       if (action === "moderator" || action === "no-moderator")
-        return api(`/api/users/${id}/role`, privateUserSchema, {
+        return api(`/api/users/role/${id}`, privateUserSchema, {
           method: "PUT",
           body: { moderator: action === "moderator" },
         });

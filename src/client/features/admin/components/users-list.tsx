@@ -102,7 +102,7 @@ export function UsersList() {
                           to={{
                             name: fullName(user),
                             walletAddress: user.walletAddress,
-                            recordAt: `/api/users/${user.id}/tip`,
+                            recordAt: `/api/users/tip/${user.id}`,
                             hashField: "transectionHash",
                             note: "The tip is recorded as your reward once it is confirmed.",
                             recorded: "Tip recorded as your reward.",

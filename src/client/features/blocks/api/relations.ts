@@ -23,7 +23,7 @@ export function useSetRelation() {
   const queryClient = useQueryClient();
   return useMutation({
     mutationFn: ({ userId, relation, on }: { userId: string; relation: Relation; on: boolean }) =>
-      api(`/api/users/${userId}/${relation}`, relationResultSchema, { method: on ? "POST" : "DELETE" }),
+      api(`/api/users/${relation}/${userId}`, relationResultSchema, { method: on ? "POST" : "DELETE" }),
     onSuccess: (_result, { relation }) => {
       void queryClient.invalidateQueries({ queryKey: queryKeys.blocks.relations() });
       if (relation === "block") {

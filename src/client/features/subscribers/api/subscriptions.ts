@@ -34,9 +34,9 @@ export const useSubscriptionLink = (action: "unsubscribe" | "resubscribe") =>
 export const useSubscriberCounts = (authorId: string) =>
   useQuery({
     queryKey: queryKeys.subscribers.counts(authorId),
-    queryFn: () => api(`/api/users/${authorId}/subscribers`, subscriberCountsSchema),
+    queryFn: () => api(`/api/users/subscribers/${authorId}`, subscriberCountsSchema),
   });
 
 export async function downloadSubscribers(authorId: string) {
-  saveFile("subscribers.csv", await apiText(`/api/users/${authorId}/subscribers.csv`));
+  saveFile("subscribers.csv", await apiText(`/api/users/subscribers/${authorId}.csv`));
 }
