@@ -19,7 +19,7 @@ import { execFileSync } from "node:child_process";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type autocannon from "autocannon";
-import { cpuSeconds, ROOT, residentMiB, startServerProcess } from "./lib/run.ts";
+import { cpuSeconds, mainThreadCpuSeconds, ROOT, residentMiB, startServerProcess } from "./lib/run.ts";
 
 const SECONDS = Number(process.env.LOAD_SECONDS ?? 60);
 /**
@@ -206,6 +206,8 @@ interface Totals {
   requests: number;
   seconds: number;
   cpu: number;
+  /** Of `cpu`, the event loop's: the rest is libuv's threads (Argon2, compression) and V8's. */
+  mainCpu: number;
   generatorCpu: number;
   p50s: number[];
   p99: number;
@@ -217,6 +219,7 @@ const emptyTotals = (): Totals => ({
   requests: 0,
   seconds: 0,
   cpu: 0,
+  mainCpu: 0,
   generatorCpu: 0,
   p50s: [],
   p99: 0,
@@ -239,6 +242,7 @@ const format = (value: number) => Math.round(value).toLocaleString("en");
 /** One turn of `mix` against `side`: its requests for `seconds`, added to the side's totals and printed. */
 async function turn(run: typeof autocannon, side: Side, mix: Mix, seconds: number) {
   const cpuBefore = cpuSeconds(side.site.pid);
+  const mainBefore = mainThreadCpuSeconds(side.site.pid);
   const generatorBefore = process.cpuUsage();
   // Requests must differ per client (setupRequest picks anew each time), so each client starts at another point.
   const result = await run({
@@ -248,8 +252,10 @@ async function turn(run: typeof autocannon, side: Side, mix: Mix, seconds: numbe
     requests: requestsOf(side.site, mix, ONLY),
   });
   const cpu = cpuSeconds(side.site.pid) - cpuBefore;
+  const mainCpu = mainThreadCpuSeconds(side.site.pid) - mainBefore;
   const generator = process.cpuUsage(generatorBefore);
   const totals = side.totals[mix];
+  totals.mainCpu += mainCpu;
   totals.requests += result.requests.total;
   totals.seconds += seconds;
   totals.cpu += cpu;
@@ -259,7 +265,7 @@ async function turn(run: typeof autocannon, side: Side, mix: Mix, seconds: numbe
   totals.non2xx += result.non2xx;
   totals.errors += result.errors + result.timeouts;
   console.log(
-    `  ${side.label.padEnd(28)} ${format(result.requests.total / seconds).padStart(6)} req/s   p50 ${String(result.latency.p50).padStart(3)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   ${((cpu * 1000) / Math.max(1, result.requests.total)).toFixed(3)} ms CPU a request   non-2xx ${result.non2xx}   errors ${result.errors + result.timeouts}`,
+    `  ${side.label.padEnd(28)} ${format(result.requests.total / seconds).padStart(6)} req/s   p50 ${String(result.latency.p50).padStart(3)} ms   p99 ${String(result.latency.p99).padStart(4)} ms   ${((cpu * 1000) / Math.max(1, result.requests.total)).toFixed(3)} ms CPU a request (${((mainCpu * 1000) / Math.max(1, result.requests.total)).toFixed(3)} on the event loop)   non-2xx ${result.non2xx}   errors ${result.errors + result.timeouts}`,
   );
 }
 
@@ -269,7 +275,7 @@ function report(side: Side, mix: Mix) {
   const cpuMs = (totals.cpu * 1000) / Math.max(1, totals.requests);
   const p50 = [...totals.p50s].sort((a, b) => a - b)[Math.floor(totals.p50s.length / 2)];
   console.log(
-    `  ${side.label.padEnd(28)} ${format(rps).padStart(6)} req/s   p50 ${String(p50).padStart(3)} ms   p99 ≤ ${totals.p99} ms   ${cpuMs.toFixed(3)} ms CPU a request (${totals.cpu.toFixed(1)} s over ${totals.requests} requests)   non-2xx ${totals.non2xx}   errors ${totals.errors}; the load generator ${totals.generatorCpu.toFixed(1)} s of CPU`,
+    `  ${side.label.padEnd(28)} ${format(rps).padStart(6)} req/s   p50 ${String(p50).padStart(3)} ms   p99 ≤ ${totals.p99} ms   ${cpuMs.toFixed(3)} ms CPU a request (${totals.cpu.toFixed(1)} s over ${totals.requests} requests; ${((totals.mainCpu * 1000) / Math.max(1, totals.requests)).toFixed(3)} ms on the event loop)   non-2xx ${totals.non2xx}   errors ${totals.errors}; the load generator ${totals.generatorCpu.toFixed(1)} s of CPU`,
   );
   return { rps, cpuMs };
 }
