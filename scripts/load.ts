@@ -34,7 +34,7 @@ type Part = (typeof PARTS)[number];
 /** One part of each mix alone (`list`, `post`, `signed-in`, `likes`, `comments`, `logins`): what it costs. */
 const ONLY = process.env.LOAD_ONLY as Part | undefined;
 const AGAINST = process.env.LOAD_AGAINST ? path.resolve(process.env.LOAD_AGAINST) : undefined;
-const TURNS = AGAINST ? Math.max(1, Number(process.env.LOAD_TURNS ?? 2)) : 1;
+const TURNS = AGAINST ? Math.max(1, Number(process.env.LOAD_TURNS ?? 6)) : 1;
 const CLIENTS = 20;
 const TARGET = { rps: 2000, p99: 100, idleMiB: 160, loadedMiB: 300, cpuMsPerRequest: 0.5 };
 const USERS = 20;
