@@ -16,6 +16,7 @@
 // loaded in turns (this, that, that, this, … LOAD_TURNS turns each, LOAD_SECONDS in all per side and mix), since
 // on a shared machine only figures of one run compare; the targets are judged on this checkout's side.
 import { execFileSync } from "node:child_process";
+import fs from "node:fs";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import type autocannon from "autocannon";
@@ -301,6 +302,11 @@ async function load() {
   if (!mixes.every((mix) => MIXES.includes(mix))) throw new Error(`LOAD_MIX is one of ${MIXES.join(", ")}`);
   if (ONLY && !PARTS.includes(ONLY)) throw new Error(`LOAD_ONLY is one of ${PARTS.join(", ")}`);
   const checkouts = [ROOT, ...(AGAINST ? [AGAINST] : [])];
+  // The reader pages are rendered by the build: without one, every page read would fail.
+  const unbuilt = checkouts.filter((dir) => !fs.existsSync(path.join(dir, "dist/server/entry-server.js")));
+  if (mixes.includes("pages") && unbuilt.length > 0) {
+    throw new Error(`The pages mix needs a build: run \`npm run build\` in ${unbuilt.join(" and ")}`);
+  }
   console.log(
     `${ONLY ? `Only ${ONLY} (not the mix the targets are for)` : `The ${mixes.join(" and ")} mix${mixes.length > 1 ? "es" : ""}`} for ${SECONDS} s each on ${process.env.LOAD_DATABASE_URL ? "PostgreSQL" : "PGlite"}, ${CLIENTS} clients${AGAINST ? `, against ${describe(AGAINST)} in ${TURNS} turns each` : ""}; the server logs at "info".`,
   );
