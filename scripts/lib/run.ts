@@ -73,7 +73,16 @@ export function residentMiB(pid: number): number {
 
 /** CPU time a process has used so far, user and system, in seconds (Linux: `/proc/<pid>/stat`, 100 ticks a second). */
 export function cpuSeconds(pid: number): number {
-  const stat = fs.readFileSync(`/proc/${pid}/stat`, "utf8");
+  return statCpuSeconds(`/proc/${pid}/stat`);
+}
+
+/** CPU time a process's main thread (its event loop) has used so far, in seconds. */
+export function mainThreadCpuSeconds(pid: number): number {
+  return statCpuSeconds(`/proc/${pid}/task/${pid}/stat`);
+}
+
+function statCpuSeconds(file: string): number {
+  const stat = fs.readFileSync(file, "utf8");
   // Fields after the command name (which may hold spaces, inside parentheses): utime and stime are the 12th and 13th.
   const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
   return (Number(fields[11]) + Number(fields[12])) / 100;

@@ -15,7 +15,7 @@ import { toUserSummary, userSummaryColumns } from "../core/user-fields.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
 import { heldFor, isHeldForReview, queueHeld } from "../moderation/reports.ts";
 import { notify } from "../notifications/notify.ts";
-import { recordEvent } from "../webhooks/events.ts";
+import { listensIn, recordEvent } from "../webhooks/events.ts";
 
 const select = (deps: Pick<Deps, "db">) =>
   deps.db
@@ -34,7 +34,7 @@ const select = (deps: Pick<Deps, "db">) =>
     .innerJoin(users, eq(users.id, comments.userId));
 type Row = Awaited<ReturnType<typeof select>>[number];
 
-const toComment = (row: Row): Comment => ({
+const toComment = (row: Omit<Row, "cursorAt">): Comment => ({
   _id: row.id,
   id: row.id,
   postId: row.postId,
@@ -124,6 +124,57 @@ const insertComment = statement<
     returning id, (select ${posts.userId} from ${posts} where ${posts.id} = ${sql.placeholder("postId")}) as author_id, moderation`;
 });
 
+/**
+ * A new comment in one statement when it needs nothing more: the post is published and its author did not block the
+ * commenter; it is held when the filter says so, or when the author holds first-time commenters and this one has no
+ * comment shown on their posts yet. None goes in when it would be shown and someone's webhooks hear of such comments:
+ * that event must be queued in the comment's own transaction (`createComment` then takes the longer way, as it does
+ * for a refusal). The answer is the comment with its author, as `getComment` reads it.
+ */
+const insertQuietComment = statement<
+  { postId: string; userId: string; description: string; moderation: "visible" | "held" },
+  {
+    id: string;
+    post_id: string;
+    description: string;
+    imported_author: string | null;
+    created_at: Date | string;
+    updated_at: Date | string;
+    moderation: "visible" | "held";
+    author_id: string;
+    first_name: string;
+    last_name: string;
+    profile_photo: string | null;
+    post_author_id: string;
+  }
+>(() => {
+  const commenter = sql`${sql.placeholder("userId")}::uuid`;
+  return sql`
+    with post as (
+      select ${posts.id} as id, ${posts.userId} as author_id from ${posts}
+      where ${posts.id} = ${sql.placeholder("postId")} and ${isReachable}
+        and ${commenter} <> all (select b.blocked_id from user_blocks b where b.blocker_id = ${posts.userId})),
+    decided as (
+      select post.id, post.author_id,
+        case when ${sql.placeholder("moderation")}::moderation_state = 'held' then 'held'
+          when post.author_id <> ${commenter}
+            and (select a.hold_first_comments from ${users} a where a.id = post.author_id)
+            and not exists (select 1 from ${comments} c join ${posts} p on p.id = c.post_id
+              where c.user_id = ${commenter} and p.user_id = post.author_id and c.moderation = 'visible') then 'held'
+          else 'visible' end::moderation_state as moderation
+      from post),
+    inserted as (
+      insert into ${comments} (post_id, user_id, description, moderation)
+      select decided.id, ${commenter}, ${sql.placeholder("description")}, decided.moderation from decided
+      where decided.moderation = 'held' or not ${listensIn("comment.created", sql`decided.author_id`)}
+      returning id, post_id, description, imported_author, created_at, updated_at, moderation)
+    select inserted.*, u.id as author_id, u.first_name, u.last_name, u.profile_photo,
+      (select decided.author_id from decided) as post_author_id
+    from inserted join ${users} u on u.id = ${commenter}`;
+});
+
+const asDate = (value: Date | string) => (value instanceof Date ? value : new Date(value));
+
 /** A comment held for its post's author goes through when its commenter had one shown on their posts before. */
 async function letThroughKnown(deps: Pick<Deps, "db">, id: string, userId: string, authorId: string) {
   const [known] = await deps.db
@@ -165,6 +216,27 @@ export async function createComment(
   refuseLinksFromNewAccounts(user, { description });
   const verdict = await screenOrRefuse(deps, { description });
   const held = isHeldForReview(verdict, user);
+  const values = { postId, userId: user.id, description, moderation: held ? ("held" as const) : ("visible" as const) };
+  const [quiet] = await insertQuietComment(deps.db, values);
+  if (quiet) {
+    deps.changed(commentAdded(postId));
+    await toldOfComment(deps, user, { id: quiet.id, authorId: quiet.post_author_id, postId }, held, verdict.terms);
+    return toComment({
+      id: quiet.id,
+      postId: quiet.post_id,
+      description: quiet.description,
+      importedAuthor: quiet.imported_author,
+      createdAt: asDate(quiet.created_at),
+      updatedAt: asDate(quiet.updated_at),
+      moderation: quiet.moderation,
+      author: {
+        id: quiet.author_id,
+        firstName: quiet.first_name,
+        lastName: quiet.last_name,
+        profilePhoto: quiet.profile_photo,
+      },
+    });
+  }
   const row = await deps.db.transaction(async (tx) => {
     const [row] = await insertComment(tx, {
       postId,
@@ -186,11 +258,23 @@ export async function createComment(
   });
   if (!row) throw await refusal(deps, user.id, postId);
   deps.changed(commentAdded(postId));
-  // What the filter or a limit held waits for a moderator, and its post's author hears of it once let through. A
-  // first-time commenter's waits for the author, who is told so they can approve it.
-  if (held) await queueHeld(deps, { kind: "comment", id: row.id, subjectId: user.id }, heldFor(user, verdict.terms));
-  else await notify(deps, { kind: "comment", recipientId: row.author_id, actorId: user.id, postId });
+  await toldOfComment(deps, user, { id: row.id, authorId: row.author_id, postId }, held, verdict.terms);
   return getComment(deps, row.id, user.id);
+}
+
+/**
+ * What the filter or a limit held waits for a moderator, and its post's author hears of it once let through. A
+ * first-time commenter's waits for the author, who is told so they can approve it.
+ */
+async function toldOfComment(
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log">,
+  user: AuthUser,
+  comment: { id: string; authorId: string; postId: string },
+  held: boolean,
+  terms: string[],
+) {
+  if (held) await queueHeld(deps, { kind: "comment", id: comment.id, subjectId: user.id }, heldFor(user, terms));
+  else await notify(deps, { kind: "comment", recipientId: comment.authorId, actorId: user.id, postId: comment.postId });
 }
 
 /**

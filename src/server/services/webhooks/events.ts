@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { MAX_WEBHOOK_BODY_BYTES, type WebhookEventType } from "#shared/schemas/webhooks.ts";
 import type { Db } from "../../db/client.ts";
 import { webhookEndpoints } from "../../db/schema.ts";
@@ -9,17 +9,22 @@ type Tx = Pick<Db, "execute" | "select">;
  * The endpoints an event goes to: its owner's that asked for its type, and every admin's that did (an admin
  * follows the site), none paused or disabled. `owner` null: the site's own event, for admins only.
  */
-const targets = (type: WebhookEventType, ownerId: string | null) => sql`
+const targetsOf = (type: WebhookEventType, owner: SQL) => sql`
   select w.id from ${webhookEndpoints} w
   where w.events @> array[${type}]::text[] and w.paused_at is null and w.disabled_at is null
-    and (w.user_id = ${ownerId}::uuid or exists (
+    and (w.user_id = ${owner} or exists (
       select 1 from users u where u.id = w.user_id and u.is_admin and not u.is_blocked and u.suspended_at is null))`;
+
+const targets = (type: WebhookEventType, ownerId: string | null) => targetsOf(type, sql`${ownerId}::uuid`);
 
 /** Whether anyone would receive such an event: most writes on most sites pay one indexed look and nothing else. */
 export async function anyoneListens(tx: Tx, type: WebhookEventType, ownerId: string | null): Promise<boolean> {
   const result = await tx.execute(sql`select exists (${targets(type, ownerId)}) as "listening"`);
   return Boolean((result as unknown as { rows: { listening: boolean }[] }).rows[0]?.listening);
 }
+
+/** `anyoneListens` inside a statement of the caller's, for an owner the statement names (`owner`, a uuid). */
+export const listensIn = (type: WebhookEventType, owner: SQL) => sql`exists (${targetsOf(type, owner)})`;
 
 /**
  * Queues an event in the caller's transaction (so it is sent only for a change that committed, and never lost) and
