@@ -174,7 +174,7 @@ describe.each(databaseTargets)("bad input never reaches the database on $name", 
     "/api/users",
     "/api/payments",
     "/api/posts/{post}/comments",
-    "/api/users/{admin}/rewards",
+    "/api/users/rewards/{admin}",
   ])("answers 400 for junk cursors on %s", async (route) => {
     const url = route.replace("{post}", post.id).replace("{admin}", admin.id);
     for (const value of junkCursors) {
