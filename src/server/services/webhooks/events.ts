@@ -47,3 +47,23 @@ export async function recordEvent(
     select event.id, targets.id from event, targets
     on conflict do nothing`);
 }
+
+/**
+ * Many events of one type at once (a suspension's comments, an erased account's follows): whether anyone listens is
+ * asked once per owner, so a change of thousands of rows that nobody follows costs one look per owner.
+ */
+export async function recordEvents(
+  tx: Tx,
+  type: WebhookEventType,
+  events: { ownerId: string | null; data: () => Promise<unknown> | unknown }[],
+) {
+  const listening = new Map<string | null, boolean>();
+  for (const event of events) {
+    let heard = listening.get(event.ownerId);
+    if (heard === undefined) {
+      heard = await anyoneListens(tx, type, event.ownerId);
+      listening.set(event.ownerId, heard);
+    }
+    if (heard) await recordEvent(tx, { type, ...event });
+  }
+}

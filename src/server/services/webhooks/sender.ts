@@ -1,4 +1,4 @@
-import { and, eq, isNull, sql } from "drizzle-orm";
+import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { users, webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
 import { guardedDelivery } from "../../infra/delivery-guard.ts";
@@ -23,6 +23,8 @@ const TIMEOUT_MS = 10_000;
 const LEASE_MS = 60_000;
 /** An endpoint that has failed without a success this long is disabled and its owner told. */
 export const FAILING_FOR_MS = 5 * 24 * 3600_000;
+/** How often the sender looks for endpoints failing that long, whether or not anything is sent to them now. */
+const SWEEP_EVERY_MS = 60_000;
 /** Deliveries claimed and sent together (one batch at a time per instance). */
 const BATCH = 10;
 const ERROR_CHARS = 300;
@@ -95,11 +97,11 @@ async function post(deps: Pick<Deps, "config">, row: Claimed, body: string): Pro
 }
 
 /** The endpoint is stopped: what waits for it fails, and its owner is mailed why. */
-async function disable(deps: Pick<Deps, "db" | "config" | "mailer">, endpointId: string, reason: string) {
+async function disable(deps: Pick<Deps, "db" | "config" | "mailer">, endpointId: string, reason: string, now: Date) {
   await deps.db.transaction(async (tx) => {
     const [endpoint] = await tx
       .update(webhookEndpoints)
-      .set({ disabledAt: new Date(), disabledReason: reason })
+      .set({ disabledAt: now, disabledReason: reason })
       .where(and(eq(webhookEndpoints.id, endpointId), isNull(webhookEndpoints.disabledAt)))
       .returning({ url: webhookEndpoints.url, userId: webhookEndpoints.userId });
     if (!endpoint) return;
@@ -141,7 +143,7 @@ const arrayOf = (values: (string | number)[]) => `{${values.join(",")}}`;
  * A batch's deliveries written down: the successes in two statements whatever their number (the database is shared
  * with the readers), each failure with its retry time, its endpoint's failing streak, and a 410's disabling.
  */
-async function record(deps: Pick<Deps, "db" | "config" | "mailer" | "log">, batch: Sent[]) {
+async function record(deps: Pick<Deps, "db" | "config" | "mailer" | "log">, batch: Sent[], now: Date) {
   const delivered = batch.filter((sent) => sent.outcome.ok);
   if (delivered.length > 0) {
     await deps.db.execute(sql`
@@ -168,43 +170,71 @@ async function record(deps: Pick<Deps, "db" | "config" | "mailer" | "log">, batc
         lastStatus: outcome.status,
         lastDurationMs: durationMs,
         lastError: outcome.error.slice(0, ERROR_CHARS),
-        nextAttemptAt: new Date(Date.now() + (delay ?? 0)),
+        nextAttemptAt: new Date(now.getTime() + (delay ?? 0)),
       })
       .where(eq(webhookDeliveries.id, row.id));
     // 410 Gone: the receiver says the endpoint is no more (Standard Webhooks).
     if (outcome.status === 410) {
-      await disable(deps, row.endpoint_id, "it answered 410 Gone");
+      await disable(deps, row.endpoint_id, "it answered 410 Gone", now);
       continue;
     }
     const [endpoint] = await deps.db
       .update(webhookEndpoints)
-      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, now())` })
+      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` })
       .where(eq(webhookEndpoints.id, row.endpoint_id))
       .returning({ failingSince: webhookEndpoints.failingSince });
-    if (endpoint?.failingSince && Date.now() - endpoint.failingSince.getTime() >= FAILING_FOR_MS)
-      await disable(deps, row.endpoint_id, "it failed every delivery for 5 days");
+    if (endpoint?.failingSince && now.getTime() - endpoint.failingSince.getTime() >= FAILING_FOR_MS)
+      await disable(deps, row.endpoint_id, FAILED_FOR_DAYS, now);
   }
+}
+
+const FAILED_FOR_DAYS = "it failed every delivery for 5 days";
+
+/**
+ * Disables every endpoint whose first failure since its last success is 5 days old, whether or not anything is being
+ * sent to it now (its last retries may be long over), and mails each owner once.
+ */
+export async function disableLongFailing(deps: Pick<Deps, "db" | "config" | "mailer">, now = new Date()) {
+  const failing = await deps.db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        isNull(webhookEndpoints.disabledAt),
+        // A paused endpoint is its owner's to resume (which clears its failing streak).
+        isNull(webhookEndpoints.pausedAt),
+        lte(webhookEndpoints.failingSince, new Date(now.getTime() - FAILING_FOR_MS)),
+      ),
+    );
+  for (const endpoint of failing) await disable(deps, endpoint.id, FAILED_FOR_DAYS, now);
+  return failing.length;
 }
 
 /**
  * Sends queued deliveries on every instance: woken by a route that queued one and every second, it claims a batch
  * of due rows (leased, so each goes out from one instance at a time), sends it at once and writes it down, until
- * none is due. Batches keep the database's statements few, and a pause after each as long as its statements took
+ * none is due; once a minute it first disables the endpoints failing for 5 days. `now` is its clock (tests move it). Batches keep the database's statements few, and a pause after each as long as its statements took
  * leaves the readers their share, so they are served while a post goes out to many endpoints.
  */
 export function createWebhookSender(
   deps: Pick<Deps, "db" | "config" | "mailer" | "log">,
-  options: { everyMs?: number } = {},
+  options: { everyMs?: number; now?: () => Date } = {},
 ) {
+  const clock = options.now ?? (() => new Date());
+  let sweptAt = Number.NEGATIVE_INFINITY;
   async function loop(stopping: () => boolean) {
+    if (clock().getTime() - sweptAt >= SWEEP_EVERY_MS) {
+      sweptAt = clock().getTime();
+      await disableLongFailing(deps, clock());
+    }
     while (!stopping()) {
       let started = performance.now();
-      const rows = await claim(deps.db, BATCH, new Date());
+      const rows = await claim(deps.db, BATCH, clock());
       if (rows.length === 0) return;
       let busyMs = performance.now() - started;
       const sent = await Promise.all(rows.map((row) => send(deps, row)));
       started = performance.now();
-      await record(deps, sent);
+      await record(deps, sent, clock());
       busyMs += performance.now() - started;
       // As long again for everyone else: the sender takes at most half of the database (one connection, on PGlite).
       await new Promise((resolve) => setTimeout(resolve, Math.min(busyMs, 1000)));
