@@ -8,6 +8,7 @@ import { createWebhookSender, FAILING_FOR_MS } from "../../../src/server/service
 import { buildTestApp } from "../../support/app.ts";
 import { commentOn, createCategory, createPost } from "../../support/content.ts";
 import { databaseTargets } from "../../support/databases.ts";
+import { makeToken } from "../../support/tokens.ts";
 import { bearer, signUp } from "../../support/users.ts";
 import { makeEndpoint, queuedFor, type Receiver, startReceiver } from "../../support/webhooks.ts";
 
@@ -221,6 +222,37 @@ describe.each(databaseTargets)("webhook events on every path on $name", (target)
         type: "follower.deleted",
         data: { follower: { _id: follower.id, id: follower.id, ...FORMER }, followeeId: author.id },
       }),
+    ]);
+  });
+
+  it("lets an admin's token follow the site only with the admin scope; without it, its owner's own events", async () => {
+    const create = (headers: Record<string, string>, path: string, events: string[]) =>
+      app.inject({ method: "POST", url: "/api/webhooks", payload: { url: receiver.url(path), events }, headers });
+    const plain = await makeToken(app, admin, ["webhooks:write"]);
+    const refused = await create(plain.headers, "/token-site", ["user.registered"]);
+    expect(refused.statusCode).toBe(403);
+    const own = await create(plain.headers, "/token-own", ["post.published"]);
+    expect(own.statusCode, own.body).toBe(201);
+    const staff = await makeToken(app, admin, ["webhooks:write", "admin"]);
+    const site = await create(staff.headers, "/token-site", ["user.registered", "post.published"]);
+    expect(site.statusCode, site.body).toBe(201);
+    // Nor can the plain token widen its endpoint to the site's events afterwards.
+    const widened = await app.inject({
+      method: "PATCH",
+      url: `/api/webhooks/${own.json().id}`,
+      payload: { events: ["post.published", "user.registered"] },
+      headers: plain.headers,
+    });
+    expect(widened.statusCode).toBe(403);
+
+    const authors = await createPost(app, author, category, { title: "Someone else's" });
+    const admins = await createPost(app, admin, category, { title: "The admin's own" });
+    const newcomer = await signUp(app, { firstName: "Katherine", lastName: "Johnson" });
+    expect((await queuedFor(app, own.json().id)).map((event) => event.data.id)).toEqual([admins.id]);
+    expect((await queuedFor(app, site.json().id)).map((event) => event.data.id)).toEqual([
+      authors.id,
+      admins.id,
+      newcomer.id,
     ]);
   });
 

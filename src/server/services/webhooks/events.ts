@@ -6,14 +6,14 @@ import { webhookEndpoints } from "../../db/schema.ts";
 type Tx = Pick<Db, "execute" | "select">;
 
 /**
- * The endpoints an event goes to: its owner's that asked for its type, and every admin's that did (an admin
- * follows the site), none paused or disabled. `owner` null: the site's own event, for admins only.
+ * The endpoints an event goes to: its owner's that asked for its type, and every site-wide one of an admin that did
+ * (an admin follows the site), none paused or disabled. `owner` null: the site's own event, for admins only.
  */
 const targets = (type: WebhookEventType, ownerId: string | null) => sql`
   select w.id from ${webhookEndpoints} w
   where w.events @> array[${type}]::text[] and w.paused_at is null and w.disabled_at is null
-    and (w.user_id = ${ownerId}::uuid or exists (
-      select 1 from users u where u.id = w.user_id and u.is_admin and not u.is_blocked and u.suspended_at is null))`;
+    and (w.user_id = ${ownerId}::uuid or (w.site_wide and exists (
+      select 1 from users u where u.id = w.user_id and u.is_admin and not u.is_blocked and u.suspended_at is null)))`;
 
 /** Whether anyone would receive such an event: most writes on most sites pay one indexed look and nothing else. */
 export async function anyoneListens(tx: Tx, type: WebhookEventType, ownerId: string | null): Promise<boolean> {
