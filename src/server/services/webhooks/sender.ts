@@ -1,7 +1,9 @@
+import { performance } from "node:perf_hooks";
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
+import { request } from "undici";
 import type { Db } from "../../db/client.ts";
 import { users, webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
-import { guardedDelivery } from "../../infra/delivery-guard.ts";
+import { deliveryDispatcher } from "../../infra/delivery-guard.ts";
 import { wakeable } from "../../infra/periodic.ts";
 import type { Deps } from "../core/deps.ts";
 import { serverSecret } from "./endpoints.ts";
@@ -33,6 +35,7 @@ interface Claimed {
   id: string;
   attempts: number;
   endpoint_id: string;
+  event_id: string;
   url: string;
   secret: string;
   type: string;
@@ -58,38 +61,41 @@ async function claim(db: Db, n: number, now: Date): Promise<Claimed[]> {
     from due, webhook_endpoints w, webhook_events e
     where d.id = due.id and d.next_attempt_at <= ${now.toISOString()}::timestamptz
       and w.id = d.endpoint_id and e.id = d.event_id
-    returning d.id, d.attempts, d.endpoint_id, w.url, w.secret, e.type, e.data, e.created_at`);
+    returning d.id, d.attempts, d.endpoint_id, d.event_id, w.url, w.secret, e.type, e.data, e.created_at`);
   return (result as unknown as { rows: Claimed[] }).rows;
 }
 
 type Outcome = { ok: true; status: number } | { ok: false; status: number | null; error: string };
 
-/** One attempt: the signed POST, through the delivery guard (checked address, no redirect), within 10 s. */
+/**
+ * One attempt: the signed POST to a checked address through the delivery guard's connections, following no redirect,
+ * within 10 s. undici's `request` rather than `fetch`: a thousand deliveries cost the readers' event loop far less.
+ */
 async function post(deps: Pick<Deps, "config">, row: Claimed, body: string): Promise<Outcome> {
   const id = `msg_${row.id}`;
   const timestamp = Math.floor(Date.now() / 1000);
   try {
+    const dispatcher = deliveryDispatcher(row.url, deps.config.webhooks.allowPrivateAddress);
     // A secret that cannot be opened (JWT_SECRET changed) fails this attempt like any other failure.
     const secret = openSecret(serverSecret(deps.config), row.secret);
-    const response = await guardedDelivery(row.url, deps.config.webhooks.allowPrivateAddress, () =>
-      fetch(row.url, {
-        method: "POST",
-        headers: {
-          "content-type": "application/json",
-          "user-agent": "Penchain-Webhooks/1",
-          "webhook-id": id,
-          "webhook-timestamp": String(timestamp),
-          "webhook-signature": signature(secret, id, timestamp, body),
-        },
-        body,
-        redirect: "manual",
-        signal: AbortSignal.timeout(TIMEOUT_MS),
-      }),
-    );
-    // The answer's body is not read: only its status counts.
-    await response.body?.cancel().catch(() => undefined);
-    if (response.status >= 200 && response.status < 300) return { ok: true, status: response.status };
-    return { ok: false, status: response.status, error: `answered ${response.status}` };
+    const response = await request(row.url, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "user-agent": "Penchain-Webhooks/1",
+        "webhook-id": id,
+        "webhook-timestamp": String(timestamp),
+        "webhook-signature": signature(secret, id, timestamp, body),
+      },
+      body,
+      dispatcher,
+      signal: AbortSignal.timeout(TIMEOUT_MS),
+    });
+    // The answer's body is not kept: only its status counts.
+    await response.body.dump().catch(() => undefined);
+    const status = response.statusCode;
+    if (status >= 200 && status < 300) return { ok: true, status };
+    return { ok: false, status, error: `answered ${status}` };
   } catch (error) {
     const cause = (error as { cause?: { message?: string } }).cause?.message;
     return { ok: false, status: null, error: cause ?? (error as Error).message ?? String(error) };
@@ -128,9 +134,13 @@ interface Sent {
   durationMs: number;
 }
 
-/** One attempt of one delivery, not yet written down. */
-async function send(deps: Pick<Deps, "config">, row: Claimed): Promise<Sent> {
-  const body = JSON.stringify({ type: row.type, timestamp: new Date(row.created_at).toISOString(), data: row.data });
+/** One attempt of one delivery, not yet written down; `bodies` holds each event's body, built once per batch. */
+async function send(deps: Pick<Deps, "config">, row: Claimed, bodies: Map<string, string>): Promise<Sent> {
+  let body = bodies.get(row.event_id);
+  if (body === undefined) {
+    body = JSON.stringify({ type: row.type, timestamp: new Date(row.created_at).toISOString(), data: row.data });
+    bodies.set(row.event_id, body);
+  }
   const started = performance.now();
   const outcome = await post(deps, row, body);
   return { row, outcome, durationMs: Math.round(performance.now() - started) };
@@ -213,8 +223,9 @@ export async function disableLongFailing(deps: Pick<Deps, "db" | "config" | "mai
 /**
  * Sends queued deliveries on every instance: woken by a route that queued one and every second, it claims a batch
  * of due rows (leased, so each goes out from one instance at a time), sends it at once and writes it down, until
- * none is due; once a minute it first disables the endpoints failing for 5 days. `now` is its clock (tests move it). Batches keep the database's statements few, and a pause after each as long as its statements took
- * leaves the readers their share, so they are served while a post goes out to many endpoints.
+ * none is due; once a minute it first disables the endpoints failing for 5 days. `now` is its clock (tests move it).
+ * Batches keep the database's statements few, and a pause after each, as long as the batch kept the event loop (on
+ * PGlite, the database too) busy, leaves the readers their share while a post goes out to many endpoints.
  */
 export function createWebhookSender(
   deps: Pick<Deps, "db" | "config" | "mailer" | "log">,
@@ -228,16 +239,20 @@ export function createWebhookSender(
       await disableLongFailing(deps, clock());
     }
     while (!stopping()) {
-      let started = performance.now();
+      const batchStarted = performance.now();
+      const loopBefore = performance.eventLoopUtilization();
       const rows = await claim(deps.db, BATCH, clock());
       if (rows.length === 0) return;
-      let busyMs = performance.now() - started;
-      const sent = await Promise.all(rows.map((row) => send(deps, row)));
-      started = performance.now();
+      let statementsMs = performance.now() - batchStarted;
+      const bodies = new Map<string, string>();
+      const sent = await Promise.all(rows.map((row) => send(deps, row, bodies)));
+      const recording = performance.now();
       await record(deps, sent, clock());
-      busyMs += performance.now() - started;
-      // As long again for everyone else: the sender takes at most half of the database (one connection, on PGlite).
-      await new Promise((resolve) => setTimeout(resolve, Math.min(busyMs, 1000)));
+      statementsMs += performance.now() - recording;
+      // As long again for everyone else: the time the batch kept the event loop busy (PGlite's statements run on it
+      // too), or a database of its own (PostgreSQL) busy, whichever is longer.
+      const loopMs = (performance.now() - batchStarted) * performance.eventLoopUtilization(loopBefore).utilization;
+      await new Promise((resolve) => setTimeout(resolve, Math.min(Math.max(statementsMs, loopMs), 1000)));
     }
   }
   return wakeable(loop, {
