@@ -150,8 +150,9 @@ async function send(deps: Pick<Deps, "config">, row: Claimed, bodies: Map<string
 const arrayOf = (values: (string | number)[]) => `{${values.join(",")}}`;
 
 /**
- * A batch's deliveries written down: the successes in two statements whatever their number (the database is shared
- * with the readers), each failure with its retry time, its endpoint's failing streak, and a 410's disabling.
+ * A batch's deliveries written down in a few statements whatever their number (the database is shared with the
+ * readers): the successes, the failures with their retry times, the failing endpoints' streaks; then a 410's
+ * disabling, or that of an endpoint failing for 5 days.
  */
 async function record(deps: Pick<Deps, "db" | "config" | "mailer" | "log">, batch: Sent[], now: Date) {
   const delivered = batch.filter((sent) => sent.outcome.ok);
@@ -168,34 +169,39 @@ async function record(deps: Pick<Deps, "db" | "config" | "mailer" | "log">, batc
       where id = any(${arrayOf([...new Set(delivered.map((sent) => sent.row.endpoint_id))])}::uuid[])
         and failing_since is not null`);
   }
-  for (const { row, outcome, durationMs } of batch) {
-    if (outcome.ok) continue;
-    const attempts = row.attempts + 1;
-    const delay = RETRY_DELAYS_MS[attempts - 1];
-    await deps.db
-      .update(webhookDeliveries)
-      .set({
-        status: delay === undefined ? "failed" : "pending",
-        attempts,
-        lastStatus: outcome.status,
-        lastDurationMs: durationMs,
-        lastError: outcome.error.slice(0, ERROR_CHARS),
-        nextAttemptAt: new Date(now.getTime() + (delay ?? 0)),
-      })
-      .where(eq(webhookDeliveries.id, row.id));
-    // 410 Gone: the receiver says the endpoint is no more (Standard Webhooks).
-    if (outcome.status === 410) {
-      await disable(deps, row.endpoint_id, "it answered 410 Gone", now);
-      continue;
-    }
-    const [endpoint] = await deps.db
-      .update(webhookEndpoints)
-      .set({ failingSince: sql`coalesce(${webhookEndpoints.failingSince}, ${now.toISOString()}::timestamptz)` })
-      .where(eq(webhookEndpoints.id, row.endpoint_id))
-      .returning({ failingSince: webhookEndpoints.failingSince });
-    if (endpoint?.failingSince && now.getTime() - endpoint.failingSince.getTime() >= FAILING_FOR_MS)
-      await disable(deps, row.endpoint_id, FAILED_FOR_DAYS, now);
-  }
+  const failed = batch.filter((sent) => !sent.outcome.ok);
+  if (failed.length === 0) return;
+  // Every failure in one statement too: its retry's time (or failed for good, after the last), what was answered.
+  const attempts = failed.map(({ row, outcome, durationMs }) => {
+    const delay = RETRY_DELAYS_MS[row.attempts];
+    return {
+      id: row.id,
+      status: delay === undefined ? "failed" : "pending",
+      attempts: row.attempts + 1,
+      answer: outcome.status,
+      ms: durationMs,
+      error: (outcome.ok ? "" : outcome.error).slice(0, ERROR_CHARS),
+      next: new Date(now.getTime() + (delay ?? 0)).toISOString(),
+    };
+  });
+  await deps.db.execute(sql`
+    update webhook_deliveries d set status = v.status, attempts = v.attempts, last_status = v.answer,
+      last_duration_ms = v.ms, last_error = v.error, next_attempt_at = v.next
+    from jsonb_to_recordset(${JSON.stringify(attempts)}::jsonb)
+      as v(id uuid, status text, attempts int, answer int, ms int, error text, next timestamptz)
+    where d.id = v.id`);
+  // 410 Gone: the receiver says the endpoint is no more (Standard Webhooks).
+  const gone = new Set(failed.filter((sent) => sent.outcome.status === 410).map((sent) => sent.row.endpoint_id));
+  for (const endpointId of gone) await disable(deps, endpointId, "it answered 410 Gone", now);
+  const failing = [...new Set(failed.map((sent) => sent.row.endpoint_id))].filter((id) => !gone.has(id));
+  if (failing.length === 0) return;
+  const streaks = await deps.db.execute(sql`
+    update webhook_endpoints set failing_since = coalesce(failing_since, ${now.toISOString()}::timestamptz)
+    where id = any(${arrayOf(failing)}::uuid[])
+    returning id, failing_since`);
+  for (const endpoint of (streaks as unknown as { rows: { id: string; failing_since: string | Date }[] }).rows)
+    if (now.getTime() - new Date(endpoint.failing_since).getTime() >= FAILING_FOR_MS)
+      await disable(deps, endpoint.id, FAILED_FOR_DAYS, now);
 }
 
 const FAILED_FOR_DAYS = "it failed every delivery for 5 days";
