@@ -983,6 +983,11 @@ export const webhookEndpoints = pgTable(
     url: text("url").notNull(),
     description: text("description").notNull().default(""),
     events: text("events").array().notNull(),
+    /**
+     * An admin's endpoint made with the admin's power (a session, or a token with the `admin` scope): it receives
+     * every author's events and the site's own, while its owner stays an admin. Otherwise the owner's events only.
+     */
+    siteWide: boolean("site_wide").notNull().default(false),
     /** The signing secret, sealed with a key from JWT_SECRET (services/webhooks/secrets.ts): the server signs with it. */
     secret: text("secret").notNull(),
     pausedAt: timestamp("paused_at", { withTimezone: true }),

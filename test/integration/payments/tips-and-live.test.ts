@@ -9,6 +9,7 @@ import { deployFeaturedFee, devAccount, startTestChain, type TestChain } from ".
 import { createCategory, createPost, likePost } from "../../support/content.ts";
 import { databaseTargets } from "../../support/databases.ts";
 import { bearer, makeAdmin, signUp, verifyWallet } from "../../support/users.ts";
+import { queuedFor } from "../../support/webhooks.ts";
 
 const writerWallet = devAccount(4);
 const readerWallet = devAccount(5);
@@ -124,6 +125,25 @@ describe.each(databaseTargets)("readers' tips on $name", (target) => {
     expect(await read()).toBeNull();
     await verifyWallet(app, newcomer, devAccount(7));
     expect(await read()).toBe(devAccount(7).address);
+  });
+
+  it("tells tip.confirmed at once of a tip already final when it is recorded (the watcher never sees it turn)", async () => {
+    const hooked = await app.inject({
+      method: "POST",
+      url: "/api/webhooks",
+      payload: { url: "http://127.0.0.1:9/tips", events: ["tip.confirmed"] },
+      headers: bearer(writer),
+    });
+    expect(hooked.statusCode, hooked.body).toBe(201);
+    const young = await pay();
+    expect((await tip(reader, young)).statusCode).toBe(200);
+    // Past finality before it is recorded.
+    const old = await pay();
+    await chain.rpc("hardhat_mine", ["0x20"]);
+    expect((await tip(reader, old)).statusCode).toBe(200);
+    const queued = await queuedFor(app, hooked.json().id);
+    expect(queued.map((event) => [event.type, event.data.txHash])).toEqual([["tip.confirmed", old]]);
+    expect(queued[0]?.data).toMatchObject({ postId: post.id, payer: readerWallet.address, chainId: 31337 });
   });
 });
 

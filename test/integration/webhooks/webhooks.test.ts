@@ -1,5 +1,3 @@
-import http from "node:http";
-import type net from "node:net";
 import { eq, sql } from "drizzle-orm";
 import { Webhook } from "standardwebhooks";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -11,38 +9,9 @@ import { commentOn, createCategory, createPost, postForm } from "../../support/c
 import { databaseTargets } from "../../support/databases.ts";
 import { makeToken } from "../../support/tokens.ts";
 import { bearer, signUp } from "../../support/users.ts";
+import { type Receiver, startReceiver } from "../../support/webhooks.ts";
 
 type Session = Awaited<ReturnType<typeof signUp>>;
-interface Hit {
-  path: string;
-  headers: Record<string, string>;
-  body: string;
-}
-
-/** A receiver on loopback: records what reaches it; `answer` picks each status by path. */
-async function startReceiver() {
-  const hits: Hit[] = [];
-  const answers = new Map<string, number[]>();
-  const server = http.createServer((request, response) => {
-    const chunks: Buffer[] = [];
-    request.on("data", (chunk: Buffer) => chunks.push(chunk));
-    request.on("end", () => {
-      const path = request.url ?? "/";
-      hits.push({ path, headers: request.headers as Record<string, string>, body: Buffer.concat(chunks).toString() });
-      const queue = answers.get(path);
-      response.statusCode = queue && queue.length > 0 ? (queue.shift() as number) : 200;
-      response.end("ok");
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const port = (server.address() as net.AddressInfo).port;
-  return {
-    url: (path: string) => `http://127.0.0.1:${port}${path}`,
-    hits: (path: string) => hits.filter((hit) => hit.path === path),
-    answer: (path: string, ...statuses: number[]) => answers.set(path, statuses),
-    close: () => new Promise<void>((resolve) => server.close(() => resolve())),
-  };
-}
 
 /** Wakes the sender until `check` holds (up to 5 s). */
 async function until(app: App, check: () => boolean | Promise<boolean>) {
@@ -61,7 +30,7 @@ async function until(app: App, check: () => boolean | Promise<boolean>) {
  */
 describe.each(databaseTargets)("webhooks on $name", (target) => {
   let app: App;
-  let receiver: Awaited<ReturnType<typeof startReceiver>>;
+  let receiver: Receiver;
   let admin: Session;
   let author: Session;
   let reader: Session;

@@ -15,6 +15,7 @@ import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import {
   createWebhook,
   deleteWebhook,
+  followsSite,
   getWebhook,
   listDeliveries,
   listWebhooks,
@@ -41,7 +42,16 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: writes,
     handler: async (request, reply) =>
-      reply.code(201).send(await createWebhook(app.deps, currentUser(request), request.body)),
+      reply
+        .code(201)
+        .send(
+          await createWebhook(
+            app.deps,
+            currentUser(request),
+            request.body,
+            followsSite(currentUser(request), request.apiToken?.scopes ?? null),
+          ),
+        ),
   });
 
   app.get("/webhooks", {
@@ -73,7 +83,14 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: webhookSchema },
     },
     preHandler: writes,
-    handler: async (request) => updateWebhook(app.deps, currentUser(request), request.params.id, request.body),
+    handler: async (request) =>
+      updateWebhook(
+        app.deps,
+        currentUser(request),
+        request.params.id,
+        request.body,
+        followsSite(currentUser(request), request.apiToken?.scopes ?? null),
+      ),
   });
 
   app.delete("/webhooks/:id", {

@@ -7,6 +7,8 @@ import type { Deps } from "../core/deps.ts";
 import { findUser } from "../core/find-user.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../core/tags.ts";
 import { toUserSummary, userSummaryColumns } from "../core/user-fields.ts";
+import { commentsGone, commentsShown } from "../webhooks/comment-events.ts";
+import { followEvents } from "../webhooks/follow-events.ts";
 
 async function relationOf(deps: Pick<Deps, "db">, ownerId: string, otherId: string): Promise<RelationResult> {
   const [row] = await deps.db
@@ -27,7 +29,8 @@ export const HIDDEN_BY_BLOCK = "Its post's author blocked its author";
 
 /**
  * Blocks (or unblocks) someone. A block ends follows both ways and hides the blocked person's comments on the
- * blocker's posts from everyone (their counts too); unblocking brings those back. Nobody is told.
+ * blocker's posts from everyone (their counts too); unblocking brings those back. Nobody is told, but webhooks hear
+ * what the public sees change: the follows ended, the comments gone or back.
  */
 export async function setBlocked(
   deps: Pick<Deps, "db" | "changed">,
@@ -40,7 +43,7 @@ export async function setBlocked(
   const changed = await deps.db.transaction(async (tx) => {
     if (!blocking) {
       await tx.delete(userBlocks).where(and(eq(userBlocks.blockerId, user.id), eq(userBlocks.blockedId, otherId)));
-      return tx
+      const shown = await tx
         .update(comments)
         .set({ moderation: "visible", moderationReason: null })
         .where(
@@ -51,22 +54,31 @@ export async function setBlocked(
             inArray(comments.postId, ownPosts),
           ),
         )
-        .returning({ postId: comments.postId });
+        .returning({ id: comments.id, postId: comments.postId });
+      await commentsShown(
+        tx,
+        shown.map((comment) => comment.id),
+      );
+      return shown;
     }
     await tx.insert(userBlocks).values({ blockerId: user.id, blockedId: otherId }).onConflictDoNothing();
-    await tx
+    const ended = await tx
       .delete(follows)
       .where(
         or(
           and(eq(follows.followerId, otherId), eq(follows.followeeId, user.id)),
           and(eq(follows.followerId, user.id), eq(follows.followeeId, otherId)),
         ),
-      );
-    return tx
+      )
+      .returning({ followerId: follows.followerId, followeeId: follows.followeeId });
+    await followEvents(tx, "follower.deleted", ended);
+    const hidden = await tx
       .update(comments)
       .set({ moderation: "hidden", moderationReason: HIDDEN_BY_BLOCK })
       .where(and(eq(comments.userId, otherId), eq(comments.moderation, "visible"), inArray(comments.postId, ownPosts)))
-      .returning({ postId: comments.postId });
+      .returning({ id: comments.id, postId: comments.postId });
+    await commentsGone(tx, hidden);
+    return hidden;
   });
   const postIds = [...new Set(changed.map((row) => row.postId))];
   deps.changed(

@@ -1,50 +1,27 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import { CANNOT_COMMENT } from "#shared/schemas/blocks.ts";
-import type { Comment } from "#shared/schemas/comments.ts";
 import { comments, posts, users } from "../../db/schema.ts";
 import { preparedFor, statement } from "../../db/statement.ts";
 import { HttpError } from "../../http-error.ts";
 import { afterCursor, cursorKey, toPage } from "../../infra/cursor.ts";
 import { refuseIfBlocked } from "../blocks/blocks.ts";
 import type { AuthUser } from "../core/auth-user.ts";
+import { commentColumns, toComment } from "../core/comment-fields.ts";
 import type { Deps } from "../core/deps.ts";
 import { refuseLinksFromNewAccounts } from "../core/new-accounts.ts";
 import { isReachable, POST_NOT_FOUND } from "../core/post-queries.ts";
 import { cacheTags, NOTHING_PUBLIC } from "../core/tags.ts";
-import { toUserSummary, userSummaryColumns } from "../core/user-fields.ts";
 import { screenOrRefuse } from "../moderation/filter.ts";
 import { heldFor, isHeldForReview, queueHeld } from "../moderation/reports.ts";
 import { notify } from "../notifications/notify.ts";
-import { listensIn, recordEvent } from "../webhooks/events.ts";
+import { commentsGone, commentsShown } from "../webhooks/comment-events.ts";
+import { listensIn } from "../webhooks/events.ts";
 
 const select = (deps: Pick<Deps, "db">) =>
   deps.db
-    .select({
-      id: comments.id,
-      postId: comments.postId,
-      description: comments.description,
-      importedAuthor: comments.importedAuthor,
-      createdAt: comments.createdAt,
-      updatedAt: comments.updatedAt,
-      moderation: comments.moderation,
-      cursorAt: cursorKey(comments.createdAt),
-      author: userSummaryColumns,
-    })
+    .select({ ...commentColumns, cursorAt: cursorKey(comments.createdAt) })
     .from(comments)
     .innerJoin(users, eq(users.id, comments.userId));
-type Row = Awaited<ReturnType<typeof select>>[number];
-
-const toComment = (row: Omit<Row, "cursorAt">): Comment => ({
-  _id: row.id,
-  id: row.id,
-  postId: row.postId,
-  description: row.description,
-  user: toUserSummary(row.author),
-  importedAuthor: row.importedAuthor,
-  waitingForReview: row.moderation === "held",
-  createdAt: row.createdAt.toISOString(),
-  updatedAt: row.updatedAt.toISOString(),
-});
 
 const newestFirst = [desc(comments.createdAt), desc(comments.id)];
 /** A comment a moderator hid or removed (or its post's author's block hid) has left every public place. */
@@ -247,13 +224,8 @@ export async function createComment(
     if (!row) return null;
     const shown =
       row.moderation === "visible" || (!held && (await letThroughKnown({ db: tx }, row.id, user.id, row.author_id)));
-    // The post's author's webhooks hear of a comment the API shows; a held one is no event.
-    if (shown)
-      await recordEvent(tx, {
-        type: "comment.created",
-        ownerId: row.author_id,
-        data: () => getComment({ db: tx }, row.id),
-      });
+    // The post's author's webhooks hear of a comment the API shows; a held one is no event until let through.
+    if (shown) await commentsShown(tx, [row.id]);
     return row;
   });
   if (!row) throw await refusal(deps, user.id, postId);
@@ -304,9 +276,20 @@ export async function decideWaitingComment(
   approve: boolean,
 ) {
   const where = and(eq(comments.id, id), waitingForAuthor(author.id));
-  const [row] = approve
-    ? await deps.db.update(comments).set({ moderation: "visible" }).where(where).returning({ postId: comments.postId })
-    : await deps.db.delete(comments).where(where).returning({ postId: comments.postId });
+  const [row] = await deps.db.transaction(async (tx) => {
+    if (!approve) return tx.delete(comments).where(where).returning({ postId: comments.postId });
+    const approved = await tx
+      .update(comments)
+      .set({ moderation: "visible" })
+      .where(where)
+      .returning({ id: comments.id, postId: comments.postId });
+    // Shown at last: the post's author's webhooks hear of it now, once.
+    await commentsShown(
+      tx,
+      approved.map((comment) => comment.id),
+    );
+    return approved;
+  });
   if (!row) throw new HttpError(404, "No comment waits for you here");
   deps.changed(commentChanged(row.postId));
   return { approved: approve };
@@ -368,19 +351,9 @@ export async function deleteComment(deps: Pick<Deps, "db" | "changed">, user: Au
   const comment = toComment(row);
   if (comment.user.id !== user.id && !user.isAdmin) throw new HttpError(403, "You can only delete your own comments");
   await deps.db.transaction(async (tx) => {
-    const [gone] = await tx
-      .delete(comments)
-      .where(eq(comments.id, id))
-      .returning({
-        postAuthorId: sql<string>`(select ${posts.userId} from ${posts} where ${posts.id} = ${comments.postId})`,
-      });
+    const [gone] = await tx.delete(comments).where(eq(comments.id, id)).returning({ id: comments.id });
     // Only a comment receivers could have read is told gone.
-    if (gone && row.moderation === "visible")
-      await recordEvent(tx, {
-        type: "comment.deleted",
-        ownerId: gone.postAuthorId,
-        data: () => ({ id, postId: comment.postId }),
-      });
+    if (gone && row.moderation === "visible") await commentsGone(tx, [{ id, postId: comment.postId }]);
   });
   deps.changed(commentChanged(comment.postId));
   return comment;

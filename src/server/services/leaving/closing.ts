@@ -9,6 +9,7 @@ import {
 } from "#shared/schemas/leaving.ts";
 import type { Db } from "../../db/client.ts";
 import {
+  apiTokens,
   approvedRepliers,
   dataExports,
   digests,
@@ -29,6 +30,7 @@ import {
   userBlocks,
   userMutes,
   users,
+  webhookEndpoints,
 } from "../../db/schema.ts";
 import { HttpError, validationError } from "../../http-error.ts";
 import { periodic } from "../../infra/periodic.ts";
@@ -38,6 +40,9 @@ import { queueActorDelete } from "../core/federation-queue.ts";
 import { removeImage } from "../core/images.ts";
 import { announceSessionsEnded } from "../core/sessions.ts";
 import { EVERYTHING, NOTHING_PUBLIC } from "../core/tags.ts";
+import { recordEvents } from "../webhooks/events.ts";
+import { followEvents } from "../webhooks/follow-events.ts";
+import { postsDeleted } from "../webhooks/post-events.ts";
 import { archiveFile } from "./exports.ts";
 import { closedMail, closingCancelledMail, closingMail } from "./mails.ts";
 
@@ -101,13 +106,21 @@ export async function eraseAccount(
     if (!user) return false;
     const archives = await tx.select({ id: dataExports.id }).from(dataExports).where(eq(dataExports.userId, userId));
     for (const archive of archives) files.push(archiveFile(deps.config, archive.id));
+    // Its own webhooks and tokens go first, so none of what follows is sent to the person who left.
+    await tx.delete(webhookEndpoints).where(eq(webhookEndpoints.userId, userId));
+    await tx.delete(apiTokens).where(eq(apiTokens.userId, userId));
     const gone = await tx
       .delete(posts)
       .where(and(eq(posts.userId, userId), user.closingKeepsPosts ? ne(posts.status, "published") : undefined))
-      .returning({ image: posts.image });
+      .returning({ id: posts.id, image: posts.image, status: posts.status, moderation: posts.moderation });
     for (const post of gone) if (post.image) images.push({ url: post.image, kind: "cover" });
     if (user.profilePhoto) images.push({ url: user.profilePhoto, kind: "photo" });
-    await erasePersonalRows(tx, user);
+    await postsDeleted(
+      tx,
+      userId,
+      gone.filter((post) => post.status === "published" && post.moderation === "visible").map((post) => post.id),
+    );
+    const ended = await erasePersonalRows(tx, user);
     await tx
       .update(users)
       .set({
@@ -129,6 +142,13 @@ export async function eraseAccount(
         updatedAt: new Date(),
       })
       .where(eq(users.id, userId));
+    // Others' followers and subscribers lists changed: told once the account shows as a former member.
+    await followEvents(tx, "follower.deleted", ended.follows);
+    await recordEvents(
+      tx,
+      "subscriber.deleted",
+      ended.subscriptions.map((row) => ({ ownerId: row.authorId, data: () => row })),
+    );
     await queueActorDelete({ db: tx, config: deps.config }, userId);
     // The last mail to the address, written in the same transaction as its erasure.
     await deps.mailer.enqueue({ to: user.email, ...closedMail(user.firstName) }, tx, false);
@@ -147,10 +167,13 @@ export async function eraseAccount(
   return true;
 }
 
-/** The rows that are the person's alone. */
+/** The rows that are the person's alone; answers the follows and the confirmed subscriptions that ended. */
 async function erasePersonalRows(tx: Db, user: AuthUser) {
   const id = user.id;
-  await tx.delete(follows).where(or(eq(follows.followerId, id), eq(follows.followeeId, id)));
+  const endedFollows = await tx
+    .delete(follows)
+    .where(or(eq(follows.followerId, id), eq(follows.followeeId, id)))
+    .returning({ followerId: follows.followerId, followeeId: follows.followeeId });
   await tx.delete(userBlocks).where(or(eq(userBlocks.blockerId, id), eq(userBlocks.blockedId, id)));
   await tx.delete(userMutes).where(or(eq(userMutes.muterId, id), eq(userMutes.mutedId, id)));
   await tx.delete(mutedWords).where(eq(mutedWords.userId, id));
@@ -165,12 +188,22 @@ async function erasePersonalRows(tx: Db, user: AuthUser) {
   await tx.delete(digests).where(eq(digests.userId, id));
   await tx.delete(handleAliases).where(eq(handleAliases.userId, id));
   await tx.delete(approvedRepliers).where(eq(approvedRepliers.userId, id));
-  await tx
+  const subscriptions = await tx
     .delete(emailSubscriptions)
-    .where(or(eq(emailSubscriptions.authorId, id), eq(emailSubscriptions.email, user.email.toLowerCase())));
+    .where(or(eq(emailSubscriptions.authorId, id), eq(emailSubscriptions.email, user.email.toLowerCase())))
+    .returning({
+      id: emailSubscriptions.id,
+      authorId: emailSubscriptions.authorId,
+      email: emailSubscriptions.email,
+      status: emailSubscriptions.status,
+    });
   await tx.update(reports).set({ reporterId: null }).where(eq(reports.reporterId, id));
   await tx.delete(dataExports).where(eq(dataExports.userId, id));
   await tx.delete(mailOutbox).where(and(eq(mailOutbox.to, user.email), isNull(mailOutbox.sentAt)));
+  return {
+    follows: endedFollows,
+    subscriptions: subscriptions.flatMap(({ status, ...row }) => (status === "active" ? [row] : [])),
+  };
 }
 
 /** The accounts whose 14 days are over. */

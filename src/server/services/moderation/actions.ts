@@ -10,6 +10,7 @@ import { announceSessionsEnded } from "../core/sessions.ts";
 import { cacheTags, EVERYTHING, NOTHING_PUBLIC } from "../core/tags.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { notify } from "../notifications/notify.ts";
+import { commentsGone, commentsShown } from "../webhooks/comment-events.ts";
 import { recordEvent } from "../webhooks/events.ts";
 import { postActivityEvent } from "../webhooks/post-events.ts";
 import { appealPath } from "./appeal-links.ts";
@@ -119,6 +120,11 @@ export async function act(
         })
         .where(eq(table.id, target.id));
       if (target.kind === "post" && state !== "limited") await federatePost(tx, deps, target, action);
+      // A comment let through (held, hidden or removed before) is shown on its post now; one hidden leaves it.
+      if (target.kind === "comment" && target.postId) {
+        if (state === "visible") await commentsShown(tx, [target.id]);
+        else if (target.state === "visible") await commentsGone(tx, [{ id: target.id, postId: target.postId }]);
+      }
       // A post the filter held reaches its author's followers once a moderator lets it through.
       if (target.kind === "post" && target.state === "held" && state === "visible")
         fannedOut = await fanOutNewPost({ db: tx, config: deps.config }, target.id);

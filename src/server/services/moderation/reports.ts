@@ -27,6 +27,15 @@ const toReport = (row: typeof reports.$inferSelect): Report => ({
   resolvedAt: row.resolvedAt?.toISOString() ?? null,
 });
 
+/** The site's admins hear of every report in the queue: a reader's, another server's, the filter's. */
+const reportEvent = (tx: Parameters<typeof recordEvent>[0], row: typeof reports.$inferSelect) =>
+  recordEvent(tx, {
+    type: "report.created",
+    ownerId: null,
+    // Moderators' business: who reported stays out of it.
+    data: () => ({ id: row.id, targetKind: row.targetKind, targetId: row.targetId, reason: row.reason }),
+  });
+
 /**
  * A reader reports what they can see: a post, a comment, a profile or a reply from the fediverse, naming a rule (or
  * spam, or other). One open report per reporter and item; nobody reports themself.
@@ -57,13 +66,7 @@ export async function fileReport(
           forward,
         })
         .returning();
-      // Moderators' business: who reported stays out of it.
-      if (row)
-        await recordEvent(tx, {
-          type: "report.created",
-          ownerId: null,
-          data: () => ({ id: row.id, targetKind: row.targetKind, targetId: row.targetId, reason: row.reason }),
-        });
+      if (row) await reportEvent(tx, row);
       // The reply's own server hears of it too, from the site and without the reader's name.
       if (forward) {
         const content = report.note ? `${reason.title}: ${report.note}` : reason.title;
@@ -139,15 +142,19 @@ export async function receiveRemoteReport(
         )
         .limit(1);
       if (open) continue;
-      await tx.insert(reports).values({
-        reporterId: null,
-        remoteReporter: report.domain,
-        targetKind: target.kind,
-        targetId: target.id,
-        subjectId: target.subjectId,
-        reason: "A report from another server",
-        note: report.note.slice(0, 1000),
-      });
+      const [row] = await tx
+        .insert(reports)
+        .values({
+          reporterId: null,
+          remoteReporter: report.domain,
+          targetKind: target.kind,
+          targetId: target.id,
+          subjectId: target.subjectId,
+          reason: "A report from another server",
+          note: report.note.slice(0, 1000),
+        })
+        .returning();
+      if (row) await reportEvent(tx, row);
       filed++;
       room--;
     }
@@ -177,13 +184,19 @@ export async function queueHeld(
   target: { kind: ReportKind; id: string; subjectId: string | null },
   why: HeldFor,
 ) {
-  await deps.db.insert(reports).values({
-    reporterId: null,
-    targetKind: target.kind,
-    targetId: target.id,
-    subjectId: target.subjectId,
-    reason: why.reason,
-    note: why.note.slice(0, 1000),
+  await deps.db.transaction(async (tx) => {
+    const [row] = await tx
+      .insert(reports)
+      .values({
+        reporterId: null,
+        targetKind: target.kind,
+        targetId: target.id,
+        subjectId: target.subjectId,
+        reason: why.reason,
+        note: why.note.slice(0, 1000),
+      })
+      .returning();
+    if (row) await reportEvent(tx, row);
   });
 }
 

@@ -1,9 +1,12 @@
-import { and, eq, isNotNull, lt, sql } from "drizzle-orm";
+import { and, eq, inArray, isNotNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
-import { comments, posts, users } from "../../db/schema.ts";
+import { comments, emailSubscriptions, follows, posts, users } from "../../db/schema.ts";
 import { periodic } from "../../infra/periodic.ts";
 import type { Deps } from "../core/deps.ts";
 import { queuePostActivity } from "../core/federation-queue.ts";
+import { commentsGone, commentsShown } from "../webhooks/comment-events.ts";
+import { recordEvents } from "../webhooks/events.ts";
+import { followEvents } from "../webhooks/follow-events.ts";
 import { postActivityEvent } from "../webhooks/post-events.ts";
 
 /** Marks what a suspension hid, so lifting it brings back that and nothing a moderator hid on its own. */
@@ -29,10 +32,13 @@ export async function suspend(tx: Db, deps: Pick<Deps, "config">, userId: string
     .set({ moderation: "hidden", moderationReason: SUSPENDED })
     .where(and(eq(posts.userId, userId), eq(posts.moderation, "visible")))
     .returning({ id: posts.id, status: posts.status });
-  await tx
+  const hiddenComments = await tx
     .update(comments)
     .set({ moderation: "hidden", moderationReason: SUSPENDED })
-    .where(and(eq(comments.userId, userId), eq(comments.moderation, "visible")));
+    .where(and(eq(comments.userId, userId), eq(comments.moderation, "visible")))
+    .returning({ id: comments.id, postId: comments.postId });
+  // Told after the posts went: a comment on one of the account's own posts leaves with its post.
+  await commentsGone(tx, hiddenComments);
   for (const post of hidden.filter((row) => row.status === "published")) {
     await queuePostActivity({ db: tx, config: deps.config }, { action: "delete", postId: post.id, authorId: userId });
     await postActivityEvent(tx, "delete", post.id, userId);
@@ -43,17 +49,23 @@ export async function suspend(tx: Db, deps: Pick<Deps, "config">, userId: string
 /** Lifts a suspension: the account signs in again, and what the suspension hid is back where it was. */
 export async function lift(tx: Db, deps: Pick<Deps, "config">, userId: string) {
   await tx.update(users).set({ suspendedAt: null, updatedAt: new Date() }).where(eq(users.id, userId));
+  // The comments come back before the posts, so that those on the account's own posts come with their post's event.
+  const shownComments = await tx
+    .update(comments)
+    .set({ moderation: "visible", moderationReason: null })
+    .where(
+      and(eq(comments.userId, userId), eq(comments.moderation, "hidden"), eq(comments.moderationReason, SUSPENDED)),
+    )
+    .returning({ id: comments.id });
+  await commentsShown(
+    tx,
+    shownComments.map((comment) => comment.id),
+  );
   const restored = await tx
     .update(posts)
     .set({ moderation: "visible", moderationReason: null })
     .where(and(eq(posts.userId, userId), eq(posts.moderation, "hidden"), eq(posts.moderationReason, SUSPENDED)))
     .returning({ id: posts.id, status: posts.status });
-  await tx
-    .update(comments)
-    .set({ moderation: "visible", moderationReason: null })
-    .where(
-      and(eq(comments.userId, userId), eq(comments.moderation, "hidden"), eq(comments.moderationReason, SUSPENDED)),
-    );
   for (const post of restored.filter((row) => row.status === "published")) {
     await queuePostActivity({ db: tx, config: deps.config }, { action: "create", postId: post.id, authorId: userId });
     await postActivityEvent(tx, "create", post.id, userId);
@@ -94,13 +106,37 @@ export async function unlimit(tx: Db, deps: Pick<Deps, "config">, userId: string
   }
 }
 
-/** Erases the accounts suspended 30 days ago or more (their posts, comments and reactions go with them). */
+/**
+ * Erases the accounts suspended 30 days ago or more (their posts, comments and reactions go with them). What the
+ * suspension hid was told gone then; what the public still saw of them (their follows, both ways, and their e-mail
+ * subscribers) is told gone in the same transaction as the erasure.
+ */
 export async function eraseSuspended(deps: Pick<Deps, "db" | "log">, now = new Date()) {
   const before = new Date(now.getTime() - ERASE_AFTER_DAYS * 24 * 60 * 60 * 1000);
-  const erased = await deps.db
-    .delete(users)
-    .where(and(isNotNull(users.suspendedAt), lt(users.suspendedAt, before)))
-    .returning({ id: users.id });
+  const erased = await deps.db.transaction(async (tx) => {
+    const due = await tx
+      .select({ id: users.id })
+      .from(users)
+      .where(and(isNotNull(users.suspendedAt), lt(users.suspendedAt, before)))
+      .for("update", { skipLocked: true });
+    if (due.length === 0) return [];
+    const ids = due.map((user) => user.id);
+    const ended = await tx
+      .select({ followerId: follows.followerId, followeeId: follows.followeeId })
+      .from(follows)
+      .where(or(inArray(follows.followerId, ids), inArray(follows.followeeId, ids)));
+    await followEvents(tx, "follower.deleted", ended, new Set(ids));
+    const subscribers = await tx
+      .select({ id: emailSubscriptions.id, authorId: emailSubscriptions.authorId, email: emailSubscriptions.email })
+      .from(emailSubscriptions)
+      .where(and(inArray(emailSubscriptions.authorId, ids), eq(emailSubscriptions.status, "active")));
+    await recordEvents(
+      tx,
+      "subscriber.deleted",
+      subscribers.map((row) => ({ ownerId: row.authorId, data: () => row })),
+    );
+    return tx.delete(users).where(inArray(users.id, ids)).returning({ id: users.id });
+  });
   for (const user of erased) deps.log.info({ userId: user.id }, "a suspended account was erased");
   return erased.length;
 }

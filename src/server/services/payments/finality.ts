@@ -8,7 +8,7 @@ import { periodic } from "../../infra/periodic.ts";
 import type { Deps } from "../core/deps.ts";
 import { cacheTags } from "../core/tags.ts";
 import { notify } from "../notifications/notify.ts";
-import { recordEvent } from "../webhooks/events.ts";
+import { paymentEvent } from "./claim.ts";
 
 const CHECK_EVERY_MS = 60_000;
 const BATCH = 50;
@@ -23,23 +23,6 @@ export const statusAt = (confirmations: number, finality: number) =>
  * whose transaction is gone (or now failed) is marked "reorged", and a featured post it paid for stops being
  * featured; both show on the admin's Payments screen. Checking twice (several instances) is harmless.
  */
-/** A tip's recipient, or the author who paid the featured fee, hears that it is final. */
-function paymentEvent(tx: Db, payment: typeof payments.$inferSelect) {
-  const ownerId = payment.purpose === "tip" ? payment.recipientId : payment.userId;
-  return recordEvent(tx, {
-    type: payment.purpose === "tip" ? "tip.confirmed" : "featured.confirmed",
-    ownerId,
-    data: () => ({
-      id: payment.id,
-      postId: payment.postId,
-      chainId: payment.chainId,
-      txHash: payment.txHash,
-      payer: payment.payer,
-      amountWei: payment.amountWei,
-    }),
-  });
-}
-
 export function createPaymentWatcher(deps: {
   db: Db;
   chain: PublicClient;

@@ -31,7 +31,7 @@ import {
 import { refuseFlagged } from "../moderation/filter.ts";
 import { notify, withdraw } from "../notifications/notify.ts";
 import { tipTotals } from "../payments/tips.ts";
-import { recordEvent } from "../webhooks/events.ts";
+import { followEvents } from "../webhooks/follow-events.ts";
 
 const FIRST_PAGE = 20;
 
@@ -170,14 +170,6 @@ export async function followState(deps: Pick<Deps, "db">, viewer: AuthUser, targ
   return { isFollowing: row !== undefined, followersCount: await followersCount(deps, targetId) };
 }
 
-/** The followed author's webhooks hear who (as the API shows a follower) followed or left. */
-const followEvent = (
-  tx: Parameters<typeof recordEvent>[0],
-  type: "follower.created" | "follower.deleted",
-  follower: AuthUser,
-  followeeId: string,
-) => recordEvent(tx, { type, ownerId: followeeId, data: () => ({ follower: toUserSummary(follower), followeeId }) });
-
 /** Follows or unfollows; the followed user is told of a new follower, and an unfollow takes an unread notice back. */
 export async function setFollowing(
   deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,
@@ -196,7 +188,8 @@ export async function setFollowing(
         .values({ followerId: follower.id, followeeId: targetId })
         .onConflictDoNothing()
         .returning({ followerId: follows.followerId });
-      if (rows.length > 0) await followEvent(tx, "follower.created", follower, targetId);
+      if (rows.length > 0)
+        await followEvents(tx, "follower.created", [{ followerId: follower.id, followeeId: targetId }]);
       return rows;
     });
     if (added.length > 0) await notify(deps, { kind: "follow", recipientId: targetId, actorId: follower.id });
@@ -206,7 +199,8 @@ export async function setFollowing(
         .delete(follows)
         .where(and(eq(follows.followerId, follower.id), eq(follows.followeeId, targetId)))
         .returning({ followerId: follows.followerId });
-      if (rows.length > 0) await followEvent(tx, "follower.deleted", follower, targetId);
+      if (rows.length > 0)
+        await followEvents(tx, "follower.deleted", [{ followerId: follower.id, followeeId: targetId }]);
       return rows;
     });
     if (removed.length > 0) await withdraw(deps, { kind: "follow", recipientId: targetId, actorId: follower.id });

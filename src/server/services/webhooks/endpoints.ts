@@ -36,13 +36,26 @@ function toWebhook(row: EndpointRow): Webhook {
   };
 }
 
-/** The site's events are an admin's to follow; an author follows their own. */
-function allowedEvents(user: AuthUser, events: readonly WebhookEventType[]) {
+/**
+ * The site's events are an admin's to follow, with the admin's power (a session, or a token with the `admin` scope);
+ * an author follows their own.
+ */
+function allowedEvents(siteWide: boolean, events: readonly WebhookEventType[]) {
   const adminOnly = events.filter((event) => (ADMIN_EVENTS as readonly string[]).includes(event));
-  if (adminOnly.length > 0 && !user.isAdmin)
-    throw new HttpError(403, `Only admins can subscribe to ${adminOnly.join(", ")}.`);
+  if (adminOnly.length > 0 && !siteWide)
+    throw new HttpError(
+      403,
+      `Only admins (and their tokens with the admin scope) can subscribe to ${adminOnly.join(", ")}.`,
+    );
   return [...new Set(events)];
 }
+
+/**
+ * Whether an endpoint made now follows the whole site: an admin's, unless made with a token that lacks the `admin`
+ * scope (a token does only what its scopes name: its endpoint hears its owner's own events).
+ */
+export const followsSite = (user: AuthUser, tokenScopes: readonly string[] | null) =>
+  user.isAdmin && (tokenScopes === null || tokenScopes.includes("admin"));
 
 /** An address deliveries may go to (the delivery guard checks it again, resolved, on every attempt). */
 function checkTarget(deps: Pick<Deps, "config">, url: string) {
@@ -69,8 +82,9 @@ export async function createWebhook(
   deps: Pick<Deps, "db" | "config" | "changed">,
   user: AuthUser,
   input: WebhookCreate,
+  siteWide = user.isAdmin,
 ): Promise<CreatedWebhook> {
-  const events = allowedEvents(user, input.events);
+  const events = allowedEvents(siteWide, input.events);
   checkTarget(deps, input.url);
   const [had] = await deps.db.select({ n: count() }).from(webhookEndpoints).where(eq(webhookEndpoints.userId, user.id));
   if ((had?.n ?? 0) >= MAX_WEBHOOK_ENDPOINTS)
@@ -83,6 +97,7 @@ export async function createWebhook(
       url: new URL(input.url).href,
       description: input.description ?? "",
       events,
+      siteWide,
       secret: sealSecret(serverSecret(deps.config), secret),
     })
     .returning();
@@ -120,12 +135,13 @@ export async function updateWebhook(
   user: AuthUser,
   id: string,
   input: WebhookUpdate,
+  mayFollowSite = user.isAdmin,
 ) {
-  await ownEndpoint(deps, user, id);
+  const endpoint = await ownEndpoint(deps, user, id);
   const [row] = await deps.db
     .update(webhookEndpoints)
     .set({
-      ...(input.events ? { events: allowedEvents(user, input.events) } : {}),
+      ...(input.events ? { events: allowedEvents(endpoint.siteWide && mayFollowSite, input.events) } : {}),
       ...(input.description !== undefined ? { description: input.description } : {}),
       ...(input.paused === true ? { pausedAt: new Date() } : {}),
       ...(input.paused === false ? { pausedAt: null, disabledAt: null, disabledReason: null, failingSince: null } : {}),

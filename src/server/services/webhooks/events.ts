@@ -6,14 +6,14 @@ import { webhookEndpoints } from "../../db/schema.ts";
 type Tx = Pick<Db, "execute" | "select">;
 
 /**
- * The endpoints an event goes to: its owner's that asked for its type, and every admin's that did (an admin
- * follows the site), none paused or disabled. `owner` null: the site's own event, for admins only.
+ * The endpoints an event goes to: its owner's that asked for its type, and every site-wide one of an admin that did
+ * (an admin follows the site), none paused or disabled. `owner` null: the site's own event, for admins only.
  */
 const targetsOf = (type: WebhookEventType, owner: SQL) => sql`
   select w.id from ${webhookEndpoints} w
   where w.events @> array[${type}]::text[] and w.paused_at is null and w.disabled_at is null
-    and (w.user_id = ${owner} or exists (
-      select 1 from users u where u.id = w.user_id and u.is_admin and not u.is_blocked and u.suspended_at is null))`;
+    and (w.user_id = ${owner} or (w.site_wide and exists (
+      select 1 from users u where u.id = w.user_id and u.is_admin and not u.is_blocked and u.suspended_at is null)))`;
 
 const targets = (type: WebhookEventType, ownerId: string | null) => targetsOf(type, sql`${ownerId}::uuid`);
 
@@ -51,4 +51,24 @@ export async function recordEvent(
     insert into webhook_deliveries (event_id, endpoint_id)
     select event.id, targets.id from event, targets
     on conflict do nothing`);
+}
+
+/**
+ * Many events of one type at once (a suspension's comments, an erased account's follows): whether anyone listens is
+ * asked once per owner, so a change of thousands of rows that nobody follows costs one look per owner.
+ */
+export async function recordEvents(
+  tx: Tx,
+  type: WebhookEventType,
+  events: { ownerId: string | null; data: () => Promise<unknown> | unknown }[],
+) {
+  const listening = new Map<string | null, boolean>();
+  for (const event of events) {
+    let heard = listening.get(event.ownerId);
+    if (heard === undefined) {
+      heard = await anyoneListens(tx, type, event.ownerId);
+      listening.set(event.ownerId, heard);
+    }
+    if (heard) await recordEvent(tx, { type, ...event });
+  }
 }

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { posts } from "../../db/schema.ts";
 import { selectPosts, toPost } from "../core/post-queries.ts";
-import { recordEvent } from "./events.ts";
+import { recordEvent, recordEvents } from "./events.ts";
 
 /** A post as the API's list shows it to a visitor, read in the change's transaction. */
 async function shownPost(tx: Db, postId: string) {
@@ -33,3 +33,11 @@ export function postEvent(
 /** The federation's post activities, as webhook events. */
 export const postActivityEvent = (tx: Tx, action: "create" | "update" | "delete", postId: string, authorId: string) =>
   postEvent(tx, action === "create" ? "published" : action === "update" ? "updated" : "unpublished", postId, authorId);
+
+/** Public posts of one author deleted together (an account erased): `post.deleted` each. */
+export const postsDeleted = (tx: Tx, authorId: string, postIds: string[]) =>
+  recordEvents(
+    tx,
+    "post.deleted",
+    postIds.map((id) => ({ ownerId: authorId, data: () => ({ id, authorId }) })),
+  );

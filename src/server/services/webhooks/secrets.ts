@@ -7,8 +7,16 @@ import crypto from "node:crypto";
  */
 export const newSecret = () => `whsec_${crypto.randomBytes(32).toString("base64")}`;
 
-const keyOf = (serverSecret: string) =>
-  crypto.createHmac("sha256", serverSecret).update("penchain:webhook-secrets").digest();
+/** The sealing key of each server secret, derived once: every delivery opens its endpoint's secret with it. */
+const keys = new Map<string, Buffer>();
+function keyOf(serverSecret: string) {
+  let key = keys.get(serverSecret);
+  if (!key) {
+    key = crypto.createHmac("sha256", serverSecret).update("penchain:webhook-secrets").digest();
+    keys.set(serverSecret, key);
+  }
+  return key;
+}
 
 export function sealSecret(serverSecret: string, secret: string): string {
   const iv = crypto.randomBytes(12);
