@@ -106,7 +106,7 @@ describe.each(databaseTargets)("webhook events on every path on $name", (target)
     const comment = await commentOn(app, blocked, post.id, "Pianos, synchronised");
     const before = (await queuedFor(app, blockerHook.id)).length;
 
-    expect((await call("POST", `/api/users/${blocked.id}/block`, blocker)).statusCode).toBe(200);
+    expect((await call("POST", `/api/users/block/${blocked.id}`, blocker)).statusCode).toBe(200);
     const told = (await queuedFor(app, blockerHook.id)).slice(before);
     expect(told).toEqual(
       expect.arrayContaining([
@@ -126,7 +126,7 @@ describe.each(databaseTargets)("webhook events on every path on $name", (target)
       }),
     ]);
 
-    expect((await call("DELETE", `/api/users/${blocked.id}/block`, blocker)).statusCode).toBe(200);
+    expect((await call("DELETE", `/api/users/block/${blocked.id}`, blocker)).statusCode).toBe(200);
     const back = (await queuedFor(app, blockerHook.id)).slice(before + 2);
     expect(back).toEqual([
       expect.objectContaining({ type: "comment.created", data: expect.objectContaining({ id: comment.id }) }),
