@@ -2,7 +2,8 @@ import path from "node:path";
 import react from "@vitejs/plugin-react";
 import type { HtmlTagDescriptor, Plugin } from "vite";
 import { defineConfig } from "vitest/config";
-import { chakraSystemInSteps, lazyChakraGlobalStyles } from "./scripts/lib/chakra-ui-patches.ts";
+import { chakraSystemInSteps, lazyChakraGlobalStyles, pureChakraTheme } from "./scripts/lib/chakra-ui-patches.ts";
+import { pureReactRouterComponents } from "./scripts/lib/react-router-patches.ts";
 
 const ROOT = import.meta.dirname;
 // In `npm run dev` the API runs beside Vite; scripts/start.ts passes its URL.
@@ -36,7 +37,14 @@ export default defineConfig(({ isSsrBuild }) => ({
   // Vite's and Vitest's caches stay out of the sources: a test run writing into src/client made the next `npm start`
   // rebuild the client.
   cacheDir: path.join(ROOT, "node_modules/.vite"),
-  plugins: [react(), globalStyles(), lazyChakraGlobalStyles(), chakraSystemInSteps()],
+  plugins: [
+    react(),
+    globalStyles(),
+    lazyChakraGlobalStyles(),
+    chakraSystemInSteps(),
+    pureChakraTheme(),
+    pureReactRouterComponents(),
+  ],
   // React Router publishes its production build beside the development one but names only the latter in its
   // exports, so bundlers take the build with development warnings on.
   resolve: {
@@ -69,7 +77,14 @@ export default defineConfig(({ isSsrBuild }) => ({
     rolldownOptions: {
       // A feature's public.ts(x) only exports: imported for what it re-exports, it is not a file of its own to fetch.
       treeshake: {
-        moduleSideEffects: [{ test: /src[\\/]client[\\/]features[\\/][^\\/]+[\\/]public\.tsx?$/, sideEffects: false }],
+        moduleSideEffects: [
+          { test: /src[\\/]client[\\/]features[\\/][^\\/]+[\\/]public\.tsx?$/, sideEffects: false },
+          // Emotion imports hoist-non-react-statics bare, for its `withTheme` alone, which nothing here uses.
+          {
+            test: /node_modules[\\/](hoist-non-react-statics|react-is|@emotion[\\/]react[\\/]_isolated-hnrs)[\\/]/,
+            sideEffects: false,
+          },
+        ],
       },
       // The libraries every screen runs on, in a few chunks rather than dozens of small ones: a phone on a slow
       // network pays a round trip for each file it fetches. React, Chakra UI's styling (all the theme needs) and the
@@ -97,16 +112,18 @@ export default defineConfig(({ isSsrBuild }) => ({
                 },
                 {
                   name: "libs",
-                  test: /node_modules[\\/](react-router|react-router-dom|@tanstack|jotai|cookie|set-cookie-parser|timeago\.js)[\\/]/,
+                  test: /node_modules[\\/](react-router|react-router-dom|@tanstack|jotai|cookie|set-cookie-parser|timeago\.js)[\\/]|src[\\/]client[\\/]components[\\/]router-link\.tsx$/,
                   priority: 2,
                 },
                 // Chakra UI's styling system and theme, with the app's theme config that only picks from them and the
                 // module that makes the system from them in steps (each a task of its own, called by main.tsx); its
-                // components go with the screens.
+                // components go with the screens, and so do the recipes the theme config does not take (added by the
+                // screens that render them: lib/use-recipes.ts).
                 {
                   name: "ui",
-                  test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/](?!components[\\/])|@pandacss[\\/])|src[\\/]client[\\/]app[\\/](theme-config|system-steps)\.ts$/,
+                  test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/](?!components[\\/]|theme[\\/]recipes[\\/](data-list|dialog|menu|stat|table|tabs)\.js)|@pandacss[\\/]|@zag-js[\\/]anatomy[\\/]|(@zag-js|@ark-ui)[\\/].*\.anatomy\.m?js$)|src[\\/]client[\\/](app[\\/](theme-config|system-steps)|lib[\\/]use-recipes)\.ts$/,
                   priority: 1,
+                  includeDependenciesRecursively: false,
                 },
                 // Chakra UI's components and the Ark UI and Zag parts under them, grouped by the screens that use
                 // them (so a screen still fetches only what it renders) with groups under 40 kB merged into their
@@ -117,7 +134,21 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // by size with the rest, they rode with Create Blog, which has none.
                 {
                   name: "views",
-                  test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]components[\\/](tabs|table|stat)|@ark-ui[\\/]react[\\/]dist[\\/]components[\\/]tabs|@zag-js[\\/]tabs)[\\/]/,
+                  test: /node_modules[\\/](@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/](components|theme[\\/]recipes)[\\/](tabs|table|stat)|@ark-ui[\\/]react[\\/]dist[\\/]components[\\/]tabs|@zag-js[\\/]tabs)\b/,
+                  priority: 1,
+                  includeDependenciesRecursively: false,
+                },
+                // The bar's menus (positioning, typeahead) and the dialogs (focus trap, dismissal, scroll lock) open
+                // at a press: apart, so merging by size never puts them with the parts a screen renders at start.
+                {
+                  name: "menus",
+                  test: /node_modules[\\/](@zag-js[\\/](menu|popper|rect-utils)|@floating-ui|@ark-ui[\\/]react[\\/]dist[\\/]components[\\/]menu|@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/](components|theme[\\/]recipes)[\\/]menu)\b/,
+                  priority: 1,
+                  includeDependenciesRecursively: false,
+                },
+                {
+                  name: "overlays",
+                  test: /node_modules[\\/](@zag-js[\\/](dialog|focus-trap|dismissable|interact-outside|aria-hidden|remove-scroll)|@ark-ui[\\/]react[\\/]dist[\\/]components[\\/]dialog|@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/](components|theme[\\/]recipes)[\\/]dialog)\b/,
                   priority: 1,
                   includeDependenciesRecursively: false,
                 },
@@ -145,7 +176,7 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // a file each cost its headers and a round trip.
                 {
                   name: "shell",
-                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list)|src[\\/]client[\\/](app[\\/]page-heads|features[\\/]wallet[\\/]unused-payment)\.ts$|src[\\/]shared[\\/](text|schemas[\\/](error|pagination))\.ts$/,
+                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list|router-link|use-recipes)|src[\\/]client[\\/](app[\\/]page-heads|features[\\/]wallet[\\/]unused-payment)\.ts$|src[\\/]shared[\\/](text|schemas[\\/](error|pagination))\.ts$/,
                   includeDependenciesRecursively: false,
                 },
               ],

@@ -92,3 +92,21 @@ export function chakraSystemInSteps(): Plugin {
     },
   };
 }
+
+/**
+ * Chakra UI's full default theme (`defaultThemeConfig`, every component's recipe) is made by a call at the top of its
+ * theme module, which the app imports for the pieces it picks (app/theme-config.ts): a call the bundler must keep, and
+ * with it the recipes of sixty components the app never renders. Marked pure, it goes unless something uses it.
+ */
+export function pureChakraTheme(): Plugin {
+  return {
+    name: "penchain:pure-chakra-theme",
+    transform(code, id) {
+      if (!/@chakra-ui[\\/]react[\\/]dist[\\/]esm[\\/]theme[\\/]index\.js$/.test(id)) return null;
+      const changed = replaceOnce(code, id, "pureChakraTheme", [
+        ["const defaultThemeConfig = defineConfig({", "const defaultThemeConfig = /* @__PURE__ */ defineConfig({"],
+      ]);
+      return { code: changed, map: null };
+    },
+  };
+}

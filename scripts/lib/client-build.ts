@@ -9,6 +9,7 @@ const SOURCES = [
   "vite.config.ts",
   "scripts/lib/global-styles.ts",
   "scripts/lib/chakra-ui-patches.ts",
+  "scripts/lib/react-router-patches.ts",
   "package-lock.json",
 ];
 const BUILT = ["dist/client/index.html", "dist/server/entry-server.js"];

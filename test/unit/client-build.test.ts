@@ -22,6 +22,7 @@ beforeEach(() => {
   write("vite.config.ts", "export default {};", 60);
   write("scripts/lib/global-styles.ts", "export {};", 60);
   write("scripts/lib/chakra-ui-patches.ts", "export {};", 60);
+  write("scripts/lib/react-router-patches.ts", "export {};", 60);
   write("package-lock.json", '{"lockfileVersion":3}', 60);
   write("dist/client/index.html", "<!doctype html>", 30);
   write("dist/server/entry-server.js", "export {};", 30);
@@ -42,10 +43,13 @@ describe("whether npm start must build the client", () => {
     expect(fresh()).toBe(false);
   });
 
-  it("counts Chakra UI's build-time patches as a source", () => {
-    recordBuildOf(root, sourcesDigest(root));
-    write("scripts/lib/chakra-ui-patches.ts", "export const changed = true;", 60);
-    expect(fresh()).toBe(false);
+  it("counts Chakra UI's and React Router's build-time patches as sources", () => {
+    for (const file of ["scripts/lib/chakra-ui-patches.ts", "scripts/lib/react-router-patches.ts"]) {
+      recordBuildOf(root, sourcesDigest(root));
+      expect(fresh()).toBe(true);
+      write(file, "export const changed = true;", 60);
+      expect(fresh()).toBe(false);
+    }
   });
 
   it("builds when a built file is missing", () => {

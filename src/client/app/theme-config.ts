@@ -12,8 +12,6 @@ import {
   containerRecipe,
   cssVarsPrefix,
   cssVarsRoot,
-  dataListSlotRecipe,
-  dialogSlotRecipe,
   fieldSlotRecipe,
   globalCss,
   headingRecipe,
@@ -23,16 +21,12 @@ import {
   layerStyles,
   linkRecipe,
   markRecipe,
-  menuSlotRecipe,
   nativeSelectSlotRecipe,
   radioGroupSlotRecipe,
   radiomarkRecipe,
   semanticTokens,
   separatorRecipe,
   spinnerRecipe,
-  statSlotRecipe,
-  tableSlotRecipe,
-  tabsSlotRecipe,
   textareaRecipe,
   textStyles,
   tokens,
@@ -41,7 +35,9 @@ import {
 /**
  * Chakra UI's default theme, sliced to the components the app uses (Chakra's "bundle optimization" guide): the full
  * theme brings the recipes of sixty more components into every page's script. A component added to the app adds its
- * recipe here; `test/client/theme.test.tsx` fails on a screen whose component has no recipe here.
+ * recipe here, or, if only some screens render it (menus, dialogs, tabs, tables, stats), with `useSlotRecipes`
+ * (lib/use-recipes.ts) in the component that renders it; `test/client/theme.test.tsx` fails on a screen whose
+ * component has no recipe.
  *
  * Solid teal is a shade darker than Chakra's: white text on teal.600 is 3.7:1, under WCAG AA's 4.5:1 for text; on
  * teal.700 it is 5.5:1. Error and warning text are darkened likewise.
@@ -92,15 +88,9 @@ export const themeConfig = defineConfig({
       alert: alertSlotRecipe,
       avatar: avatarSlotRecipe,
       card: cardSlotRecipe,
-      dataList: dataListSlotRecipe,
-      dialog: dialogSlotRecipe,
       field: fieldSlotRecipe,
-      menu: menuSlotRecipe,
       nativeSelect: nativeSelectSlotRecipe,
       radioGroup: radioGroupSlotRecipe,
-      stat: statSlotRecipe,
-      table: tableSlotRecipe,
-      tabs: tabsSlotRecipe,
     },
   },
 });

@@ -1,9 +1,9 @@
 import { Button, Container, Heading, Spinner, Stack, Text } from "@chakra-ui/react";
 import type { ReactNode } from "react";
-import { Link as RouterLink } from "react-router-dom";
 import { ApiError } from "../lib/api-client.ts";
 import { ErrorLines } from "./form/error-lines.tsx";
 import { LoadMore } from "./load-more.tsx";
+import { RouterLink } from "./router-link.tsx";
 
 interface Loading<T> {
   isPending: boolean;

@@ -1,8 +1,8 @@
 import { Avatar, HStack, Link, Stack, Text } from "@chakra-ui/react";
-import { Link as RouterLink } from "react-router-dom";
 import { imageAt } from "#shared/images.ts";
 import type { UserSummary } from "#shared/schemas/users.ts";
 import { fullName } from "../lib/format.ts";
+import { RouterLink } from "./router-link.tsx";
 
 interface UserChipProps {
   user: Pick<UserSummary, "id" | "firstName" | "lastName" | "profilePhoto">;

@@ -1,5 +1,5 @@
 import { Box, Button, Container, Heading, Text } from "@chakra-ui/react";
-import { Link as RouterLink } from "react-router-dom";
+import { RouterLink } from "../../components/router-link.tsx";
 
 export function NotFoundRoute() {
   return (

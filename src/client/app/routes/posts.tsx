@@ -1,6 +1,7 @@
 import { Box, Button, Container, Flex, Heading, HStack, Stack, Text } from "@chakra-ui/react";
-import { Link as RouterLink, useSearchParams } from "react-router-dom";
+import { useSearchParams } from "react-router-dom";
 import { type PostFilter, postFilterOf } from "#shared/reader-pages.ts";
+import { RouterLink } from "../../components/router-link.tsx";
 import { CategorySidebar } from "../../features/categories/components/category-sidebar.tsx";
 import { useCategories } from "../../features/categories/public.ts";
 import { usePosts } from "../../features/posts/api/get-posts.ts";

@@ -1,6 +1,6 @@
 import { Box, Container, Flex, Link, Text } from "@chakra-ui/react";
-import { Link as RouterLink } from "react-router-dom";
 import { useSiteSettings } from "../../lib/site-settings.ts";
+import { RouterLink } from "../router-link.tsx";
 
 const FOOTER_LINKS = [
   { label: "Home", to: "/" },

@@ -1,6 +1,8 @@
 import { Menu, Portal } from "@chakra-ui/react";
+import { menuSlotRecipe } from "@chakra-ui/react/theme";
 import type { ReactElement } from "react";
-import { Link as RouterLink } from "react-router-dom";
+import { useSlotRecipes } from "../../lib/use-recipes.ts";
+import { RouterLink } from "../router-link.tsx";
 
 export interface NavMenuItem {
   label: string;
@@ -20,6 +22,7 @@ export default function NavMenuList({
   /** Open at once: the reader pressed the button before the menu was there. */
   open: boolean;
 }) {
+  useSlotRecipes({ menu: menuSlotRecipe });
   return (
     <Menu.Root defaultOpen={open}>
       <Menu.Trigger asChild>{trigger}</Menu.Trigger>

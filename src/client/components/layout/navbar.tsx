@@ -1,11 +1,11 @@
 import { Avatar, Box, Button, Container, Flex, HStack, Link } from "@chakra-ui/react";
-import { Link as RouterLink, NavLink as RouterNavLink } from "react-router-dom";
 import { imageAt } from "#shared/images.ts";
 import { useColorMode } from "../../lib/color-mode.ts";
 import { useSession } from "../../lib/session.ts";
 import { useSiteSettings } from "../../lib/site-settings.ts";
 import { useLogout } from "../../lib/use-logout.ts";
 import { MenuIcon, MoonIcon, SearchIcon, SunIcon } from "../icons.tsx";
+import { RouterLink, RouterNavLink } from "../router-link.tsx";
 import { SearchForm } from "../search-form.tsx";
 import { avatarMenuFor, navLinksFor } from "./nav-links.ts";
 import { NavMenu } from "./nav-menu.tsx";
@@ -46,9 +46,7 @@ export function Navbar({ actions }: { actions?: React.ReactNode }) {
               <li key={link.to}>
                 {/* Tighter below lg, where the links first share the bar with the site's name and the buttons. */}
                 <Button asChild variant="ghost" size="sm" px={{ base: "2", lg: "3.5" }}>
-                  <RouterNavLink to={link.to} end>
-                    {link.label}
-                  </RouterNavLink>
+                  <RouterNavLink to={link.to}>{link.label}</RouterNavLink>
                 </Button>
               </li>
             ))}

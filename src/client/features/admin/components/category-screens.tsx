@@ -1,12 +1,15 @@
 import { Box, Button, Heading, HStack, Input, Link, Spinner, Stack, Table, Text } from "@chakra-ui/react";
-import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { tableSlotRecipe } from "@chakra-ui/react/theme";
+import { useNavigate } from "react-router-dom";
 import { type Category, categoryInputSchema } from "#shared/schemas/categories.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { useZodForm } from "../../../components/form/use-zod-form.ts";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { formatDate } from "../../../lib/format.ts";
+import { useSlotRecipes } from "../../../lib/use-recipes.ts";
 import { useCategoryMutation } from "../api/categories.ts";
 
 export function AddCategoryForm() {
@@ -56,6 +59,7 @@ export function CategoryTable({
   loading: boolean;
   error: unknown;
 }) {
+  useSlotRecipes({ table: tableSlotRecipe });
   if (loading) {
     return (
       <HStack gap="3">

@@ -1,10 +1,12 @@
 import { Badge, Box, Code, Heading, Link, Spinner, Stack, Table, Tabs, Text } from "@chakra-ui/react";
-import { Link as RouterLink } from "react-router-dom";
+import { tableSlotRecipe, tabsSlotRecipe } from "@chakra-ui/react/theme";
 import type { Payment } from "#shared/schemas/payments.ts";
 import { formatEth } from "#shared/text.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { PagedList } from "../../../components/query-state.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { formatDate, fullName, shortHex } from "../../../lib/format.ts";
+import { useSlotRecipes } from "../../../lib/use-recipes.ts";
 import { usePayments, useRewards } from "../api/payments.ts";
 
 function TxLink({ hash, explorerUrl }: { hash: string; explorerUrl: string | null }) {
@@ -17,6 +19,7 @@ function TxLink({ hash, explorerUrl }: { hash: string; explorerUrl: string | nul
 }
 
 function PaymentTable({ purpose }: { purpose: Payment["purpose"] }) {
+  useSlotRecipes({ table: tableSlotRecipe });
   const payments = usePayments(purpose);
   return (
     <PagedList pages={payments} label="Loading payments" empty="No payment yet.">
@@ -82,6 +85,7 @@ function PaymentTable({ purpose }: { purpose: Payment["purpose"] }) {
 
 /** Featured fees and tips, each verified on-chain by the server when it was recorded. */
 export function PaymentsTabs() {
+  useSlotRecipes({ tabs: tabsSlotRecipe });
   return (
     <Tabs.Root defaultValue="featured" variant="line" lazyMount>
       <Tabs.List>

@@ -1,4 +1,5 @@
 import { Code, DataList, Heading, Stack, Text } from "@chakra-ui/react";
+import { dataListSlotRecipe } from "@chakra-ui/react/theme";
 import { formatEther } from "viem";
 import { type SiteSettings, type SystemStatus, siteSettingsSchema } from "#shared/schemas/settings.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
@@ -6,6 +7,7 @@ import { SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { QueryState } from "../../../components/query-state.tsx";
+import { useSlotRecipes } from "../../../lib/use-recipes.ts";
 import { useSaveSiteSettings, useSystemStatus } from "../api/settings.ts";
 
 export function SiteSettingsForm({ settings }: { settings: SiteSettings }) {
@@ -47,6 +49,7 @@ export function SystemStatusPanel() {
 }
 
 function SystemStatusList({ status: data }: { status: SystemStatus }) {
+  useSlotRecipes({ dataList: dataListSlotRecipe });
   const rows: [string, React.ReactNode][] = [
     ["Database", data.database === "postgres" ? "PostgreSQL" : "Embedded PGlite"],
     ["Chain", `${data.chain.name} (chain id ${data.chain.id})`],

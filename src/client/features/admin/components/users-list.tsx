@@ -1,14 +1,17 @@
 import { Badge, Box, Button, HStack, Table } from "@chakra-ui/react";
-import { Link as RouterLink } from "react-router-dom";
+import { tableSlotRecipe } from "@chakra-ui/react/theme";
 import { ActionButton } from "../../../components/action-button.tsx";
 import { PagedList } from "../../../components/query-state.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { fullName } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
+import { useSlotRecipes } from "../../../lib/use-recipes.ts";
 import { TipButton } from "../../wallet/public.tsx";
 import { useAdminUserAction, useAdminUsers, useReloadAfterTip } from "../api/users.ts";
 
 export function UsersList() {
+  useSlotRecipes({ table: tableSlotRecipe });
   const session = useSession();
   const users = useAdminUsers();
   const action = useAdminUserAction();

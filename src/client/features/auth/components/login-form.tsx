@@ -1,10 +1,11 @@
 import { Heading, HStack, Link, Separator, Stack, Text } from "@chakra-ui/react";
-import { Navigate, Link as RouterLink, useLocation, useNavigate } from "react-router-dom";
+import { Navigate, useLocation, useNavigate } from "react-router-dom";
 import { loginSchema } from "#shared/schemas/users.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { BUSY, SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { useZodForm } from "../../../components/form/use-zod-form.ts";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { loginReturnOf } from "../../../lib/login-return.ts";
 import { useSession } from "../../../lib/session.ts";
 import { WalletLoginButton } from "../../wallet/public.tsx";

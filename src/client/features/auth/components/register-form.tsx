@@ -1,11 +1,12 @@
 import { Heading, Link, Stack, Text } from "@chakra-ui/react";
 import { useCallback, useRef } from "react";
-import { Link as RouterLink, useLocation, useNavigate } from "react-router-dom";
+import { useLocation, useNavigate } from "react-router-dom";
 import type { SiweProof } from "#shared/schemas/siwe.ts";
 import { registerSchema } from "#shared/schemas/users.ts";
 import { BUSY, SubmitButton } from "../../../components/form/submit-button.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { useZodForm } from "../../../components/form/use-zod-form.ts";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { splitError } from "../../../lib/api-client.ts";
 import { type LoginReturn, loginReturnOf } from "../../../lib/login-return.ts";
 import { RegisterWalletButton } from "../../wallet/public.tsx";

@@ -1,7 +1,7 @@
 import { Button, Heading, Spinner, Stack, Text } from "@chakra-ui/react";
 import { useEffect, useRef } from "react";
-import { Link as RouterLink } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { useLogout } from "../../../lib/use-logout.ts";
 import { useVerifyAccount } from "../api/verify-account.ts";
 

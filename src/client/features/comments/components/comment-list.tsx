@@ -1,10 +1,10 @@
 import { Box, Button, Heading, HStack, Stack, Text } from "@chakra-ui/react";
 import { useState } from "react";
-import { Link as RouterLink } from "react-router-dom";
 import type { Comment } from "#shared/schemas/comments.ts";
 import { ActionButton } from "../../../components/action-button.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, TrashIcon } from "../../../components/icons.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { TimeAgo } from "../../../components/time-ago.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { useDeleteComment, useOlderComments } from "../api/comments.ts";

@@ -1,6 +1,6 @@
 import { Button, Heading, Link, Stack, Text } from "@chakra-ui/react";
-import { Link as RouterLink } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { usePendingReplies, useReplyDecision } from "../api/replies.ts";
 import { RemoteReplyCard } from "./remote-reply.tsx";
 

@@ -1,6 +1,8 @@
 import { Heading, Stack, Table, Text } from "@chakra-ui/react";
+import { tableSlotRecipe } from "@chakra-ui/react/theme";
 import { PagedList } from "../../../components/query-state.tsx";
 import { formatLocalDateTime } from "../../../lib/format.ts";
+import { useSlotRecipes } from "../../../lib/use-recipes.ts";
 import { useModerationLog } from "../api/log.ts";
 
 const ACTIONS: Record<string, string> = {
@@ -20,6 +22,7 @@ const KINDS: Record<string, string> = {
 
 /** Every moderator's decision, newest first: when, what kind of item, which rule, what was done; never who. */
 export function ModerationLog() {
+  useSlotRecipes({ table: tableSlotRecipe });
   const log = useModerationLog();
   return (
     <Stack gap="4">

@@ -1,6 +1,5 @@
 import { Badge, Box, Button, Field, Heading, HStack, NativeSelect, Stack, Text, Textarea } from "@chakra-ui/react";
 import { useState } from "react";
-import { Link as RouterLink } from "react-router-dom";
 import { can } from "#shared/permissions.ts";
 import {
   type ModerationAction,
@@ -14,6 +13,7 @@ import { CheckboxField } from "../../../components/form/checkbox-field.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SelectField } from "../../../components/form/select-field.tsx";
 import { PagedList } from "../../../components/query-state.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { formatDate } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
 import { useModerationAction, useQueue } from "../api/queue.ts";

@@ -1,8 +1,10 @@
 import { Button, CloseButton, Dialog, Field, Portal, RadioGroup, Stack, Text, Textarea } from "@chakra-ui/react";
+import { dialogSlotRecipe } from "@chakra-ui/react/theme";
 import { useState } from "react";
 import type { ReportKind } from "#shared/schemas/moderation.ts";
 import { CheckboxField } from "../../../components/form/checkbox-field.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { useSlotRecipes } from "../../../lib/use-recipes.ts";
 import { useFileReport } from "../api/reports.ts";
 import { useRules } from "../api/rules.ts";
 
@@ -15,6 +17,7 @@ export interface ReportTarget {
 
 /** A reader says which rule an item breaks (or something else), with an optional note for the moderators. */
 export default function ReportDialog({ target, onClose }: { target: ReportTarget; onClose: () => void }) {
+  useSlotRecipes({ dialog: dialogSlotRecipe });
   const rules = useRules();
   const report = useFileReport();
   const [rule, setRule] = useState<string | null>(null);

@@ -1,7 +1,7 @@
 import { Box, Button } from "@chakra-ui/react";
-import { Link as RouterLink } from "react-router-dom";
 import { UNREAD_COUNT_LIMIT } from "#shared/schemas/live.ts";
 import { BellIcon } from "../../../components/icons.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { useUnreadCount } from "../api/unread-count.ts";
 
 /** The bar's bell: the unread count, live while the page is open, and the way to the notifications. */

@@ -1,10 +1,10 @@
 import { Avatar, Box, Button, Container, Flex, Heading, HStack, Link, Stack, Text } from "@chakra-ui/react";
-import { Link as RouterLink } from "react-router-dom";
 import { imageAt } from "#shared/images.ts";
 import { describeNotification } from "#shared/notification-text.ts";
 import type { Notification } from "#shared/schemas/notifications.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { PagedList } from "../../../components/query-state.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { TimeAgo } from "../../../components/time-ago.tsx";
 import { fullName } from "../../../lib/format.ts";
 import { useMarkRead, useNotifications } from "../api/notifications.ts";

@@ -8,7 +8,7 @@ import {
   useFormState,
   useWatch,
 } from "react-hook-form";
-import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { useNavigate } from "react-router-dom";
 import { FEATURED_FEE_LABEL } from "#shared/constants.ts";
 import { type PostInput, postInputSchema } from "#shared/schemas/posts.ts";
 import { AutosaveNotice } from "../../../components/form/autosave-notice.tsx";
@@ -17,6 +17,7 @@ import { ImageDrop } from "../../../components/form/image-drop.tsx";
 import { TextField } from "../../../components/form/text-field.tsx";
 import { useAutosave } from "../../../components/form/use-autosave.ts";
 import { useZodForm } from "../../../components/form/use-zod-form.ts";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { usePublicConfig } from "../../../lib/config.ts";
 import { useSession } from "../../../lib/session.ts";
 import { PayFee, unusedPayment } from "../../wallet/public.tsx";

@@ -1,6 +1,6 @@
 import { Badge, Button, HStack, Link, Stack, Text } from "@chakra-ui/react";
-import { Link as RouterLink } from "react-router-dom";
 import { PagedList } from "../../../components/query-state.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { formatDate, formatLocalDateTime } from "../../../lib/format.ts";
 import { useDrafts } from "../api/get-drafts.ts";
 

@@ -1,7 +1,7 @@
 import { Badge, Box, Card, HStack, Link, Text } from "@chakra-ui/react";
-import { Link as RouterLink } from "react-router-dom";
 import type { Post } from "#shared/schemas/posts.ts";
 import { EyeIcon, StarIcon } from "../../../components/icons.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { CoverImage } from "./cover-image.tsx";
 import { PostReactions } from "./post-reactions.tsx";

@@ -1,9 +1,10 @@
 import { Alert, Badge, Box, Button, Container, Heading, HStack, Stack, Text } from "@chakra-ui/react";
-import { Link as RouterLink, useNavigate } from "react-router-dom";
+import { useNavigate } from "react-router-dom";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { EditIcon, EyeIcon, StarIcon, TrashIcon } from "../../../components/icons.tsx";
 import { QueryState } from "../../../components/query-state.tsx";
 import { RichText } from "../../../components/rich-text.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { useSession } from "../../../lib/session.ts";
 import { usePageTitle } from "../../../lib/site-settings.ts";

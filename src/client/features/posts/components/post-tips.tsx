@@ -1,9 +1,9 @@
 import { Button, HStack, Text } from "@chakra-ui/react";
 import { useQueryClient } from "@tanstack/react-query";
-import { Link as RouterLink } from "react-router-dom";
 import { TIP_CHOICES_ETH } from "#shared/schemas/payments.ts";
 import type { PostDetail } from "#shared/schemas/posts.ts";
 import { formatEth } from "#shared/text.ts";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { fullName } from "../../../lib/format.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 import { useSession } from "../../../lib/session.ts";

@@ -13,13 +13,15 @@ import {
   Table,
   Text,
 } from "@chakra-ui/react";
+import { tableSlotRecipe } from "@chakra-ui/react/theme";
 import { type ReactNode, useState } from "react";
-import { Link as RouterLink } from "react-router-dom";
 import type { Interval, Metric, Stats } from "#shared/schemas/stats.ts";
 import { formatEth } from "#shared/text.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { SelectField } from "../../../components/form/select-field.tsx";
 import { QueryState } from "../../../components/query-state.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
+import { useSlotRecipes } from "../../../lib/use-recipes.ts";
 import { downloadStats, type Period, type StatsTarget, useLiveReadingNow, useStats } from "../api/stats.ts";
 import { StatsChart } from "./stats-chart.tsx";
 
@@ -98,6 +100,7 @@ function Section({ title, children }: { title: string; children: ReactNode }) {
 
 /** A table that scrolls sideways on a phone rather than widening the page, and says so there. */
 function NumbersTable({ caption, head, rows }: { caption: string; head: string[]; rows: ReactNode[][] }) {
+  useSlotRecipes({ table: tableSlotRecipe });
   return (
     <Stack gap="1">
       {head.length > 2 && (

@@ -1,10 +1,13 @@
 import { Box, Button, HStack, Stat, Text } from "@chakra-ui/react";
+import { statSlotRecipe } from "@chakra-ui/react/theme";
 import { useState } from "react";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { useSlotRecipes } from "../../../lib/use-recipes.ts";
 import { downloadSubscribers, useSubscriberCounts } from "../api/subscriptions.ts";
 
 /** The author's own count of readers subscribed by e-mail, on their profile, with the list as CSV. */
 export function SubscriberCount({ authorId }: { authorId: string }) {
+  useSlotRecipes({ stat: statSlotRecipe });
   const counts = useSubscriberCounts(authorId);
   const [download, setDownload] = useState<{ busy: boolean; error: unknown }>({ busy: false, error: null });
   const save = () => {

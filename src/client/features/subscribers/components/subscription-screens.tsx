@@ -1,8 +1,8 @@
 import { Heading, Link, Stack, Text } from "@chakra-ui/react";
-import { Link as RouterLink } from "react-router-dom";
 import { subscriptionLinkSchema } from "#shared/schemas/subscriptions.ts";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { Panel } from "../../../components/layout/panel.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { UnsubscribePanel } from "../../../components/unsubscribe-panel.tsx";
 import { useOnOpen } from "../../../lib/use-on-open.ts";
 import { useConfirmSubscription, useSubscriptionLink } from "../api/subscriptions.ts";

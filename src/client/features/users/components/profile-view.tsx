@@ -14,18 +14,20 @@ import {
   Tabs,
   Text,
 } from "@chakra-ui/react";
+import { statSlotRecipe, tabsSlotRecipe } from "@chakra-ui/react/theme";
 import { useQueryClient } from "@tanstack/react-query";
 import type { ReactNode } from "react";
-import { Link as RouterLink } from "react-router-dom";
 import { TIP_CHOICES_ETH } from "#shared/schemas/payments.ts";
 import { formatEth } from "#shared/text.ts";
 import { ActionButton } from "../../../components/action-button.tsx";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
 import { QueryState } from "../../../components/query-state.tsx";
+import { RouterLink } from "../../../components/router-link.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { formatDate, fullName } from "../../../lib/format.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
 import { useSession } from "../../../lib/session.ts";
+import { useSlotRecipes } from "../../../lib/use-recipes.ts";
 import { authorTip, TipAuthorButton } from "../../wallet/public.tsx";
 import { useFollow, useProfile } from "../api/profile.ts";
 import { OwnWallet } from "./own-wallet.tsx";
@@ -48,6 +50,7 @@ export function ProfileView({
   /** Whether the reader blocks this person: they are offered Unblock (among `actions`), not Follow. */
   blocking?: boolean | undefined;
 }) {
+  useSlotRecipes({ stat: statSlotRecipe, tabs: tabsSlotRecipe });
   const session = useSession();
   const profile = useProfile(id);
   const follow = useFollow(id);

@@ -1,10 +1,12 @@
 import { Button, CloseButton, Code, Dialog, Field, Group, Input, Portal, Stack, Text } from "@chakra-ui/react";
+import { dialogSlotRecipe } from "@chakra-ui/react/theme";
 import { useConnectModal } from "@rainbow-me/rainbowkit";
 import { useEffect, useRef, useState } from "react";
 import { type Hash, parseEther } from "viem";
 import { useAccount, useConfig } from "wagmi";
 import { sendTransaction } from "wagmi/actions";
 import { ErrorLines } from "../../../components/form/error-lines.tsx";
+import { useSlotRecipes } from "../../../lib/use-recipes.ts";
 import { type TipRecording, useRecordTip } from "../api/record-tip.ts";
 import { useWalletAction } from "../use-wallet-action.ts";
 import { WalletProgress } from "./wallet-progress.tsx";
@@ -54,6 +56,7 @@ function useConnectedFirst(status: ReturnType<typeof useAccount>["status"], onCl
 const amountOk = (amount: string) => /^\d+(\.\d{1,18})?$/.test(amount) && parseEther(amount) > 0n;
 
 function TipDialogPanel({ to, choices, onClose, onPaid }: Props) {
+  useSlotRecipes({ dialog: dialogSlotRecipe });
   const config = useConfig();
   const { address, status } = useAccount();
   const connected = useConnectedFirst(status, onClose);

@@ -1,4 +1,5 @@
 import { Badge, Box, Button, Code, Heading, HStack, Stack, Table, Text } from "@chakra-ui/react";
+import { tableSlotRecipe } from "@chakra-ui/react/theme";
 import { useState } from "react";
 import {
   ADMIN_EVENTS,
@@ -15,6 +16,7 @@ import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { QueryState } from "../../../components/query-state.tsx";
 import { formatDate } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
+import { useSlotRecipes } from "../../../lib/use-recipes.ts";
 import {
   useCreateWebhook,
   useDeleteWebhook,
@@ -83,6 +85,7 @@ function CreateWebhookForm() {
 }
 
 function Deliveries({ webhook }: { webhook: Webhook }) {
+  useSlotRecipes({ table: tableSlotRecipe });
   const deliveries = useDeliveries(webhook.id);
   const again = useSendAgain(webhook.id);
   return (
