@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import path from "node:path";
 import { verifyObject, verifyProof } from "@fedify/fedify";
 import { Article, DataIntegrityProof } from "@fedify/fedify/vocab";
 import { base58 } from "@scure/base";
@@ -16,6 +17,7 @@ import { databaseTargets } from "../../support/databases.ts";
 import { bearer, signUp, verifyWallet } from "../../support/users.ts";
 
 const AP = "application/activity+json";
+const CLIENT_DIR = path.resolve(import.meta.dirname, "../../../dist/client");
 const authorWallet = devAccount(7);
 const otherWallet = devAccount(8);
 
@@ -24,7 +26,7 @@ describe.each(databaseTargets)("a post's revisions and signatures on $name", (ta
   let author: Awaited<ReturnType<typeof signUp>>;
   let category: string;
   beforeAll(async () => {
-    app = await buildTestApp(await target.open(), { env: { FEDERATION: "on" } });
+    app = await buildTestApp(await target.open(), { env: { FEDERATION: "on" }, clientDir: CLIENT_DIR });
     author = await signUp(app);
     category = (await createCategory(app, author, "Provenance")).title;
     await verifyWallet(app, author, authorWallet);
@@ -128,6 +130,10 @@ describe.each(databaseTargets)("a post's revisions and signatures on $name", (ta
     expect(page.body).toContain("<del>− One</del>");
     expect(page.body).toContain("<ins>+ Two</ins>");
     expect(page.body).toContain("Title: <del>First words</del><ins>Second words</ins>");
+    // The post's page names it in its JSON-LD.
+    expect((await app.inject({ url: `/posts/${post.id}` })).body).toContain(
+      `"subjectOf":{"@type":"WebPage","name":"Provenance: revisions and signatures","url":"http://penchain.test/posts/${post.id}/provenance"}`,
+    );
     const list = (await app.inject({ url: `/api/posts?author=${author.id}` })).json();
     expect(list.items.find((item: { id: string }) => item.id === post.id).provenance).toEqual({
       revision: 2,
