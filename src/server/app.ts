@@ -38,6 +38,7 @@ import { notificationRoutes, oneClickUnsubscribeRoute } from "./routes/notificat
 import { registerPages } from "./routes/pages/index.ts";
 import { paymentRoutes } from "./routes/payments/index.ts";
 import { postRoutes } from "./routes/posts/index.ts";
+import { provenancePageRoute, provenanceRoutes } from "./routes/provenance/index.ts";
 import { settingsRoutes } from "./routes/settings/index.ts";
 import { statsRoutes } from "./routes/stats/index.ts";
 import { oneClickSubscriptionRoute, subscriptionRoutes } from "./routes/subscriptions/index.ts";
@@ -224,6 +225,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(messageRoutes, { prefix: "/api/email" });
   await app.register(categoryRoutes, { prefix: "/api/category" });
   await app.register(postRoutes, { prefix: "/api/posts" });
+  await app.register(provenanceRoutes, { prefix: "/api/posts" });
   await app.register(commentRoutes, { prefix: "/api/comments" });
   await app.register(paymentRoutes, { prefix: "/api" });
   await app.register(settingsRoutes, { prefix: "/api/settings" });
@@ -245,6 +247,7 @@ export async function buildApp(options: AppOptions) {
 
   // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.
   const clientDir = options.clientDir ?? path.join(ROOT, "dist/client");
+  await app.register(provenancePageRoute);
   await registerPages(app, { clientDir, serverDir: path.join(path.dirname(clientDir), "server") });
   await app.register(feedRoutes);
   await registerClient(app, {

@@ -217,6 +217,13 @@ const MATRIX: Row[] = [
     SIGNED_IN,
   ],
   ["GET", "/api/posts/{id}/tips", (w) => ({ url: `/api/posts/${w.post.id}/tips` }), PUBLIC],
+  ["GET", "/api/posts/{id}/provenance", (w) => ({ url: `/api/posts/${w.post.id}/provenance` }), PUBLIC],
+  [
+    "POST",
+    "/api/posts/{id}/revisions/{revision}/signature",
+    (w) => ({ url: `/api/posts/${w.post.id}/revisions/99/signature`, payload: { signature: `0x${"ab".repeat(65)}` } }),
+    OWNER,
+  ],
   [
     "POST",
     "/api/users/tips/{id}",
@@ -481,6 +488,7 @@ const OTHER_ROUTES: Row[] = [
     (url): Row => ["GET", url, () => ({ url }), PUBLIC],
   ),
   ["GET", "/posts/:id", (w) => ({ url: `/posts/${w.post.id}` }), PUBLIC],
+  ["GET", "/posts/:id/provenance", (w) => ({ url: `/posts/${w.post.id}/provenance` }), PUBLIC],
   [
     "GET",
     "/profile/:id",
