@@ -1,0 +1,33 @@
+import { Link } from "@chakra-ui/react";
+
+/** What a post says of its latest revision (`provenance` of the post): its number and the wallet that signed it. */
+export interface PostProvenance {
+  revision: number;
+  signer: string | null;
+}
+
+/** `0x1234…abcd`: enough of an address to tell it from another at a glance; the page shows it whole. */
+export const shortAddress = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
+
+export const badgeText = ({ revision, signer }: PostProvenance) =>
+  signer ? `Signed by ${shortAddress(signer)}, revision ${revision}` : "Not signed by its author";
+
+/**
+ * "Signed by 0x1234…abcd, revision 3" or "Not signed by its author", linking to the post's provenance page (served by
+ * the server, readable without script: a plain link, not the app's router).
+ */
+export function ProvenanceBadge({ postId, provenance }: { postId: string; provenance: PostProvenance }) {
+  return (
+    <Link
+      href={`/posts/${encodeURIComponent(postId)}/provenance`}
+      fontSize="sm"
+      color="fg.muted"
+      textDecoration="underline"
+      alignSelf="flex-start"
+      title={provenance.signer ? `Signed by the author's wallet ${provenance.signer}` : undefined}
+      data-testid="provenance-badge"
+    >
+      {badgeText(provenance)}
+    </Link>
+  );
+}
