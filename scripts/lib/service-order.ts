@@ -18,6 +18,7 @@ export const SERVICE_ORDER = [
   "notifications",
   "moderation",
   "payments",
+  "provenance",
   "content",
   "federation",
   "auth",

@@ -38,6 +38,7 @@ import { notificationRoutes, oneClickUnsubscribeRoute } from "./routes/notificat
 import { registerPages } from "./routes/pages/index.ts";
 import { paymentRoutes } from "./routes/payments/index.ts";
 import { postRoutes } from "./routes/posts/index.ts";
+import { provenanceRoutes } from "./routes/provenance/index.ts";
 import { settingsRoutes } from "./routes/settings/index.ts";
 import { statsRoutes } from "./routes/stats/index.ts";
 import { oneClickSubscriptionRoute, subscriptionRoutes } from "./routes/subscriptions/index.ts";
@@ -224,6 +225,7 @@ export async function buildApp(options: AppOptions) {
   await app.register(messageRoutes, { prefix: "/api/email" });
   await app.register(categoryRoutes, { prefix: "/api/category" });
   await app.register(postRoutes, { prefix: "/api/posts" });
+  await app.register(provenanceRoutes, { prefix: "/api/posts" });
   await app.register(commentRoutes, { prefix: "/api/comments" });
   await app.register(paymentRoutes, { prefix: "/api" });
   await app.register(settingsRoutes, { prefix: "/api/settings" });

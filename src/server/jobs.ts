@@ -80,7 +80,7 @@ export async function startJobs(deps: JobDeps) {
     notifier,
   });
   // Scheduled posts go out at their time.
-  const publisher = createPublisher(notifier, { everyMs: config.publishCheckMs });
+  const publisher = createPublisher({ ...notifier, storage: deps.storage }, { everyMs: config.publishCheckMs });
   // Open pages hear of new notifications; digests go out once a day.
   const notificationHub = createNotificationHub({ db, bus, log });
   const digests = createDigestJob(notifier);

@@ -1578,6 +1578,10 @@ export type ListPostsResponses = {
             publishedAt: string | null;
             createdAt: string;
             updatedAt: string;
+            provenance: {
+                revision: number;
+                signer: string | null;
+            } | null;
             excerpt?: Array<{
                 text: string;
                 match: boolean;
@@ -1659,6 +1663,10 @@ export type CreatePostResponses = {
         publishedAt: string | null;
         createdAt: string;
         updatedAt: string;
+        provenance: {
+            revision: number;
+            signer: string | null;
+        } | null;
         excerpt?: Array<{
             text: string;
             match: boolean;
@@ -1729,6 +1737,10 @@ export type ListDraftsResponses = {
             publishedAt: string | null;
             createdAt: string;
             updatedAt: string;
+            provenance: {
+                revision: number;
+                signer: string | null;
+            } | null;
             excerpt?: Array<{
                 text: string;
                 match: boolean;
@@ -1803,6 +1815,10 @@ export type DeletePostResponses = {
         publishedAt: string | null;
         createdAt: string;
         updatedAt: string;
+        provenance: {
+            revision: number;
+            signer: string | null;
+        } | null;
         excerpt?: Array<{
             text: string;
             match: boolean;
@@ -1869,6 +1885,10 @@ export type GetPostResponses = {
         publishedAt: string | null;
         createdAt: string;
         updatedAt: string;
+        provenance: {
+            revision: number;
+            signer: string | null;
+        } | null;
         excerpt?: Array<{
             text: string;
             match: boolean;
@@ -1974,6 +1994,10 @@ export type UpdatePostResponses = {
         publishedAt: string | null;
         createdAt: string;
         updatedAt: string;
+        provenance: {
+            revision: number;
+            signer: string | null;
+        } | null;
         excerpt?: Array<{
             text: string;
             match: boolean;
@@ -2099,6 +2123,10 @@ export type LikePostResponses = {
         publishedAt: string | null;
         createdAt: string;
         updatedAt: string;
+        provenance: {
+            revision: number;
+            signer: string | null;
+        } | null;
         excerpt?: Array<{
             text: string;
             match: boolean;
@@ -2171,6 +2199,10 @@ export type DislikePostResponses = {
         publishedAt: string | null;
         createdAt: string;
         updatedAt: string;
+        provenance: {
+            revision: number;
+            signer: string | null;
+        } | null;
         excerpt?: Array<{
             text: string;
             match: boolean;
@@ -2179,6 +2211,166 @@ export type DislikePostResponses = {
 };
 
 export type DislikePostResponse = DislikePostResponses[keyof DislikePostResponses];
+
+export type GetPostProvenanceData = {
+    body?: never;
+    path: {
+        id: string;
+    };
+    query?: never;
+    url: '/api/posts/{id}/provenance';
+};
+
+export type GetPostProvenanceErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * Nothing with that id, or nothing the caller may see.
+     */
+    404: ApiError;
+};
+
+export type GetPostProvenanceError = GetPostProvenanceErrors[keyof GetPostProvenanceErrors];
+
+export type GetPostProvenanceResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        post: string;
+        title: string;
+        authorId: string;
+        page: string;
+        matches: boolean;
+        differs: Array<string>;
+        problems: Array<string>;
+        latest: number | null;
+        signer: string | null;
+        siteKey: {
+            id: string;
+            publicKeyJwk: {
+                kty: string;
+                crv: string;
+                x: string;
+            };
+        } | null;
+        revisions: Array<{
+            revision: number;
+            digest: string;
+            previous: string | null;
+            publishedAt: string;
+            canonical: {
+                post: string;
+                revision: number;
+                title: string;
+                body: string;
+                category: string;
+                cover: string | null;
+                author: {
+                    id: string;
+                    handle: string;
+                };
+                publishedAt: string;
+                previous: string | null;
+            };
+            author: {
+                signature: string;
+                signer: string;
+                signedAt: string;
+            } | null;
+            withdrawn: {
+                signature: string;
+                signer: string;
+                signedAt: string;
+            } | null;
+            site: {
+                proof: {
+                    [key: string]: unknown;
+                };
+                keyId: string;
+                document: {
+                    [key: string]: unknown;
+                };
+                actorProof: {
+                    [key: string]: unknown;
+                };
+            };
+        }>;
+        toSign: {
+            domain: {
+                name: string;
+                version: string;
+                chainId: number;
+            };
+            types: {
+                [key: string]: Array<{
+                    name: string;
+                    type: string;
+                }>;
+            };
+            primaryType: 'Revision';
+            message: {
+                post: string;
+                revision: number;
+                digest: string;
+                previous: string;
+            };
+        } | null;
+    };
+};
+
+export type GetPostProvenanceResponse = GetPostProvenanceResponses[keyof GetPostProvenanceResponses];
+
+export type SignPostRevisionData = {
+    body: {
+        signature: string;
+    };
+    path: {
+        id: string;
+        revision: number;
+    };
+    query?: never;
+    url: '/api/posts/{id}/revisions/{revision}/signature';
+};
+
+export type SignPostRevisionErrors = {
+    /**
+     * The input was refused: a field is invalid (see `issues`) or holds text no field can hold.
+     */
+    400: ApiError;
+    /**
+     * No session or token, or one that has ended.
+     */
+    401: ApiError;
+    /**
+     * The caller may not do this: the account is blocked or lacks the role, or the token lacks the scope.
+     */
+    403: ApiError;
+    /**
+     * Nothing with that id, or nothing the caller may see.
+     */
+    404: ApiError;
+    /**
+     * Too many requests; `Retry-After` says how many seconds to wait.
+     */
+    429: ApiError;
+};
+
+export type SignPostRevisionError = SignPostRevisionErrors[keyof SignPostRevisionErrors];
+
+export type SignPostRevisionResponses = {
+    /**
+     * Default Response
+     */
+    200: {
+        revision: number;
+        signer: string;
+    };
+};
+
+export type SignPostRevisionResponse = SignPostRevisionResponses[keyof SignPostRevisionResponses];
 
 export type CreateCommentData = {
     body: {

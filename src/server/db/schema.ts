@@ -236,6 +236,44 @@ export const posts = pgTable(
   ],
 );
 
+/**
+ * A published post's kept revisions (docs/provenance.md): each the JCS object of what was published and its SHA-256,
+ * chained by the previous digest, signed by the site (a FEP-8b32 proof) and, when its author chose to, by their wallet
+ * (EIP-712). Written in the transaction that publishes or edits the post.
+ */
+export const postRevisions = pgTable(
+  "post_revisions",
+  {
+    postId: uuid("post_id")
+      .notNull()
+      .references(() => posts.id, { onDelete: "cascade" }),
+    revision: integer("revision").notNull(),
+    canonical: jsonb("canonical").notNull(),
+    /** Hex SHA-256 of the canonical object's JCS bytes, no 0x. */
+    digest: text("digest").notNull(),
+    previous: text("previous"),
+    publishedAt: timestamp("published_at", { withTimezone: true }).notNull(),
+    /** The ActivityPub Article the site signed (compact JSON-LD, without its proof). */
+    siteDocument: jsonb("site_document").notNull(),
+    /** The FEP-8b32 proof (eddsa-jcs-2022) over `siteDocument`, by the site actor's Ed25519 key. */
+    siteProof: jsonb("site_proof").notNull(),
+    /** The same by the author's actor's Ed25519 key: fediverse servers want each attribution to have signed. */
+    actorProof: jsonb("actor_proof").notNull(),
+    authorSignature: text("author_signature"),
+    /** EIP-55 checksummed. */
+    authorSigner: text("author_signer"),
+    authorSignedAt: timestamp("author_signed_at", { withTimezone: true }),
+  },
+  (t) => [
+    primaryKey({ columns: [t.postId, t.revision] }),
+    uniqueIndex("post_revisions_digest_key").on(t.digest),
+    // A signature is taken once: the same bytes again are a replay.
+    uniqueIndex("post_revisions_signature_key")
+      .on(sql`lower(${t.authorSignature})`)
+      .where(sql`${t.authorSignature} is not null`),
+  ],
+);
+
 export const reactionKind = pgEnum("reaction_kind", ["like", "dislike"]);
 
 export const reactions = pgTable(

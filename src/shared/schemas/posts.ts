@@ -1,6 +1,7 @@
 import { POST_DESCRIPTION_MAX, POST_TITLE_MAX, TX_HASH_REGEX } from "../constants.ts";
 import { z } from "../zod.ts";
 import { commentSchema } from "./comments.ts";
+import { postProvenanceSummarySchema } from "./provenance.ts";
 import { tipTotalsSchema } from "./tips.ts";
 import { uploadSchema } from "./upload.ts";
 import { userSummarySchema } from "./users.ts";
@@ -144,6 +145,8 @@ export const postSchema = z.object({
   publishedAt: z.nullable(z.string()),
   createdAt: z.string(),
   updatedAt: z.string(),
+  /** Its latest revision and the author's wallet that signed it, if any (docs/provenance.md); null: none kept. */
+  provenance: z._default(postProvenanceSummarySchema, null),
   /** Search results only: a short piece of the text, its matching words marked. Text, never HTML. */
   excerpt: z.optional(z.array(z.object({ text: z.string(), match: z.boolean() }))),
 });

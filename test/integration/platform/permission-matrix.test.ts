@@ -217,6 +217,13 @@ const MATRIX: Row[] = [
     SIGNED_IN,
   ],
   ["GET", "/api/posts/{id}/tips", (w) => ({ url: `/api/posts/${w.post.id}/tips` }), PUBLIC],
+  ["GET", "/api/posts/{id}/provenance", (w) => ({ url: `/api/posts/${w.post.id}/provenance` }), PUBLIC],
+  [
+    "POST",
+    "/api/posts/{id}/revisions/{revision}/signature",
+    (w) => ({ url: `/api/posts/${w.post.id}/revisions/99/signature`, payload: { signature: `0x${"ab".repeat(65)}` } }),
+    OWNER,
+  ],
   [
     "POST",
     "/api/users/{id}/tips",

@@ -13,6 +13,7 @@ import { cacheTags } from "../core/tags.ts";
 import { HELD_FOR_REVIEW, heldFor, isHeldForReview, queueHeld } from "../moderation/reports.ts";
 import { screenInSlices } from "../moderation/screen-slices.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
+import { recordRevision } from "../provenance/revisions.ts";
 import { postEvent } from "../webhooks/post-events.ts";
 
 /** A new post as any writer hands it over: the editor, an import, later an API token. */
@@ -97,7 +98,7 @@ async function lockedAuthor(tx: Db, author: AuthUser) {
  * a new account's few a day, the publication state) is here, whoever writes.
  */
 export async function writeNewPost(
-  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed" | "storage">,
   author: AuthUser,
   post: NewPost,
   options: NewPostOptions = {},
@@ -134,6 +135,8 @@ export async function writeNewPost(
       .returning({ id: posts.id });
     if (!row) throw new Error("post was not created");
     await options.alongside?.(tx, row.id);
+    // Published now: its first revision is kept with it (docs/provenance.md).
+    if (state.status === "published") await recordRevision(deps, tx, row.id);
     // Published at once: its author's followers are told in the same transaction, here and on the fediverse
     // (one the filter holds, once a moderator lets it through).
     const fannedOut = options.quiet ? null : await fanOutNewPost({ db: tx, config: deps.config }, row.id);

@@ -16,6 +16,7 @@ import { HELD_FOR_REVIEW, heldFor, isHeldForReview, queueHeld } from "../moderat
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { claimPayment } from "../payments/claim.ts";
 import { verifyPayment } from "../payments/verify-payment.ts";
+import { recordRevision } from "../provenance/revisions.ts";
 import { postEvent } from "../webhooks/post-events.ts";
 import { cleanDescription, writeNewPost } from "./new-posts.ts";
 import { getPost } from "./shown-posts.ts";
@@ -112,7 +113,7 @@ async function ownPost(deps: Pick<Deps, "db">, user: AuthUser, id: string, actio
 }
 
 export async function updatePost(
-  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">,
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed" | "storage">,
   user: AuthUser,
   id: string,
   input: PostUpdate,
@@ -138,6 +139,8 @@ export async function updatePost(
         updatedAt: new Date(),
       })
       .where(eq(posts.id, id));
+    // Published after the edit: the edit is its next revision (docs/provenance.md).
+    await recordRevision(deps, tx, id);
     // A post public now and not before reaches its author's followers (once per post, ever); the fediverse hears of
     // an edit of a public post, and of one taken back to a draft, a later time or review as its deletion.
     const publicBefore = before.status === "published" && before.moderation === "visible";

@@ -8,6 +8,7 @@ import { pastTheLimit } from "../core/new-accounts.ts";
 import { cacheTags } from "../core/tags.ts";
 import { announceNewPost, fanOutNewPost } from "../notifications/fan-out.ts";
 import { notify } from "../notifications/notify.ts";
+import { recordRevision } from "../provenance/revisions.ts";
 import { postEvent } from "../webhooks/post-events.ts";
 
 /** Authors past the new-account rules (staff, or verified and a day old): their due posts go out in one UPDATE. */
@@ -47,7 +48,9 @@ async function publishNewAccountsPosts(deps: Pick<Deps, "db" | "config">, tx: Db
  * answers their ids. One UPDATE: when several instances run it at once, PostgreSQL re-checks the loser's WHERE
  * against the winner's row, so each post is published (and announced) once.
  */
-export async function publishDuePosts(deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed">) {
+export async function publishDuePosts(
+  deps: Pick<Deps, "db" | "config" | "mailer" | "bus" | "log" | "changed" | "storage">,
+) {
   const published = await deps.db.transaction(async (tx) => {
     const rows = await tx
       .update(posts)
@@ -57,6 +60,7 @@ export async function publishDuePosts(deps: Pick<Deps, "db" | "config" | "mailer
     rows.push(...(await publishNewAccountsPosts(deps, tx)));
     const done = [];
     for (const row of rows) {
+      await recordRevision(deps, tx, row.id);
       await queuePostActivity(
         { db: tx, config: deps.config },
         { action: "create", postId: row.id, authorId: row.authorId },
@@ -86,7 +90,7 @@ export async function publishDuePosts(deps: Pick<Deps, "db" | "config" | "mailer
  * instances each post is published exactly once; a failed check (database away) is tried again at the next.
  */
 export function createPublisher(
-  deps: Pick<Deps, "db" | "log" | "config" | "mailer" | "bus" | "changed">,
+  deps: Pick<Deps, "db" | "log" | "config" | "mailer" | "bus" | "changed" | "storage">,
   /** `everyMs`: how late a scheduled post may go out at most (PUBLISH_CHECK_MS), plus the time one check takes. */
   options: { everyMs: number },
 ) {

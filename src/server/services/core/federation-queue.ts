@@ -5,6 +5,9 @@ import type { Deps } from "./deps.ts";
 // What the rest of the server queues for the fediverse, in its own transactions. Kept apart from the deliveries
 // (outgoing.ts), so that a server that does not federate never loads Fedify.
 
+/** The site's own actor (a `Group` on the fediverse), whose keys also sign its proofs and its moderation log. */
+export const SITE_ACTOR = "site";
+
 /** What happened to a post, for its followers on the fediverse. */
 export interface PostActivity {
   type: "penchain:post";

@@ -1,6 +1,6 @@
 import { and, desc, eq, getTableColumns, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Post } from "#shared/schemas/posts.ts";
-import { categories, payments, posts, reactions, users } from "../../db/schema.ts";
+import { categories, payments, postRevisions, posts, reactions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { cursorKey } from "../../infra/cursor.ts";
 import type { Deps } from "./deps.ts";
@@ -95,6 +95,12 @@ export function selectPosts(
       transectionHash: sql<
         string | null
       >`(select ${payments.txHash} from ${payments} where ${payments.postId} = ${OUTER_POST_ID} and ${payments.purpose} = 'featured' limit 1)`,
+      // Its latest revision, and the author's wallet that signed it while that wallet is still theirs (provenance/).
+      provenance: sql<{ revision: number; signer: string | null } | null>`(select json_build_object('revision',
+        ${postRevisions.revision}, 'signer', case when ${users.walletVerifiedAt} <= ${postRevisions.authorSignedAt}
+        and lower(${users.walletAddress}) = lower(${postRevisions.authorSigner}) then ${postRevisions.authorSigner} end)
+        from ${postRevisions} where ${postRevisions.postId} = ${OUTER_POST_ID}
+        order by ${postRevisions.revision} desc limit 1)`,
       rank: page.rank,
       headline: ranked ? ranked.headline(sql`${page.description}`) : sql<null>`null`,
       publishedKey: cursorKey(page.publishedAt),
@@ -131,6 +137,7 @@ export function toPost(row: PostRow): Post {
     publishedAt: row.publishedAt?.toISOString() ?? null,
     createdAt: row.createdAt.toISOString(),
     updatedAt: row.updatedAt.toISOString(),
+    provenance: row.provenance,
     ...(row.headline === null ? {} : { excerpt: excerptParts(row.headline) }),
   };
 }

@@ -3,8 +3,8 @@ import { Article } from "@fedify/fedify/vocab";
 import { SITE_HANDLE } from "#shared/handles.ts";
 import type { Db } from "../../db/client.ts";
 import { userIdByHandle } from "../core/handles.ts";
+import type { createKeyring } from "../provenance/keys.ts";
 import { countFollowers, followersOf, SITE_ACTOR } from "./followers.ts";
-import type { createKeyring } from "./keys.ts";
 import { articleOf, createOf, isUuid, personOf, publishedArticle, siteActor } from "./objects.ts";
 import { activeUserExists, countOutbox, outboxArticles, readUsageCounts } from "./queries.ts";
 
@@ -60,14 +60,14 @@ export function registerDispatchers(
       if (!(await actorExists(identifier))) return null;
       const rows = await outboxArticles(db, identifier, OUTBOX_PAGE);
       return {
-        items: rows.map((row) => createOf(ctx, articleOf(ctx, base, row), row.userId)),
+        items: await Promise.all(rows.map(async (row) => createOf(ctx, await articleOf(base, row), row.userId))),
       };
     })
     .setCounter((_ctx, identifier) => countOutbox(db, identifier));
 
-  federation.setObjectDispatcher(Article, "/posts/{id}", async (ctx, values) => {
+  federation.setObjectDispatcher(Article, "/posts/{id}", async (_ctx, values) => {
     const post = await publishedArticle(db, values.id);
-    return post ? articleOf(ctx, base, post) : null;
+    return post ? articleOf(base, post) : null;
   });
 
   let usage: { at: number; counts: Promise<number[]> } | undefined;

@@ -10,10 +10,10 @@ import { periodic } from "../../infra/periodic.ts";
 import type { Deps } from "../core/deps.ts";
 import { isActorDelete, isActorUpdate, isFlagForward, isPostActivity } from "../core/federation-queue.ts";
 import { NOTHING_PUBLIC } from "../core/tags.ts";
+import { createKeyring } from "../provenance/keys.ts";
 import { registerDispatchers } from "./dispatchers.ts";
 import { forgetFollower } from "./followers.ts";
 import { registerInbox } from "./inbox.ts";
-import { createKeyring } from "./keys.ts";
 import { deliverActorDelete, deliverActorUpdate, deliverFlag, deliverPostActivity } from "./outgoing.ts";
 import { checkSender } from "./senders.ts";
 

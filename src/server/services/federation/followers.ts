@@ -5,7 +5,7 @@ import { remoteFollowers } from "../../db/schema.ts";
 import { hostOf } from "./domains.ts";
 
 /** A local actor: a user's id, or the site's own actor. */
-export const SITE_ACTOR = "site";
+export { SITE_ACTOR } from "../core/federation-queue.ts";
 
 export interface RemoteFollower {
   uri: string;

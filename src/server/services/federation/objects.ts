@@ -1,22 +1,19 @@
 import type { Context } from "@fedify/fedify";
-import { Article, Create, Endpoints, Group, Hashtag, Image, Person, PUBLIC_COLLECTION } from "@fedify/fedify/vocab";
-import { Temporal } from "@js-temporal/polyfill";
-import { and, eq, isNull } from "drizzle-orm";
+import { type Article, Create, Endpoints, Group, Image, Person, PUBLIC_COLLECTION } from "@fedify/fedify/vocab";
+import { and, eq, isNull, sql } from "drizzle-orm";
 import { SITE_HANDLE } from "#shared/handles.ts";
-import { excerpt, plainText } from "#shared/text.ts";
 import type { Db } from "../../db/client.ts";
-import { categories, posts, users } from "../../db/schema.ts";
+import { categories, postRevisions, posts, users } from "../../db/schema.ts";
 import { escapeHtml } from "../../infra/html.ts";
 import { isPublished } from "../core/post-queries.ts";
+import { buildArticle, instant } from "../provenance/article.ts";
+import { withProofs } from "../provenance/site-proof.ts";
 import { readSettings } from "../settings.ts";
 import { SITE_ACTOR } from "./followers.ts";
 
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 export const isUuid = (value: string) => UUID.test(value);
 
-/** Fedify's types name the platform's `Temporal`, which Node lacks; its vocabulary takes the polyfill's at run time. */
-type Instant = NonNullable<NonNullable<ConstructorParameters<typeof Article>[0]>["published"]>;
-export const instant = (date: Date) => Temporal.Instant.fromEpochMilliseconds(date.getTime()) as unknown as Instant;
 const absolute = (url: string, base: string) => new URL(url, `${base}/`);
 /** Plain text as the HTML a summary is: escaped, its lines kept. */
 const textAsHtml = (text: string) =>
@@ -84,6 +81,11 @@ export const articleColumns = {
   updatedAt: posts.updatedAt,
   createdAt: posts.createdAt,
   category: categories.title,
+  /** Its latest revision's number, time and the proofs of it (docs/provenance.md). */
+  latest: sql<{ revision: number; at: string; proofs: unknown[] } | null>`(select json_build_object('revision',
+    ${postRevisions.revision}, 'at', ${postRevisions.publishedAt},
+    'proofs', json_build_array(${postRevisions.siteProof}, ${postRevisions.actorProof}))
+    from ${postRevisions} where ${postRevisions.postId} = ${posts.id} order by ${postRevisions.revision} desc limit 1)`,
 };
 
 /** A published post of an author who is not blocked, or null. */
@@ -100,32 +102,14 @@ export async function publishedArticle(db: Db, postId: string) {
 
 export type ArticleRow = NonNullable<Awaited<ReturnType<typeof publishedArticle>>>;
 
-/** A hashtag is one word: the category's letters and digits. */
-const hashtag = (title: string) => title.replace(/[^\p{L}\p{N}_]/gu, "");
-
 /**
- * A post as an `Article`: its whole sanitised HTML, a summary, the cover as an attachment and the category as a
- * hashtag, addressed to the public and to its author's and the site's followers.
+ * A post as an `Article` (provenance/article.ts), with the FEP-8b32 proofs of its latest revision (the site's and its
+ * author's actor's): they hold while the post is what that revision signed, and fail on a copy changed since.
  */
-export function articleOf(ctx: Context<void>, base: string, post: ArticleRow) {
-  const tag = hashtag(post.category);
-  const published = post.publishedAt ?? post.createdAt;
-  return new Article({
-    id: ctx.getObjectUri(Article, { id: post.id }),
-    attribution: ctx.getActorUri(post.userId),
-    name: post.title,
-    content: post.description,
-    summary: excerpt(plainText(post.description), 500),
-    url: absolute(`/posts/${post.id}`, base),
-    published: instant(published),
-    updated: post.updatedAt > published ? instant(post.updatedAt) : null,
-    to: PUBLIC_COLLECTION,
-    ccs: [ctx.getFollowersUri(post.userId), ctx.getFollowersUri(SITE_ACTOR)],
-    attachments: post.image ? [new Image({ url: absolute(post.image, base), name: post.title })] : [],
-    tags: tag
-      ? [new Hashtag({ name: `#${tag}`, href: absolute(`/posts?category=${encodeURIComponent(post.category)}`, base) })]
-      : [],
-  });
+export async function articleOf(base: string, post: ArticleRow) {
+  const latest = post.latest;
+  const article = buildArticle(base, post, latest && latest.revision > 1 ? new Date(latest.at) : null);
+  return latest ? withProofs(article, latest.proofs) : article;
 }
 
 /** A post's `Create`, as its author's followers get it and as the author's outbox lists it. */

@@ -10,8 +10,9 @@ import {
   type PostActivity,
   postOrderingKey,
 } from "../core/federation-queue.ts";
+import { instant } from "../provenance/article.ts";
 import { followersOf, SITE_ACTOR } from "./followers.ts";
-import { articleOf, createOf, instant, personOf, publishedArticle } from "./objects.ts";
+import { articleOf, createOf, personOf, publishedArticle } from "./objects.ts";
 
 /**
  * Forwards a report of a reply to the server it came from, as Mastodon does: a `Flag` from the site's actor naming
@@ -90,7 +91,7 @@ export async function deliverPostActivity(ctx: Context<void>, db: Db, base: stri
   }
   const post = await publishedArticle(db, message.postId);
   if (!post) return;
-  const article = articleOf(ctx, base, post);
+  const article = await articleOf(base, post);
   if (message.action === "update") {
     const everyone = await followersOf(db, [message.authorId, SITE_ACTOR]);
     const update = new Update({

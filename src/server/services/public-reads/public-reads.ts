@@ -18,6 +18,7 @@ import {
 import type { Deps } from "../core/deps.ts";
 import { requirePublished } from "../core/post-queries.ts";
 import { cacheTags } from "../core/tags.ts";
+import { type Provenance, readProvenance } from "../provenance/revisions.ts";
 import { readSettings } from "../settings.ts";
 
 type Page<T> = { items: T[]; nextCursor: string | null };
@@ -219,6 +220,17 @@ export function createPublicReads(cache: ReadCache, deps: Deps) {
       }));
       return { entry };
     },
+
+    /**
+     * `GET /api/posts/{id}/provenance` as anyone sees it: whether the post still matches its latest revision is
+     * computed when the cache cannot answer, and kept until the post or its author (their wallet) changes.
+     */
+    provenance: (postId: string) =>
+      cache.through(
+        `provenance:${postId}`,
+        async () => ({ ...(await readProvenance(deps, postId)), toSign: null }),
+        (provenance: Provenance) => [cacheTags.post(postId), cacheTags.user(provenance.authorId)],
+      ),
 
     commentsPage: (postId: string, query: PageQuery) =>
       cache.through(
