@@ -4,7 +4,7 @@ import { revisionToSignAtom } from "./pending.ts";
 
 // The provenance feature's door. The badge is plain markup (server-rendered with the post); asking an author to sign
 // loads on demand, and the wallet's code only once they press "Sign this revision".
-export { type PostProvenance, ProvenanceBadge } from "./components/provenance-badge.tsx";
+export { ProvenanceBadge } from "./components/provenance-badge.tsx";
 
 const RevisionPromptIsland = lazy(() => import("./components/revision-prompt.tsx"));
 const SignRevisionIsland = lazy(() =>

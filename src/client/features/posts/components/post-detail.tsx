@@ -7,7 +7,7 @@ import { RichText } from "../../../components/rich-text.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { useSession } from "../../../lib/session.ts";
 import { usePageTitle } from "../../../lib/site-settings.ts";
-import { type PostProvenance, ProvenanceBadge, SignThisRevision } from "../../provenance/public.tsx";
+import { ProvenanceBadge, SignThisRevision } from "../../provenance/public.tsx";
 import { useDeletePost } from "../api/delete-post.ts";
 import { usePost } from "../api/get-post.ts";
 import { CoverImage } from "./cover-image.tsx";
@@ -51,8 +51,7 @@ export function PostDetail({
     <QueryState query={post} label="Loading post" page missing={MISSING}>
       {(data) => {
         const isAuthor = session?.id === data.user.id;
-        const provenance =
-          data.status === "published" ? (data as { provenance?: PostProvenance | null }).provenance : null;
+        const provenance = data.status === "published" ? data.provenance : null;
         return (
           <Container as="article" maxW="3xl" py="8">
             <Stack gap="5">

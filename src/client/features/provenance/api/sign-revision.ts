@@ -1,9 +1,7 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
-import { z } from "#shared/zod.ts";
+import { revisionSignedSchema } from "#shared/schemas/provenance.ts";
 import { api } from "../../../lib/api-client.ts";
 import { queryKeys } from "../../../lib/query-keys.ts";
-
-const signedSchema = z.object({ revision: z.int(), signer: z.string() });
 
 export const signRevision = ({
   postId,
@@ -14,7 +12,7 @@ export const signRevision = ({
   revision: number;
   signature: string;
 }) =>
-  api(`/api/posts/${encodeURIComponent(postId)}/revisions/${revision}/signature`, signedSchema, {
+  api(`/api/posts/${encodeURIComponent(postId)}/revisions/${revision}/signature`, revisionSignedSchema, {
     method: "POST",
     body: { signature },
   });
