@@ -38,7 +38,7 @@ import { notificationRoutes, oneClickUnsubscribeRoute } from "./routes/notificat
 import { registerPages } from "./routes/pages/index.ts";
 import { paymentRoutes } from "./routes/payments/index.ts";
 import { postRoutes } from "./routes/posts/index.ts";
-import { provenanceRoutes } from "./routes/provenance/index.ts";
+import { provenancePageRoute, provenanceRoutes } from "./routes/provenance/index.ts";
 import { settingsRoutes } from "./routes/settings/index.ts";
 import { statsRoutes } from "./routes/stats/index.ts";
 import { oneClickSubscriptionRoute, subscriptionRoutes } from "./routes/subscriptions/index.ts";
@@ -247,6 +247,7 @@ export async function buildApp(options: AppOptions) {
 
   // 6. Reader pages rendered on the server, uploaded files, and the client with its fallback for client routes.
   const clientDir = options.clientDir ?? path.join(ROOT, "dist/client");
+  await app.register(provenancePageRoute);
   await registerPages(app, { clientDir, serverDir: path.join(path.dirname(clientDir), "server") });
   await app.register(feedRoutes);
   await registerClient(app, {

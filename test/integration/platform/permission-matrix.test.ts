@@ -488,6 +488,7 @@ const OTHER_ROUTES: Row[] = [
     (url): Row => ["GET", url, () => ({ url }), PUBLIC],
   ),
   ["GET", "/posts/:id", (w) => ({ url: `/posts/${w.post.id}` }), PUBLIC],
+  ["GET", "/posts/:id/provenance", (w) => ({ url: `/posts/${w.post.id}/provenance` }), PUBLIC],
   [
     "GET",
     "/profile/:id",

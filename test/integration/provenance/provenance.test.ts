@@ -113,6 +113,21 @@ describe.each(databaseTargets)("a post's revisions and signatures on $name", (ta
     const second = await authorWallet.signTypedData(typedFor(edited));
     expect((await sign(post.id, 2, second)).statusCode).toBe(200);
     expect((await provenance(post.id)).signer).toBe(authorWallet.address);
+    // The feed names the provenance page; the page itself reads without script.
+    const feed = (await app.inject({ url: `/rss.xml?author=${author.id}` })).body;
+    expect(feed).toContain(
+      `rel="related" type="text/html" title="Provenance: revisions and signatures" href="http://penchain.test/posts/${post.id}/provenance"`,
+    );
+    const page = await app.inject({ url: `/posts/${post.id}/provenance` });
+    expect(page.statusCode).toBe(200);
+    expect(page.headers["content-type"]).toContain("text/html");
+    expect(page.body).not.toContain("<script");
+    expect(page.body).toContain(
+      `Signed by ${authorWallet.address.slice(0, 6)}…${authorWallet.address.slice(-4)}, revision 2.`,
+    );
+    expect(page.body).toContain("<del>− One</del>");
+    expect(page.body).toContain("<ins>+ Two</ins>");
+    expect(page.body).toContain("Title: <del>First words</del><ins>Second words</ins>");
     const list = (await app.inject({ url: `/api/posts?author=${author.id}` })).json();
     expect(list.items.find((item: { id: string }) => item.id === post.id).provenance).toEqual({
       revision: 2,
@@ -192,6 +207,10 @@ describe.each(databaseTargets)("a post's revisions and signatures on $name", (ta
     const page = await app.inject({ url: `/posts/${post.id}/provenance` });
     expect(page.statusCode).toBe(200);
     expect(page.body).toContain("does not match what its author signed");
+    expect(page.body).toContain("its body differs from revision 1");
+    // Not a public post: no provenance.
+    expect((await app.inject({ url: `/posts/${crypto.randomUUID()}/provenance` })).statusCode).toBe(404);
+    expect((await app.inject({ url: "/posts/not-an-id/provenance" })).statusCode).toBe(404);
 
     // A revision's own row changed: its digest no longer holds.
     const other = await createPost(app, author, category, { title: "Row changed" });

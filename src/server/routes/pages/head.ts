@@ -1,3 +1,4 @@
+import { provenancePath } from "#shared/provenance.ts";
 import type { PageHead } from "#shared/reader-pages.ts";
 import { escapeHtml } from "../../infra/html.ts";
 
@@ -49,6 +50,16 @@ export function renderHead(head: PageHead, publicUrl: string): string {
       mainEntityOfPage: url,
       articleSection: post.category,
       ...(image ? { image } : {}),
+      // Its revisions, the author's signatures and the site's proofs (docs/provenance.md).
+      ...(post.provenance
+        ? {
+            subjectOf: {
+              "@type": "WebPage",
+              name: "Provenance: revisions and signatures",
+              url: `${publicUrl}${provenancePath(post.id)}`,
+            },
+          }
+        : {}),
     };
     tags.push(`<script type="application/ld+json">${safeJson(jsonLd)}</script>`);
   }

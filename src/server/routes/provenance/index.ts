@@ -6,9 +6,11 @@ import {
   revisionSignatureBodySchema,
   revisionSignedSchema,
 } from "#shared/schemas/provenance.ts";
+import { HttpError } from "../../http-error.ts";
 import { currentUser } from "../../plugins/auth.ts";
 import { byUser, limitBy } from "../../plugins/rate-limits.ts";
 import { sendCached } from "../../plugins/read-cache.ts";
+import { POST_NOT_FOUND } from "../../services/core/post-queries.ts";
 import { type Provenance, signRevision, typedDataToSign } from "../../services/provenance/revisions.ts";
 
 const tags = ["provenance"];
@@ -49,5 +51,16 @@ export const provenanceRoutes: FastifyPluginAsyncZod = async (app) => {
         request.params.revision,
         request.body.signature as `0x${string}`,
       ),
+  });
+};
+
+/** The provenance page, server-rendered and readable without script. */
+export const provenancePageRoute: FastifyPluginAsyncZod = async (app) => {
+  app.get("/posts/:id/provenance", { schema: { hide: true } }, async (request, reply) => {
+    const parsed = postIdParamsSchema.safeParse(request.params);
+    if (!parsed.success) throw new HttpError(404, POST_NOT_FOUND);
+    const entry = await app.reads.provenancePage(parsed.data.id);
+    reply.header("cache-control", "no-cache");
+    return sendCached(request, reply, entry);
   });
 };

@@ -56,28 +56,15 @@ export function createKeyring(db: Db) {
   };
 }
 
-const ed25519Kept = new Map<string, Promise<CryptoKeyPair>>();
-
 /**
  * An actor's Ed25519 key pair (the site's, or an author's), the one its actor publishes (`#multikey-2`) and proofs
- * are made with. Read in the caller's transaction; a key made in it is kept in memory only once a later read finds it
- * committed.
+ * are made with, made the first time it is asked for. Read in the caller's transaction each time (a revision's write,
+ * not a reader's path): a key made in a transaction that rolls back is never used again.
  */
-export function ed25519KeyOf(db: Db, actor: string): Promise<CryptoKeyPair> {
-  const kept = ed25519Kept.get(actor);
-  if (kept) return kept;
+export async function ed25519KeyOf(db: Db, actor: string): Promise<CryptoKeyPair> {
   const where = and(eq(federationKeys.actor, actor), eq(federationKeys.algorithm, "Ed25519"));
-  const read = async () => {
-    const [row] = await db.select().from(federationKeys).where(where);
-    if (!row) return null;
-    return {
-      privateKey: await importJwk(row.privateKey as JsonWebKey, "private"),
-      publicKey: await importJwk(row.publicKey as JsonWebKey, "public"),
-    };
-  };
-  const made = (async () => {
-    const found = await read();
-    if (found) return { pair: found, kept: true };
+  let [row] = await db.select().from(federationKeys).where(where);
+  if (!row) {
     const pair = await generateCryptoKeyPair("Ed25519");
     // Another instance (or the moderation log) may make it at the same time: the first one written is everyone's.
     await db
@@ -89,18 +76,13 @@ export function ed25519KeyOf(db: Db, actor: string): Promise<CryptoKeyPair> {
         publicKey: await exportJwk(pair.publicKey),
       })
       .onConflictDoNothing();
-    const written = await read();
-    if (!written) throw new Error(`no Ed25519 key for ${actor}`);
-    return { pair: written, kept: false };
-  })();
-  const pair = made.then((result) => result.pair);
-  made.then(
-    (result) => {
-      if (result.kept && !ed25519Kept.has(actor)) ed25519Kept.set(actor, pair);
-    },
-    () => {},
-  );
-  return pair;
+    [row] = await db.select().from(federationKeys).where(where);
+  }
+  if (!row) throw new Error(`no Ed25519 key for ${actor}`);
+  return {
+    privateKey: await importJwk(row.privateKey as JsonWebKey, "private"),
+    publicKey: await importJwk(row.publicKey as JsonWebKey, "public"),
+  };
 }
 
 /** The site actor's Ed25519 key pair. */

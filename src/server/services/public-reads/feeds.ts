@@ -1,3 +1,4 @@
+import { provenancePath } from "#shared/provenance.ts";
 import type { Post } from "#shared/schemas/posts.ts";
 import { excerpt, plainText } from "#shared/text.ts";
 import type { Format } from "../../infra/read-cache.ts";
@@ -68,6 +69,7 @@ export function createFeeds(reads: PublicReads, deps: Deps) {
               date: new Date(post.publishedAt ?? post.createdAt),
               category: post.category,
               image: post.image ? absolute(post.image) : undefined,
+              provenance: post.provenance ? `${base}${provenancePath(post.id)}` : undefined,
             })),
           );
         },

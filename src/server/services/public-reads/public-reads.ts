@@ -18,6 +18,7 @@ import {
 import type { Deps } from "../core/deps.ts";
 import { requirePublished } from "../core/post-queries.ts";
 import { cacheTags } from "../core/tags.ts";
+import { renderProvenancePage } from "../provenance/page.ts";
 import { type Provenance, readProvenance } from "../provenance/revisions.ts";
 import { readSettings } from "../settings.ts";
 
@@ -38,6 +39,11 @@ const commentsTags = (postId: string, comments: Comment[]) => [
 /** What a rendered page leaves to its expiry: counts (decision 016) and new comments (decision 019). */
 const FOLLOWED_LATER = [cacheTags.counts(""), cacheTags.newComment("")];
 const countsTags = (shown: Post[]) => shown.map((post) => cacheTags.counts(post.id));
+const PROVENANCE_PAGE: Format = {
+  type: "text/html; charset=utf-8",
+  encode: (value) => (value as { html: string }).html,
+  kept: (value) => ({ ...(value as { html: string }), html: "" }),
+};
 const isNotFound = (error: unknown) => error instanceof HttpError && error.statusCode === 404;
 
 /**
@@ -132,6 +138,17 @@ export function createPublicReads(cache: ReadCache, deps: Deps) {
     return cache.setDerived(copyKey, merge(own), [shared, { readAt, tags: reactionTags }]);
   }
 
+  /**
+   * `GET /api/posts/{id}/provenance` as anyone sees it: whether the post still matches its latest revision is
+   * computed when the cache cannot answer, and kept until the post or its author (their wallet) changes.
+   */
+  const provenance = (postId: string) =>
+    cache.through(
+      `provenance:${postId}`,
+      async () => ({ ...(await readProvenance(deps, postId)), toSign: null }),
+      (answer: Provenance) => [cacheTags.post(postId), cacheTags.user(answer.authorId)],
+    );
+
   const postsPageKey = (query: PostListQuery) => `posts:${JSON.stringify(query)}`;
   const postDetailKey = (id: string) => `post:${id}`;
 
@@ -221,15 +238,26 @@ export function createPublicReads(cache: ReadCache, deps: Deps) {
       return { entry };
     },
 
-    /**
-     * `GET /api/posts/{id}/provenance` as anyone sees it: whether the post still matches its latest revision is
-     * computed when the cache cannot answer, and kept until the post or its author (their wallet) changes.
-     */
-    provenance: (postId: string) =>
+    provenance,
+
+    /** The provenance page (/posts/{id}/provenance): rendered from the answer above, kept as long as it is. */
+    provenancePage: (postId: string) =>
       cache.through(
-        `provenance:${postId}`,
-        async () => ({ ...(await readProvenance(deps, postId)), toSign: null }),
-        (provenance: Provenance) => [cacheTags.post(postId), cacheTags.user(provenance.authorId)],
+        `provenance-page:${postId}`,
+        async () => {
+          const answer = (await provenance(postId)).value as Provenance;
+          const settings = (
+            await cache.through(
+              "settings",
+              () => readSettings(deps),
+              () => [cacheTags.settings],
+            )
+          ).value as SiteSettings;
+          const site = { siteName: settings.siteName, chainId: deps.config.chain.id, publicUrl: deps.config.publicUrl };
+          return { html: renderProvenancePage(answer, site), authorId: answer.authorId };
+        },
+        (page: { authorId: string }) => [cacheTags.post(postId), cacheTags.user(page.authorId), cacheTags.settings],
+        PROVENANCE_PAGE,
       ),
 
     commentsPage: (postId: string, query: PageQuery) =>

@@ -38,6 +38,8 @@ export interface RssItem {
   date: Date;
   category: string;
   image?: string | undefined;
+  /** The post's provenance page: its revisions, the author's signatures and the site's proofs. */
+  provenance?: string | undefined;
 }
 
 function item(entry: RssItem) {
@@ -52,6 +54,11 @@ function item(entry: RssItem) {
     `      ${element("dc:creator", entry.author)}`,
     `      ${element("category", entry.category)}`,
     ...(entry.image ? [`      <enclosure url="${xmlText(entry.image)}" length="0" type="image/webp"/>`] : []),
+    ...(entry.provenance
+      ? [
+          `      <atom:link rel="related" type="text/html" title="Provenance: revisions and signatures" href="${xmlText(entry.provenance)}"/>`,
+        ]
+      : []),
     "    </item>",
   ].join("\n");
 }
