@@ -1,4 +1,5 @@
 import crypto from "node:crypto";
+import canonicalize from "canonicalize";
 import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import { getAddress, type Hex, isAddressEqual, recoverTypedDataAddress } from "viem";
 import {
@@ -199,7 +200,8 @@ export async function readProvenance(deps: Pick<Deps, "db" | "config" | "storage
     );
     for (const [field, words] of Object.entries(CANONICAL_FIELDS)) {
       const key = field as keyof typeof CANONICAL_FIELDS;
-      if (JSON.stringify(now[key]) !== JSON.stringify(kept[key])) differs.push(words);
+      // Compared canonically: jsonb keeps an object's keys in its own order.
+      if (canonicalize(now[key]) !== canonicalize(kept[key])) differs.push(words);
     }
     if ((await revisionDigest(now)) !== latest.digest && differs.length === 0) differs.push("revision");
   }
