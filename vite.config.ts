@@ -172,11 +172,12 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // Not the components with large libraries of their own (the image picker, the post body's sanitiser,
                 // the bar's menus), which come with the screens or the presses that need them (lib/zod-config.ts goes
                 // with zod, above). With it, the few small modules most screens share (the error and page shapes of
-                // every answer, the pages' titles and the text helpers under them, the wallet's unused-payment note):
+                // every answer, the pages' titles and the text helpers under them, the wallet's unused-payment note, the
+                // layout's slot for the ask to sign a revision):
                 // a file each cost its headers and a round trip.
                 {
                   name: "shell",
-                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list|router-link|use-recipes)|src[\\/]client[\\/](app[\\/]page-heads|features[\\/]wallet[\\/]unused-payment)\.ts$|src[\\/]shared[\\/](text|schemas[\\/](error|pagination))\.ts$/,
+                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list|router-link|use-recipes)|src[\\/]client[\\/](app[\\/]page-heads|features[\\/]wallet[\\/]unused-payment|features[\\/]provenance[\\/]pending)\.ts$|src[\\/]client[\\/]features[\\/]provenance[\\/]public\.tsx$|src[\\/]shared[\\/](text|schemas[\\/](error|pagination))\.ts$/,
                   includeDependenciesRecursively: false,
                 },
               ],

@@ -5,6 +5,7 @@ import { Footer } from "../components/layout/footer.tsx";
 import { Navbar } from "../components/layout/navbar.tsx";
 import { UnverifiedNotice } from "../features/auth/components/unverified-notice.tsx";
 import { NotificationBell } from "../features/notifications/components/notification-bell.tsx";
+import { RevisionPrompt } from "../features/provenance/public.tsx";
 import { WalletSessionGuard } from "../features/wallet/public.tsx";
 import { useSession } from "../lib/session.ts";
 import { useSiteTitle } from "../lib/site-settings.ts";
@@ -37,6 +38,7 @@ export function Layout() {
       <Navbar actions={session && <NotificationBell userId={session.id} />} />
       <UnverifiedNotice />
       <Flex as="main" id="main" tabIndex={-1} outline="none" direction="column" flex="1">
+        <RevisionPrompt />
         <ScreenErrorBoundary address={pathname}>
           <Suspense fallback={<Spinner m="10" alignSelf="center" role="status" aria-label="Loading page" />}>
             <Outlet />

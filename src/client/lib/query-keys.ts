@@ -16,6 +16,8 @@ export const queryKeys = {
     detail: postDetail,
     /** The signed-in author's drafts and scheduled posts. */
     drafts: () => ["posts", "drafts"] as const,
+    /** Its revisions and what is left to sign: under the post's key, so an edit reloads it. */
+    provenance: (id: string) => [...postDetail(id), "provenance"] as const,
   },
   comments: {
     one: (id: string) => ["comments", id] as const,

@@ -1078,3 +1078,16 @@ export const webhookDeliveries = pgTable(
     index("webhook_deliveries_endpoint_idx").on(t.endpointId, t.createdAt.desc().nullsFirst()),
   ],
 );
+
+/**
+ * A post's provenance as the archive it was imported from carried it (`posts/<name>/provenance.json` of a Penchain
+ * archive): the earlier site's revisions, signatures and key, kept as they came and handed back in *Download my
+ * data*, where `npm run verify-post` checks them. This site never vouches for them.
+ */
+export const importedProvenance = pgTable("imported_provenance", {
+  postId: uuid("post_id")
+    .primaryKey()
+    .references(() => posts.id, { onDelete: "cascade" }),
+  document: jsonb("document").notNull(),
+  createdAt: createdAt(),
+});

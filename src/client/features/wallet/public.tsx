@@ -9,6 +9,7 @@ const WalletLoginIsland = lazy(() => import("./components/wallet-login.tsx"));
 const LinkWalletIsland = lazy(() => import("./components/link-wallet.tsx"));
 const TipDialogIsland = lazy(() => import("./components/tip-dialog.tsx"));
 const WalletSessionGuardIsland = lazy(() => import("./components/wallet-session-guard.tsx"));
+const SignTypedDataIsland = lazy(() => import("./components/sign-typed-data.tsx"));
 
 /** A plain button until clicked; then the wallet island, which carries the click out. */
 function WalletGate({
@@ -83,6 +84,15 @@ export const TipAuthorButton = (props: TipProps) => (
     {(close) => <TipDialogIsland {...props} onClose={close} />}
   </WalletGate>
 );
+
+/** EIP-712 typed data signed with the account's verified wallet: a plain button until pressed. */
+export const SignTypedDataButton = (props: React.ComponentProps<typeof SignTypedDataIsland>) => (
+  <WalletGate label={props.label} buttonProps={{ size: "sm", colorPalette: "teal", variant: "solid" }}>
+    {() => <SignTypedDataIsland {...props} />}
+  </WalletGate>
+);
+
+export type { TypedDataToSign } from "./components/sign-typed-data.tsx";
 
 export const WalletSessionGuard = () => (
   <Suspense fallback={null}>

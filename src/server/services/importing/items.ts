@@ -1,4 +1,5 @@
 import { COMMENT_MAX, POST_DESCRIPTION_MAX, POST_TITLE_MAX } from "#shared/constants.ts";
+import type { ProvenanceFile } from "#shared/schemas/provenance-file.ts";
 import type { ArchiveFile } from "./archive-file.ts";
 
 /** A comment an archive brings, kept under its original writer's name and date. */
@@ -33,6 +34,8 @@ export interface ImportedPost {
   draftReason?: string;
   /** What of it was left out (a shortcode, comments over the limit): reported with the item. */
   notes?: string[];
+  /** A Penchain archive's `provenance.json` beside it: its revisions on the site it comes from, kept as they are. */
+  provenance?: ProvenanceFile;
 }
 
 /** A reader subscribed by e-mail on the old site (Substack's list, Ghost's members). */

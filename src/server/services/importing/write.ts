@@ -1,6 +1,6 @@
 import { and, eq } from "drizzle-orm";
 import { oneLine, plainText } from "#shared/text.ts";
-import { comments, importedItems, postRedirects, users } from "../../db/schema.ts";
+import { comments, importedItems, importedProvenance, postRedirects, users } from "../../db/schema.ts";
 import { refuseSilencedAuthor, writeNewPost } from "../content/new-posts.ts";
 import type { AuthUser } from "../core/auth-user.ts";
 import type { Deps } from "../core/deps.ts";
@@ -139,6 +139,8 @@ export async function writePost(deps: WriteDeps, target: ImportTarget, item: Imp
           .onConflictDoNothing()
           .returning({ source: importedItems.source });
         if (!claimed) throw new AlreadyImported();
+        // Handed back in this site's archive of it, where verify-post checks it; this site vouches for none of it.
+        if (item.provenance) await tx.insert(importedProvenance).values({ postId, document: item.provenance });
         if (oldPaths.length > 0) {
           const answering = await tx
             .insert(postRedirects)

@@ -3,13 +3,22 @@ import { and, asc, eq, gt, or, sql } from "drizzle-orm";
 import TurndownService from "turndown";
 import { stringify } from "yaml";
 import { ZipFile } from "yazl";
+import {
+  PROVENANCE_FORMAT,
+  type ProvenanceFile,
+  provenanceFileSchema,
+  type SiteProvenance,
+} from "#shared/schemas/provenance-file.ts";
 import { slugify } from "#shared/text.ts";
 import {
   categories,
   comments,
   emailSubscriptions,
+  federationKeys,
   follows,
+  importedProvenance,
   payments,
+  postRevisions,
   posts,
   remoteFollowers,
   rewards,
@@ -18,6 +27,7 @@ import {
 import { csvField } from "../../infra/csv.ts";
 import { escapeHtml } from "../../infra/html.ts";
 import type { Deps } from "../core/deps.ts";
+import { SITE_ACTOR } from "../core/federation-queue.ts";
 import { isReachable } from "../core/post-queries.ts";
 
 /** Posts are read this many at a time: an archive of thousands never holds them all. */
@@ -71,7 +81,9 @@ async function* eachPost(deps: Pick<Deps, "db">, userId: string) {
 const README = `Your Penchain data
 
 profile.json          your profile as it is now
-posts/<name>/         each post: index.html, index.md (Markdown with front matter) and its images
+posts/<name>/         each post: index.html, index.md (Markdown with front matter) and its images;
+                      provenance.json: its revisions, your wallet's signatures and the site's proofs
+                      (check them with Penchain's npm run verify-post -- <this zip>)
 ghost.json            your posts in Ghost's import format (Ghost Admin > Settings > Import/Export)
 comments.json         the comments you wrote (on a post you can no longer open, without its title)
 followers.json        who follows you, here and on the fediverse
@@ -133,8 +145,11 @@ export async function writeArchive(
   const ghostTags = new Map<string, string>();
   const ghostPostTags: object[] = [];
   let done = 0;
+  const provenance = await provenanceWriter(deps);
   for await (const post of eachPost(deps, userId)) {
     const ghost = await addPost(zip, post, base, stored);
+    const kept = await provenance(post.id);
+    if (kept) zip.addBuffer(json(kept), `posts/${slugOf(post.title, post.id)}/provenance.json`);
     ghostPosts.push(ghost);
     const tagId = ghostTags.get(post.category) ?? `tag-${ghostTags.size + 1}`;
     ghostTags.set(post.category, tagId);
@@ -150,6 +165,57 @@ export async function writeArchive(
   zip.end();
   await written;
   return { posts: done };
+}
+
+/**
+ * A post's provenance file (docs/provenance.md): its revisions here with their signatures and proofs, the chain id
+ * they were signed for and the site actor's public key, with what an import brought from earlier sites; null for a
+ * post that has none.
+ */
+async function provenanceWriter(deps: Pick<Deps, "db" | "config">) {
+  const [key] = await deps.db
+    .select({ publicKey: federationKeys.publicKey })
+    .from(federationKeys)
+    .where(and(eq(federationKeys.actor, SITE_ACTOR), eq(federationKeys.algorithm, "Ed25519")));
+  const x = (key?.publicKey as { x?: string } | undefined)?.x ?? null;
+  return async (postId: string): Promise<ProvenanceFile | null> => {
+    const [rows, [imported]] = await Promise.all([
+      deps.db.select().from(postRevisions).where(eq(postRevisions.postId, postId)).orderBy(asc(postRevisions.revision)),
+      deps.db
+        .select({ document: importedProvenance.document })
+        .from(importedProvenance)
+        .where(eq(importedProvenance.postId, postId)),
+    ]);
+    const earlier = imported ? provenanceFileSchema.safeParse(imported.document) : null;
+    if (rows.length === 0 && !earlier?.success) return null;
+    const keyIdOf = (proof: unknown) => String((proof as { verificationMethod?: unknown }).verificationMethod ?? "");
+    const latestKey = rows.length > 0 ? keyIdOf(rows.at(-1)?.siteProof) : null;
+    const { imported: before = [], ...from } = earlier?.success ? earlier.data : {};
+    return {
+      format: PROVENANCE_FORMAT,
+      post: postId,
+      page: `${deps.config.publicUrl}/posts/${postId}/provenance`,
+      chainId: deps.config.chain.id,
+      siteKey: latestKey && x ? { id: latestKey, x } : null,
+      revisions: rows.map((row) => ({
+        revision: row.revision,
+        digest: row.digest,
+        previous: row.previous,
+        publishedAt: row.publishedAt.toISOString(),
+        canonical: row.canonical as Record<string, unknown>,
+        author:
+          row.authorSignature && row.authorSigner && row.authorSignedAt
+            ? { signature: row.authorSignature, signer: row.authorSigner, signedAt: row.authorSignedAt.toISOString() }
+            : null,
+        site: {
+          proof: row.siteProof as Record<string, unknown>,
+          keyId: keyIdOf(row.siteProof),
+          document: row.siteDocument as Record<string, unknown>,
+        },
+      })),
+      imported: earlier?.success ? [from as SiteProvenance, ...before] : [],
+    };
+  };
 }
 
 /** The last part of an address as a file name: no path, nothing but letters, digits, dots, dashes and underscores. */

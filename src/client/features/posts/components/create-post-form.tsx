@@ -20,6 +20,7 @@ import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { RouterLink } from "../../../components/router-link.tsx";
 import { usePublicConfig } from "../../../lib/config.ts";
 import { useSession } from "../../../lib/session.ts";
+import { askToSignRevision } from "../../provenance/public.tsx";
 import { PayFee, unusedPayment } from "../../wallet/public.tsx";
 import { useCreatePost } from "../api/create-post.ts";
 import { PostFields } from "./post-fields.tsx";
@@ -73,6 +74,7 @@ export function CreatePostForm() {
           if (session) unusedPayment.forget(session.id, parsed.transectionHash);
           // Published: the list (docs/specification.md §Create Blog); a draft or scheduled post: its own page,
           // which only the author sees.
+          if (post.status === "published") askToSignRevision(post.id, "/posts");
           navigate(post.status === "published" ? "/posts" : `/posts/${post.id}`);
         },
       },

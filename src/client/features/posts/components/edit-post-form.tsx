@@ -7,6 +7,7 @@ import { useAutosave } from "../../../components/form/use-autosave.ts";
 import { useZodForm } from "../../../components/form/use-zod-form.ts";
 import { toLocalInput } from "../../../lib/format.ts";
 import { useSession } from "../../../lib/session.ts";
+import { askToSignRevision } from "../../provenance/public.tsx";
 import { useUpdatePost } from "../api/update-post.ts";
 import { PostFields } from "./post-fields.tsx";
 import { PublishControls } from "./publish-controls.tsx";
@@ -33,6 +34,7 @@ export function EditPostForm({ post }: { post: PostDetail }) {
       {
         onSuccess: (saved) => {
           autosave.clear();
+          if (saved.status === "published") askToSignRevision(saved.id, "/posts");
           navigate(saved.status === "published" ? "/posts" : `/posts/${saved.id}`);
         },
       },

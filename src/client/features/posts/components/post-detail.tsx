@@ -8,6 +8,7 @@ import { RouterLink } from "../../../components/router-link.tsx";
 import { UserChip } from "../../../components/user-chip.tsx";
 import { useSession } from "../../../lib/session.ts";
 import { usePageTitle } from "../../../lib/site-settings.ts";
+import { ProvenanceBadge, SignThisRevision } from "../../provenance/public.tsx";
 import { useDeletePost } from "../api/delete-post.ts";
 import { usePost } from "../api/get-post.ts";
 import { CoverImage } from "./cover-image.tsx";
@@ -51,6 +52,7 @@ export function PostDetail({
     <QueryState query={post} label="Loading post" page missing={MISSING}>
       {(data) => {
         const isAuthor = session?.id === data.user.id;
+        const provenance = data.status === "published" ? data.provenance : null;
         return (
           <Container as="article" maxW="3xl" py="8">
             <Stack gap="5">
@@ -118,10 +120,13 @@ export function PostDetail({
                 )}
               </UserChip>
               <ErrorLines error={remove.error} />
+              {provenance && <ProvenanceBadge postId={data.id} provenance={provenance} />}
               <Box borderTopWidth="1px" pt="5">
                 <RichText html={data.description} />
               </Box>
               <PostTips post={data} />
+              {/* Below the body: it appears once the page knows its reader is the author, and moves nothing read. */}
+              {isAuthor && provenance && !provenance.signer && <SignThisRevision postId={data.id} />}
               {children?.(data)}
             </Stack>
           </Container>

@@ -1,6 +1,11 @@
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { HostileArchive } from "../archive-file.ts";
+import {
+  PROVENANCE_FILE_MAX_BYTES,
+  type ProvenanceFile,
+  provenanceFileSchema,
+} from "#shared/schemas/provenance-file.ts";
+import { type ArchiveFile, HostileArchive } from "../archive-file.ts";
 import { CUT_BODY, cutBody, dateOf, type FormatOpener, type ImportedPost, oldPath } from "../items.ts";
 
 const MAX_FILE_BYTES = 5 * 1024 ** 2;
@@ -26,11 +31,32 @@ function split(text: string): { front: Front; body: string } {
   }
 }
 
+/**
+ * The `provenance.json` a Penchain archive keeps beside a post's `index.md` (docs/provenance.md), checked for its
+ * shape only (verify-post checks what it claims); answers why it is left out when it cannot be kept.
+ */
+async function provenanceBeside(
+  archive: ArchiveFile,
+  names: Set<string>,
+  file: string,
+): Promise<{ provenance?: ProvenanceFile; note?: string }> {
+  const name = path.posix.join(path.posix.dirname(file), "provenance.json");
+  if (path.posix.basename(file) !== "index.md" || !names.has(name)) return {};
+  try {
+    const parsed = provenanceFileSchema.safeParse(
+      JSON.parse((await archive.read(name, PROVENANCE_FILE_MAX_BYTES)).toString("utf8")),
+    );
+    if (parsed.success) return { provenance: parsed.data };
+  } catch {}
+  return { note: "Its provenance.json was not kept: it is not a Penchain post's provenance." };
+}
+
 /** A zip of Markdown files with front matter (Jekyll, Hugo, Mirror and Paragraph exports). */
 export function openMarkdown(markdown: (text: string) => Promise<string>): FormatOpener {
   return (archive) => {
     if (!archive.isZip) throw new HostileArchive("Zip the folder of Markdown files, then upload the zip.");
-    const files = archive.names().filter(isMarkdown).sort();
+    const names = new Set(archive.names());
+    const files = [...names].filter(isMarkdown).sort();
     return {
       async scan() {
         return { total: files.length, authors: [] };
@@ -67,7 +93,9 @@ export function openMarkdown(markdown: (text: string) => Promise<string>): Forma
             dateOf(front.date) ?? (jekyll ? dateOf(`${jekyll[1]}-${jekyll[2]}-${jekyll[3]}T00:00:00Z`) : null);
           // Cut before marked reads it: the body's Markdown at most the editor's length.
           const text = cutBody(front.title || !heading ? body : body.replace(heading[0], ""));
-          const draft = front.draft === true || front.published === false || text.cut;
+          // `status` as a Penchain archive writes it: only a published post arrives published.
+          const unpublished = typeof front.status === "string" && front.status !== "published";
+          const draft = front.draft === true || front.published === false || unpublished || text.cut;
           const paths = [
             first(front.permalink),
             first(front.url),
@@ -78,6 +106,7 @@ export function openMarkdown(markdown: (text: string) => Promise<string>): Forma
             .filter((value): value is string => value !== null);
           const cover = front.cover && typeof front.cover === "object" ? (front.cover as Front).image : front.cover;
           const html = await markdown(text.html).catch((error: Error) => new Error(error.message));
+          const { provenance, note } = await provenanceBeside(archive, names, file);
           yield {
             kind: "post",
             source,
@@ -92,6 +121,8 @@ export function openMarkdown(markdown: (text: string) => Promise<string>): Forma
             comments: [],
             baseDir: path.posix.dirname(file),
             ...(text.cut ? { draftReason: CUT_BODY } : {}),
+            ...(provenance ? { provenance } : {}),
+            ...(note ? { notes: [note] } : {}),
             ...(typeof html === "string" ? {} : { error: `its Markdown could not be read (${html.message})` }),
           } satisfies ImportedPost;
         }
