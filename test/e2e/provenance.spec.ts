@@ -78,6 +78,9 @@ test("an author publishes and signs the revision in their wallet; the badge says
   await served.click();
   await expect(visitor).toHaveURL(new RegExp(`/posts/${postId}/provenance$`));
   await expect(visitor.getByText(wallet.account.address).first()).toBeVisible();
+  // Its long addresses and keys wrap on a phone rather than push the page sideways.
+  await visitor.setViewportSize({ width: 360, height: 780 });
+  expect(await visitor.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
   await expect(visitor.getByRole("heading", { level: 1 })).toBeVisible();
   await shot(visitor, "provenance-page-no-script");
   await plain.close();

@@ -12,12 +12,12 @@ const code = (text: string) => `<code>${escapeHtml(text)}</code>`;
 const short = (address: string) => `${address.slice(0, 6)}…${address.slice(-4)}`;
 
 const STYLE = `body{font:16px/1.5 system-ui,sans-serif;max-width:52rem;margin:0 auto;padding:1rem;color:#1a202c;background:#fff}
-code,pre{font:13px/1.4 ui-monospace,monospace;overflow-wrap:anywhere;white-space:pre-wrap}
+a{overflow-wrap:anywhere}code,pre{font:13px/1.4 ui-monospace,monospace;overflow-wrap:anywhere;white-space:pre-wrap}
 pre{background:#f7fafc;padding:.5rem;border:1px solid #e2e8f0}
 .verdict{padding:.75rem 1rem;border:2px solid}.ok{border-color:#2f855a}.bad{border-color:#c53030;background:#fff5f5}
 ins{background:#e6ffed;text-decoration:none;display:block}del{background:#ffeef0;display:block}
 .same{display:block;color:#4a5568}section{border-top:1px solid #e2e8f0;margin-top:1.5rem}
-@media (prefers-color-scheme:dark){body{background:#1a202c;color:#e2e8f0}pre{background:#2d3748;border-color:#4a5568}
+@media (prefers-color-scheme:dark){body{background:#1a202c;color:#e2e8f0}a{color:#90cdf4}pre{background:#2d3748;border-color:#4a5568}
 ins{background:#22543d}del{background:#742a2a}.same{color:#a0aec0}.bad{background:#3b1f1f}}`;
 
 function verdict(provenance: Provenance) {
