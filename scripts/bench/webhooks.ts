@@ -43,6 +43,19 @@ export async function serveWebhooks(receiver: string) {
     insert into webhook_endpoints (user_id, url, events, secret)
     select ${author.id}::uuid, ${receiver} || '/hook/' || g, array['post.published', 'post.updated'], ${sealed}
     from generate_series(1, ${ENDPOINTS}) g`);
+  // Another author's post first: what a server loads with its first publish (Fedify, to sign the revision) is a
+  // start-up's cost, not the fan-out's.
+  const [other] = await rows<{ id: string }>(sql`
+    insert into users (first_name, last_name, handle, email, password_hash, is_account_verified)
+    values ('Other', 'Author', 'other-author', 'other@bench.example.com', 'not-a-hash', true) returning id`);
+  if (!other) throw new Error("seeding failed");
+  const warm = await app.inject({
+    method: "POST",
+    url: "/api/posts",
+    headers: { authorization: `Bearer ${await app.tokens.sign({ id: other.id, tokenVersion: 0 })}` },
+    payload: { title: "First", description: "<p>First</p>", category: "News", isFeatured: false },
+  });
+  if (warm.statusCode !== 201) throw new Error(`the first publish failed: ${warm.body}`);
   await app.db.execute(sql`vacuum analyze`);
   serveUntilStopped({
     url,
