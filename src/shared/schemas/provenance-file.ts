@@ -7,6 +7,25 @@ import { z } from "../zod.ts";
 export const PROVENANCE_FORMAT = "penchain-provenance/1";
 /** The most an archive's file may hold, read before it is parsed. */
 export const PROVENANCE_FILE_MAX_BYTES = 4 * 1024 * 1024;
+/** The deepest a file's objects and arrays may nest: a real one nests a few levels, a hostile one overflows stacks. */
+export const PROVENANCE_FILE_MAX_DEPTH = 32;
+
+/** How deeply a JSON text nests its objects and arrays (their brackets in strings not counted), without parsing it. */
+export function jsonDepth(text: string) {
+  let depth = 0;
+  let deepest = 0;
+  let inString = false;
+  for (let at = 0; at < text.length; at++) {
+    const char = text[at];
+    if (inString) {
+      if (char === "\\") at++;
+      else if (char === '"') inString = false;
+    } else if (char === '"') inString = true;
+    else if (char === "{" || char === "[") deepest = Math.max(deepest, ++depth);
+    else if (char === "}" || char === "]") depth--;
+  }
+  return deepest;
+}
 
 const hex64 = z.string().check(z.regex(/^[0-9a-f]{64}$/, "a digest is 64 lower-case hex digits"));
 

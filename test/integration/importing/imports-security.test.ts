@@ -3,13 +3,21 @@ import path from "node:path";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { App } from "../../../src/server/app.ts";
-import { categories, comments, imports, postRedirects, posts, users } from "../../../src/server/db/schema.ts";
+import {
+  categories,
+  comments,
+  importedProvenance,
+  imports,
+  postRedirects,
+  posts,
+  users,
+} from "../../../src/server/db/schema.ts";
 import type { AuthUser } from "../../../src/server/services/core/auth-user.ts";
 import { runNextImport } from "../../../src/server/services/importing/import-job.ts";
 import { startImport } from "../../../src/server/services/importing/import-requests.ts";
 import { suspend } from "../../../src/server/services/moderation/suspension.ts";
 import { buildTestApp } from "../../support/app.ts";
-import { importArchive, type WxrPost, wxr } from "../../support/archives.ts";
+import { importArchive, type WxrPost, wxr, zipOf } from "../../support/archives.ts";
 import { createCategory } from "../../support/content.ts";
 import { databaseTargets } from "../../support/databases.ts";
 import { bearer, makeAdmin, signUp } from "../../support/users.ts";
@@ -41,6 +49,46 @@ describe.each(databaseTargets)("Imports keep to the site's addresses and rules o
       .where(eq(users.id, userId));
   const get = (url: string) => app.inject({ method: "GET", url });
   const postsOf = (userId: string) => app.db.select().from(posts).where(eq(posts.userId, userId));
+
+  it("brings a post whose provenance.json nests too deep, without that file", async () => {
+    const writer = await signUp(app);
+    await settle(writer.id);
+    const depth = 100_000;
+    const revision = {
+      revision: 1,
+      digest: "a".repeat(64),
+      previous: null,
+      publishedAt: "2020-01-01T00:00:00.000Z",
+      canonical: { x: 0 },
+      author: null,
+      site: { proof: {}, keyId: "k", document: {} },
+    };
+    const file = JSON.stringify({
+      format: "penchain-provenance/1",
+      post: "elsewhere",
+      page: "https://elsewhere.example/posts/1/provenance",
+      chainId: 1,
+      siteKey: null,
+      revisions: [revision],
+    }).replace('{"x":0}', `${'{"x":'.repeat(depth)}0${"}".repeat(depth)}`);
+    const zip = await zipOf(
+      { "posts/deep/index.md": "---\ntitle: Deep words\n---\nHello.\n", "posts/deep/provenance.json": file },
+      false,
+    );
+    const state = await importArchive<State>(app, writer, { format: "markdown" }, { data: zip, filename: "deep.zip" });
+    expect(state.status).toBe("done");
+    const [post] = await postsOf(writer.id);
+    expect(post?.title, JSON.stringify(state.errors)).toBe("Deep words");
+    expect(state.errors.map((error) => error.reason)).toEqual([
+      "Its provenance.json was not kept: it is not a Penchain post's provenance.",
+    ]);
+    expect(
+      await app.db
+        .select()
+        .from(importedProvenance)
+        .where(eq(importedProvenance.postId, post?.id as string)),
+    ).toEqual([]);
+  });
 
   it("never lets an old address take over a screen, a route or a file of the site", async () => {
     const writer = await signUp(app);

@@ -18,7 +18,7 @@ export function paragraphsOf(html: string) {
 }
 
 /** Past this many cells the longest common subsequence is not sought: the middle shows as taken out, then put in. */
-const MAX_CELLS = 2_000_000;
+export const MAX_CELLS = 2_000_000;
 
 /**
  * What changed from `before` to `after`, line by line (the longest common subsequence of the lines between their

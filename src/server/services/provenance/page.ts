@@ -1,6 +1,6 @@
 import type { CanonicalRevision } from "#shared/provenance.ts";
 import { escapeHtml } from "../../infra/html.ts";
-import { diffLines, paragraphsOf } from "./diff.ts";
+import { diffLines, MAX_CELLS, paragraphsOf } from "./diff.ts";
 import type { Provenance } from "./revisions.ts";
 
 // The provenance page (/posts/{id}/provenance): plain HTML, readable without script, every value escaped.
@@ -35,7 +35,16 @@ function verdict(provenance: Provenance) {
   return `<p class="verdict ok"><strong>Not signed by its author.</strong> The post as stored now is exactly revision ${provenance.latest}, which the site signed; its author has not signed it with their wallet.</p>`;
 }
 
-function changes(before: CanonicalRevision | undefined, after: CanonicalRevision) {
+/**
+ * What one page may spend on diffs and canonical JSON, newest revision first: a post may have any number of
+ * revisions of up to a full body each, and the page is rendered on the request that misses the cache.
+ */
+const PAGE_BUDGET = { cells: 8_000_000, chars: 2_000_000 };
+type Budget = { cells: number; chars: number };
+
+export const NOT_SHOWN = "Its text and what changed are not shown here, to keep this page short";
+
+function changes(before: CanonicalRevision | undefined, after: CanonicalRevision, budget: Budget) {
   if (!before) return "<p>The first revision.</p>";
   const fields: string[] = [];
   if (before.title !== after.title)
@@ -45,7 +54,10 @@ function changes(before: CanonicalRevision | undefined, after: CanonicalRevision
   if (before.cover !== after.cover) fields.push("<p>The cover image changed.</p>");
   if (before.author.handle !== after.author.handle)
     fields.push(`<p>The author's handle changed to ${escapeHtml(after.author.handle)}.</p>`);
-  const lines = diffLines(paragraphsOf(before.body), paragraphsOf(after.body));
+  const from = paragraphsOf(before.body);
+  const to = paragraphsOf(after.body);
+  budget.cells -= Math.min(from.length * to.length, MAX_CELLS);
+  const lines = diffLines(from, to);
   const changed = lines.some((line) => line.kind !== "same");
   const body = changed
     ? `<div aria-label="What changed in the text">${lines
@@ -58,10 +70,11 @@ function changes(before: CanonicalRevision | undefined, after: CanonicalRevision
         )
         .join("\n")}</div>`
     : "<p>The text did not change.</p>";
+  budget.chars -= body.length;
   return `<h3>What changed since revision ${before.revision}</h3>${fields.join("")}${body}`;
 }
 
-function revisionSection(provenance: Provenance, index: number) {
+function revisionSection(provenance: Provenance, index: number, budget: Budget, apiUrl: string) {
   const revision = provenance.revisions[index] as Provenance["revisions"][number];
   const before = provenance.revisions[index - 1]?.canonical;
   const author = revision.author
@@ -75,9 +88,15 @@ function revisionSection(provenance: Provenance, index: number) {
 <p>Digest (SHA-256 of its canonical JSON): ${code(revision.digest)}<br>Previous: ${revision.previous ? code(revision.previous) : "none, the first"}</p>
 ${author}
 <p>The site's proof (FEP-8b32, eddsa-jcs-2022) by ${code(String(proof.verificationMethod ?? revision.site.keyId))}, ${escapeHtml(String(proof.created ?? ""))}:<br>${code(String(proof.proofValue ?? ""))}</p>
-${changes(before, revision.canonical)}
-<details><summary>Its canonical JSON</summary><pre>${escapeHtml(JSON.stringify(revision.canonical, null, 2))}</pre></details>
+${budget.cells > 0 && budget.chars > 0 ? details(before, revision.canonical, budget) : `<p>${NOT_SHOWN}: its canonical JSON is in <a href="${escapeHtml(apiUrl)}">the provenance answer</a>.</p>`}
 </section>`;
+}
+
+function details(before: CanonicalRevision | undefined, after: CanonicalRevision, budget: Budget) {
+  const json = escapeHtml(JSON.stringify(after, null, 2));
+  budget.chars -= json.length;
+  return `${changes(before, after, budget)}
+<details><summary>Its canonical JSON</summary><pre>${json}</pre></details>`;
 }
 
 function howToCheck(provenance: Provenance, chainId: number, apiUrl: string) {
@@ -98,7 +117,11 @@ export function renderProvenancePage(
 ) {
   const postUrl = provenance.page.replace(/\/provenance$/, "");
   const apiUrl = new URL(`/api/posts/${provenance.post}/provenance`, `${site.publicUrl}/`).href;
-  const revisions = provenance.revisions.map((_revision, index) => revisionSection(provenance, index)).reverse();
+  const budget = { ...PAGE_BUDGET };
+  const revisions = provenance.revisions
+    .map((_revision, index) => index)
+    .reverse()
+    .map((index) => revisionSection(provenance, index, budget, apiUrl));
   const title = `Provenance of “${provenance.title}”`;
   return `<!doctype html>
 <html lang="en">

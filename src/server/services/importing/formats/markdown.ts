@@ -1,7 +1,9 @@
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
 import {
+  jsonDepth,
   PROVENANCE_FILE_MAX_BYTES,
+  PROVENANCE_FILE_MAX_DEPTH,
   type ProvenanceFile,
   provenanceFileSchema,
 } from "#shared/schemas/provenance-file.ts";
@@ -31,6 +33,8 @@ function split(text: string): { front: Front; body: string } {
   }
 }
 
+const NOT_PROVENANCE = "Its provenance.json was not kept: it is not a Penchain post's provenance.";
+
 /**
  * The `provenance.json` a Penchain archive keeps beside a post's `index.md` (docs/provenance.md), checked for its
  * shape only (verify-post checks what it claims); answers why it is left out when it cannot be kept.
@@ -43,12 +47,13 @@ async function provenanceBeside(
   const name = path.posix.join(path.posix.dirname(file), "provenance.json");
   if (path.posix.basename(file) !== "index.md" || !names.has(name)) return {};
   try {
-    const parsed = provenanceFileSchema.safeParse(
-      JSON.parse((await archive.read(name, PROVENANCE_FILE_MAX_BYTES)).toString("utf8")),
-    );
+    const text = (await archive.read(name, PROVENANCE_FILE_MAX_BYTES)).toString("utf8");
+    // Kept as jsonb and written back out as JSON later: too deep a file would fail the post's import, or its archive.
+    if (jsonDepth(text) > PROVENANCE_FILE_MAX_DEPTH) return { note: NOT_PROVENANCE };
+    const parsed = provenanceFileSchema.safeParse(JSON.parse(text));
     if (parsed.success) return { provenance: parsed.data };
   } catch {}
-  return { note: "Its provenance.json was not kept: it is not a Penchain post's provenance." };
+  return { note: NOT_PROVENANCE };
 }
 
 /** A zip of Markdown files with front matter (Jekyll, Hugo, Mirror and Paragraph exports). */
