@@ -163,7 +163,7 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // imported dynamically: the build would then add a shared runtime file that reader pages fetch too.
                 {
                   name: "schemas",
-                  test: /src[\\/]shared[\\/]schemas[\\/](users|posts|comments|siwe|tips|upload|system|session)\.ts$|src[\\/]shared[\\/]handles\.ts$/,
+                  test: /src[\\/]shared[\\/]schemas[\\/](users|posts|comments|siwe|tips|upload|system|session|provenance)\.ts$|src[\\/]shared[\\/]handles\.ts$/,
                   includeDependenciesRecursively: false,
                 },
                 // What every screen of the app runs on: its client library and shared components, without what they
@@ -172,12 +172,12 @@ export default defineConfig(({ isSsrBuild }) => ({
                 // Not the components with large libraries of their own (the image picker, the post body's sanitiser,
                 // the bar's menus), which come with the screens or the presses that need them (lib/zod-config.ts goes
                 // with zod, above). With it, the few small modules most screens share (the error and page shapes of
-                // every answer, the pages' titles and the text helpers under them, the wallet's unused-payment note, the
-                // layout's slot for the ask to sign a revision):
-                // a file each cost its headers and a round trip.
+                // every answer, the pages' titles and the text helpers under them, the wallet's unused-payment note): a file
+                // each cost its headers and a round trip. Not the ask to sign a revision, whose lazy islands would
+                // take the build's runtime out of the reader pages' entry into a file they fetch too.
                 {
                   name: "shell",
-                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list|router-link|use-recipes)|src[\\/]client[\\/](app[\\/]page-heads|features[\\/]wallet[\\/]unused-payment|features[\\/]provenance[\\/]pending)\.ts$|src[\\/]client[\\/]features[\\/]provenance[\\/]public\.tsx$|src[\\/]shared[\\/](text|schemas[\\/](error|pagination))\.ts$/,
+                  test: /src[\\/]client[\\/](lib|components)[\\/](?!form[\\/]image-drop|rich-text|layout[\\/]nav-menu-list|router-link|use-recipes)|src[\\/]client[\\/](app[\\/]page-heads|features[\\/]wallet[\\/]unused-payment)\.ts$|src[\\/]shared[\\/](text|schemas[\\/](error|pagination))\.ts$/,
                   includeDependenciesRecursively: false,
                 },
               ],
