@@ -1,29 +1,13 @@
+import { fromBase58 } from "../../src/shared/base58.ts";
 import type { LogExport } from "../../src/shared/schemas/moderation.ts";
 
-const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
 /** The multicodec prefix of an Ed25519 public key in a Multikey's `publicKeyMultibase` (FEP-521a). */
 const ED25519_PREFIX = [0xed, 0x01];
-
-function base58(text: string) {
-  let value = 0n;
-  for (const char of text) {
-    const digit = BASE58.indexOf(char);
-    if (digit < 0) throw new Error("not base58");
-    value = value * 58n + BigInt(digit);
-  }
-  const bytes: number[] = [];
-  for (; value > 0n; value /= 256n) bytes.unshift(Number(value % 256n));
-  for (const char of text) {
-    if (char !== "1") break;
-    bytes.unshift(0);
-  }
-  return Uint8Array.from(bytes);
-}
 
 /** The Ed25519 key a `publicKeyMultibase` names, as a JWK's `x` (base64url), or null for any other key. */
 export function multikeyX(multibase: unknown) {
   if (typeof multibase !== "string" || !multibase.startsWith("z") || multibase.length > 100) return null;
-  const bytes = base58(multibase.slice(1));
+  const bytes = fromBase58(multibase.slice(1));
   if (bytes.length !== 34 || bytes[0] !== ED25519_PREFIX[0] || bytes[1] !== ED25519_PREFIX[1]) return null;
   return Buffer.from(bytes.subarray(2)).toString("base64url");
 }

@@ -1,6 +1,7 @@
 import crypto from "node:crypto";
 import canonicalize from "canonicalize";
 import { createPublicClient, type Hex, http, isAddressEqual, recoverTypedDataAddress } from "viem";
+import { fromBase58 } from "../../src/shared/base58.ts";
 import { type CanonicalRevision, revisionDigest, revisionTypedData } from "../../src/shared/provenance.ts";
 import type { RevisionRecord, SiteProvenance } from "../../src/shared/schemas/provenance-file.ts";
 
@@ -18,23 +19,6 @@ export interface Check {
 
 /** Known as ERC-6492's wrapper: a signature of an account not yet deployed, which only the chain can check. */
 const ERC6492_SUFFIX = "6492649264926492649264926492649264926492649264926492649264926492";
-
-const BASE58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-function base58(text: string) {
-  let value = 0n;
-  for (const char of text) {
-    const digit = BASE58.indexOf(char);
-    if (digit < 0) throw new Error("not base58");
-    value = value * 58n + BigInt(digit);
-  }
-  const bytes: number[] = [];
-  for (; value > 0n; value /= 256n) bytes.unshift(Number(value % 256n));
-  for (const char of text) {
-    if (char !== "1") break;
-    bytes.unshift(0);
-  }
-  return Buffer.from(bytes);
-}
 
 const sha256 = (text: string) => crypto.createHash("sha256").update(text, "utf8").digest();
 const jcs = (value: unknown) => {
@@ -62,7 +46,7 @@ export function verifyEddsaJcs(document: Record<string, unknown>, proof: Record<
   };
   const { proof: _ignored, ...unsigned } = document;
   const key = crypto.createPublicKey({ key: { kty: "OKP", crv: "Ed25519", x }, format: "jwk" });
-  const signature = base58(value.slice(1));
+  const signature = fromBase58(value.slice(1));
   const verifies = (candidate: unknown) => {
     try {
       return crypto.verify(null, Buffer.concat([sha256(jcs(options)), sha256(jcs(candidate))]), key, signature);

@@ -2,6 +2,7 @@ import crypto from "node:crypto";
 import { createProof, exportJwk } from "@fedify/fedify";
 import { type Article, DataIntegrityProof } from "@fedify/fedify/vocab";
 import canonicalize from "canonicalize";
+import { fromBase58 } from "#shared/base58.ts";
 import type { Db } from "../../db/client.ts";
 import { type ArticleFields, buildArticle, ed25519KeyId, instant, siteKeyId } from "./article.ts";
 import { ed25519KeyOf, siteEd25519Key } from "./keys.ts";
@@ -53,21 +54,6 @@ function asSent(document: Record<string, unknown>) {
   return sent;
 }
 
-const base58 = "123456789ABCDEFGHJKLMNPQRSTUVWXYZabcdefghijkmnopqrstuvwxyz";
-/** A multibase base58btc value (`z…`) as bytes. */
-function fromBase58btc(text: string) {
-  let value = 0n;
-  for (const char of text.slice(1)) {
-    const digit = base58.indexOf(char);
-    if (digit < 0) throw new Error("not base58");
-    value = value * 58n + BigInt(digit);
-  }
-  const hex = value.toString(16);
-  const bytes = Buffer.from(hex.length % 2 ? `0${hex}` : hex, "hex");
-  const zeros = text.slice(1).match(/^1*/)?.[0].length ?? 0;
-  return Buffer.concat([Buffer.alloc(zeros), bytes]);
-}
-
 /**
  * eddsa-jcs-2022 as a reader checks it (docs/provenance.md): Ed25519 over SHA-256(JCS(the proof's options with the
  * document's context)) followed by SHA-256(JCS(the document without its proof)).
@@ -82,7 +68,7 @@ export function checkProof(document: Record<string, unknown>, proof: Record<stri
       .digest();
   const message = Buffer.concat([sha256({ ...options, "@context": document["@context"] }), sha256(unsigned)]);
   const key = crypto.createPublicKey({ key: publicKey as crypto.JsonWebKey, format: "jwk" });
-  return crypto.verify(null, message, key, fromBase58btc(String(proofValue)));
+  return crypto.verify(null, message, key, fromBase58(String(proofValue).slice(1)));
 }
 
 /** An article with its proofs kept as JSON-LD. */
