@@ -1,13 +1,12 @@
 import { and, eq, inArray, ne, or, sql } from "drizzle-orm";
 import type { Post, PostDetail, PostListQuery } from "#shared/schemas/posts.ts";
-import { follows, posts, users } from "../../db/schema.ts";
+import { follows, posts } from "../../db/schema.ts";
 import { preparedFor } from "../../db/statement.ts";
 import { HttpError } from "../../http-error.ts";
 import { cursorShapes, decodeCursor, toPage } from "../../infra/cursor.ts";
 import { holdsMutedWord, mutes } from "../blocks/queries.ts";
 import type { Deps } from "../core/deps.ts";
 import { isPublished, isReachable, POST_NOT_FOUND, postFilters, selectPosts, toPost } from "../core/post-queries.ts";
-import { tipTotals } from "../payments/tips.ts";
 import { listComments } from "./comments.ts";
 import { searchPosts } from "./search.ts";
 
@@ -34,16 +33,9 @@ export const firstComments = (deps: Pick<Deps, "db">, id: string) => listComment
  */
 export async function getPostBody(deps: Pick<Deps, "db">, id: string, authorId?: string) {
   const visible = authorId ? or(isReachable, eq(posts.userId, authorId)) : isReachable;
-  const [row] = await selectPosts(deps, null, { where: and(eq(posts.id, id), visible), limit: 1 });
+  const [row] = await selectPosts(deps, null, { where: and(eq(posts.id, id), visible), limit: 1, page: true });
   if (!row) throw new HttpError(404, POST_NOT_FOUND);
-  const [tips, [author]] = await Promise.all([
-    tipTotals(deps, { postId: id }),
-    deps.db
-      .select({ wallet: users.walletAddress, verifiedAt: users.walletVerifiedAt })
-      .from(users)
-      .where(eq(users.id, row.userId)),
-  ]);
-  return { ...toPost(row), tips, authorWallet: author?.verifiedAt ? author.wallet : null };
+  return { ...toPost(row), tips: row.tips ?? { count: 0, totalWei: "0" }, authorWallet: row.authorWallet };
 }
 
 /** A post with its first page of comments as anyone sees it (no reader's own reaction); see `getPostBody`. */

@@ -1,5 +1,6 @@
 import { and, desc, eq, getTableColumns, inArray, type Placeholder, type SQL, sql } from "drizzle-orm";
 import type { Post } from "#shared/schemas/posts.ts";
+import type { TipTotals } from "#shared/schemas/tips.ts";
 import { categories, payments, postRevisions, posts, reactions, users } from "../../db/schema.ts";
 import { HttpError } from "../../http-error.ts";
 import { cursorKey } from "../../infra/cursor.ts";
@@ -56,7 +57,12 @@ function orderOf(order: Order, page: { isFeatured: unknown; publishedAt: unknown
 export function selectPosts(
   deps: Pick<Deps, "db">,
   viewerId: string | Placeholder | null,
-  { where, limit, order = "featured" }: { where?: SQL | undefined; limit: number; order?: Order },
+  {
+    where,
+    limit,
+    order = "featured",
+    page: asPage = false,
+  }: { where?: SQL | undefined; limit: number; order?: Order; page?: boolean },
 ) {
   const ranked = typeof order === "object" ? order : null;
   // Aliased "posts", so the counts' references to the outer post stay what they are.
@@ -101,6 +107,14 @@ export function selectPosts(
         and lower(${users.walletAddress}) = lower(${postRevisions.authorSigner}) then ${postRevisions.authorSigner} end)
         from ${postRevisions} where ${postRevisions.postId} = ${OUTER_POST_ID}
         order by ${postRevisions.revision} desc limit 1)`,
+      // What a post's own page adds (getPostBody): its tips that count, and where they go.
+      tips: asPage
+        ? sql<TipTotals>`(select json_build_object('count', count(*)::int, 'totalWei', coalesce(sum(${payments.amountWei}), 0)::text)
+            from ${payments} where ${payments.postId} = ${OUTER_POST_ID} and ${payments.purpose} = 'tip' and ${payments.status} <> 'reorged')`
+        : sql<null>`null`,
+      authorWallet: asPage
+        ? sql<string | null>`case when ${users.walletVerifiedAt} is not null then ${users.walletAddress} end`
+        : sql<null>`null`,
       rank: page.rank,
       headline: ranked ? ranked.headline(sql`${page.description}`) : sql<null>`null`,
       publishedKey: cursorKey(page.publishedAt),
