@@ -65,7 +65,7 @@ declare module "fastify" {
     reads: PublicReads;
     feeds: Feeds;
     storage: Storage;
-    /** What services are handed: `service(app.deps, ...)`. */
+    /** What services are handed outside a request; a route hands them `request.deps`. */
     deps: Deps;
     /** Every route registered, as `METHOD /path` (HEAD answers where GET does); the permission test reads it. */
     routeList: () => string[];

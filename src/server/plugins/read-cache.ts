@@ -1,6 +1,7 @@
 import type { FastifyInstance, FastifyReply, FastifyRequest, onSendHookHandler, preHandlerHookHandler } from "fastify";
 import { type CachedResponse, createReadCache, type ReadCache } from "../infra/read-cache.ts";
 import { type ChangeLog, type ChangeRecord, createChangeLog } from "../services/core/changes.ts";
+import type { Deps } from "../services/core/deps.ts";
 import { sendCompressed, varyOn } from "./compression.ts";
 
 declare module "fastify" {
@@ -9,10 +10,16 @@ declare module "fastify" {
     /** The one path from writes to the read cache: `deps.changed` is its `changed`. */
     changeLog: ChangeLog;
   }
+  interface FastifyRequest {
+    /** What this request's services are handed: `service(request.deps, ...)`; `app.deps` outside a request. */
+    readonly deps: Deps;
+    /** A write request's record, and the deps whose `changed` notes on it. */
+    changeRecord: { record: ChangeRecord; deps: Deps } | null;
+  }
 }
 
 /** What a write route that said nothing of what it changed is told, where unsaid changes are refused. */
-export const UNSAID_CHANGES = "A write said nothing of what it changed (deps.changed)";
+export const UNSAID_CHANGES = "A write said nothing of what it changed (request.deps.changed)";
 
 /**
  * The read cache, and the rule that keeps it right: each write service tells `deps.changed` what it changed once it
@@ -25,18 +32,23 @@ export function registerReadCache(app: FastifyInstance, options: { maxAgeMs: num
   const log = createChangeLog((tags) => cache.invalidate(tags));
   app.decorate("readCache", cache);
   app.decorate("changeLog", log);
-  const records = new WeakMap<FastifyRequest, ChangeRecord>();
+  app.decorateRequest("changeRecord", null);
+  app.decorateRequest("deps", {
+    getter(this: FastifyRequest) {
+      return this.changeRecord?.deps ?? app.deps;
+    },
+  });
   // Attached to write routes only, so reads pay nothing for it.
   app.addHook("onRoute", (route) => {
     const methods = [route.method].flat();
     if (methods.every((method) => method === "GET" || method === "HEAD" || method === "OPTIONS")) return;
     const record: preHandlerHookHandler = (request, _reply, done) => {
       const said = { said: false };
-      records.set(request, said);
-      log.within(said, done);
+      request.changeRecord = { record: said, deps: { ...app.deps, changed: log.noting(said) } };
+      done();
     };
     const check: onSendHookHandler = (request, reply, payload, done) => {
-      if (reply.statusCode >= 400 || records.get(request)?.said !== false) return done(null, payload);
+      if (reply.statusCode >= 400 || request.changeRecord?.record.said !== false) return done(null, payload);
       cache.invalidate();
       const error = new Error(`${UNSAID_CHANGES}: ${request.method} ${request.routeOptions.url}`);
       if (!options.refuseUnsaid) {

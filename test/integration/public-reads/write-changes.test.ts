@@ -13,9 +13,15 @@ async function appWithForgetfulWrite(env: Record<string, string> = {}) {
     await app.db.execute("update posts set title = 'Changed behind the cache'");
     return { ok: true };
   });
-  app.post("/api/careful", async () => {
-    await app.db.execute("update posts set title = 'Changed and said'");
+  // Told through the app's deps rather than its own request's: nothing ties the change to the request.
+  app.post("/api/elsewhere", async () => {
+    await app.db.execute("update posts set title = 'Changed and said elsewhere'");
     app.deps.changed(null);
+    return { ok: true };
+  });
+  app.post("/api/careful", async (request) => {
+    await app.db.execute("update posts set title = 'Changed and said'");
+    request.deps.changed(null);
     return { ok: true };
   });
   return app;
@@ -40,6 +46,7 @@ describe("a write says what it changed", () => {
     await publishOne(app);
     const forgot = await app.inject({ method: "POST", url: "/api/forgetful" });
     expect(forgot.statusCode).toBe(500);
+    expect((await app.inject({ method: "POST", url: "/api/elsewhere" })).statusCode).toBe(500);
     expect((await app.inject({ method: "POST", url: "/api/careful" })).statusCode).toBe(200);
   });
 

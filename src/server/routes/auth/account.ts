@@ -30,7 +30,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
   app.post("/register", {
     schema: { tags, summary: "Create an account", body: registerSchema, response: { 201: privateUserSchema } },
     preHandler: limitBy(app, "register", byAddress),
-    handler: async (request, reply) => reply.code(201).send(await registration.register(app.deps, request.body)),
+    handler: async (request, reply) => reply.code(201).send(await registration.register(request.deps, request.body)),
   });
 
   app.post("/login", {
@@ -45,7 +45,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       limitBy(app, "login", byAddress),
       limitBy(app, "loginAccount", (request) => (request.body as { email: string }).email),
     ],
-    handler: async (request) => passwords.login(app.deps, request.body),
+    handler: async (request) => passwords.login(request.deps, request.body),
   });
 
   app.put("/password", {
@@ -57,14 +57,14 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     // Guesses at the current password count like failed logins.
     preHandler: [app.requireUser, limitBy(app, "loginAccount", (request) => currentUser(request).email)],
-    handler: async (request) => passwords.changePassword(app.deps, currentUser(request), request.body),
+    handler: async (request) => passwords.changePassword(request.deps, currentUser(request), request.body),
   });
 
   app.post("/logout", {
     schema: { tags, summary: "End this session on the server", response: { 200: messageSchema } },
     preHandler: app.requireUser,
     handler: async (request) => {
-      await logout(app.deps, currentUser(request), request.session as TokenClaims);
+      await logout(request.deps, currentUser(request), request.session as TokenClaims);
       return { message: "You are logged out." };
     },
   });
@@ -83,7 +83,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     // Answered before anything is looked up or sent, so the answer takes as long for every address.
     handler: async (request) => {
       const { email } = request.body;
-      passwords.requestPasswordResetLater(app.deps, email);
+      passwords.requestPasswordResetLater(request.deps, email);
       return { message: RESET_SENT };
     },
   });
@@ -97,7 +97,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: limitBy(app, "passwordReset", byAddress),
     handler: async (request) => {
-      await passwords.resetPassword(app.deps, request.body);
+      await passwords.resetPassword(request.deps, request.body);
       return { message: "Password Reset Successfully" };
     },
   });
@@ -110,7 +110,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "verification", byUser)],
     handler: async (request, reply) => {
-      const delivery = await registration.requestVerification(app.deps, currentUser(request));
+      const delivery = await registration.requestVerification(request.deps, currentUser(request));
       return delivery === "sent"
         ? { message: "Verification email sent. Check your inbox." }
         : reply.code(202).send({
@@ -127,7 +127,7 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: privateUserSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "verification", byUser)],
-    handler: async (request) => registration.verifyAccount(app.deps, currentUser(request), request.body.token),
+    handler: async (request) => registration.verifyAccount(request.deps, currentUser(request), request.body.token),
   });
 
   app.post("/wallet", {
@@ -144,6 +144,6 @@ export const accountRoutes: FastifyPluginAsyncZod = async (app) => {
       limitBy(app, "siwe", byAddress),
       limitBy(app, "loginAccount", (request) => currentUser(request).email),
     ],
-    handler: async (request) => linkWallet(app.deps, currentUser(request), request.body),
+    handler: async (request) => linkWallet(request.deps, currentUser(request), request.body),
   });
 };

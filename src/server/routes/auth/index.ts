@@ -11,8 +11,8 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/siwe/nonce", {
     schema: { tags, summary: "A single-use nonce for Sign-In with Ethereum", response: { 200: siweNonceSchema } },
     preHandler: limitBy(app, "siwe", byAddress),
-    handler: async (_request, reply) =>
-      reply.header("cache-control", "no-store").send({ nonce: await createNonce(app.deps) }),
+    handler: async (request, reply) =>
+      reply.header("cache-control", "no-store").send({ nonce: await createNonce(request.deps) }),
   });
 
   app.post("/siwe/verify", {
@@ -23,6 +23,6 @@ export const authRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: sessionSchema },
     },
     preHandler: limitBy(app, "siwe", byAddress),
-    handler: async (request) => loginWithWallet(app.deps, request.body),
+    handler: async (request) => loginWithWallet(request.deps, request.body),
   });
 };

@@ -28,7 +28,7 @@ export const blockRoutes: FastifyPluginAsyncZod = async (app) => {
           response: { 200: relationResultSchema },
         },
         preHandler: [app.requireUser, limitBy(app, "follows", byUser)],
-        handler: async (request) => set(app.deps, currentUser(request), request.params.id, on),
+        handler: async (request) => set(request.deps, currentUser(request), request.params.id, on),
       });
     }
   }
@@ -40,7 +40,7 @@ export const blockRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: relationsSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => listRelations(app.deps, currentUser(request)),
+    handler: async (request) => listRelations(request.deps, currentUser(request)),
   });
 
   app.put("/me/muted-words", {
@@ -51,6 +51,6 @@ export const blockRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: relationsSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
-    handler: async (request) => replaceMutedWords(app.deps, currentUser(request), request.body),
+    handler: async (request) => replaceMutedWords(request.deps, currentUser(request), request.body),
   });
 };

@@ -19,7 +19,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
       // Admins also see creators' e-mails; everyone else gets the cached page.
-      if (request.user?.isAdmin) return categories.listCategories(app.deps, request.user, request.query);
+      if (request.user?.isAdmin) return categories.listCategories(request.deps, request.user, request.query);
       return sendCached(request, reply, await app.reads.categoriesPage(request.query));
     },
   });
@@ -27,7 +27,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/:id", {
     schema: { tags, summary: "One category", params: categoryIdParamsSchema, response: { 200: categorySchema } },
     preHandler: app.identifyUser,
-    handler: async (request) => categories.getCategory(app.deps, request.user, request.params.id),
+    handler: async (request) => categories.getCategory(request.deps, request.user, request.params.id),
   });
 
   app.post("/", {
@@ -40,7 +40,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requireAdmin,
     handler: async (request, reply) =>
-      reply.code(201).send(await categories.createCategory(app.deps, currentUser(request), request.body.title)),
+      reply.code(201).send(await categories.createCategory(request.deps, currentUser(request), request.body.title)),
   });
 
   app.put("/:id", {
@@ -54,7 +54,7 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requireAdmin,
     handler: async (request) =>
-      categories.renameCategory(app.deps, currentUser(request), request.params.id, request.body.title),
+      categories.renameCategory(request.deps, currentUser(request), request.params.id, request.body.title),
   });
 
   app.delete("/:id", {
@@ -66,6 +66,6 @@ export const categoryRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: categorySchema },
     },
     preHandler: app.requireAdmin,
-    handler: async (request) => categories.deleteCategory(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => categories.deleteCategory(request.deps, currentUser(request), request.params.id),
   });
 };

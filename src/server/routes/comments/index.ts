@@ -27,7 +27,12 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       reply
         .code(201)
         .send(
-          await comments.createComment(app.deps, currentUser(request), request.body.postId, request.body.description),
+          await comments.createComment(
+            request.deps,
+            currentUser(request),
+            request.body.postId,
+            request.body.description,
+          ),
         ),
   });
 
@@ -35,7 +40,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     config: { scope: "comments:write" },
     schema: { tags, summary: "One comment", params: commentIdParamsSchema, response: { 200: commentSchema } },
     preHandler: app.requireUser,
-    handler: async (request) => comments.getComment(app.deps, request.params.id, currentUser(request).id),
+    handler: async (request) => comments.getComment(request.deps, request.params.id, currentUser(request).id),
   });
 
   app.put("/:id", {
@@ -49,7 +54,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "comments", byUser)],
     handler: async (request) =>
-      comments.updateComment(app.deps, currentUser(request), request.params.id, request.body.description),
+      comments.updateComment(request.deps, currentUser(request), request.params.id, request.body.description),
   });
 
   app.delete("/:id", {
@@ -61,7 +66,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: commentSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => comments.deleteComment(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => comments.deleteComment(request.deps, currentUser(request), request.params.id),
   });
 
   app.get("/settings", {
@@ -72,7 +77,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: commentSettingsSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => comments.commentSettings(app.deps, currentUser(request)),
+    handler: async (request) => comments.commentSettings(request.deps, currentUser(request)),
   });
 
   app.put("/settings", {
@@ -84,7 +89,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: commentSettingsSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
-    handler: async (request) => comments.setCommentSettings(app.deps, currentUser(request), request.body),
+    handler: async (request) => comments.setCommentSettings(request.deps, currentUser(request), request.body),
   });
 
   // A query, not a path segment: `/waiting/{postId}` and `/{id}/approve` would read as one path to a client.
@@ -97,7 +102,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(commentSchema) },
     },
     preHandler: app.requireUser,
-    handler: async (request) => comments.listWaitingComments(app.deps, currentUser(request), request.query.postId),
+    handler: async (request) => comments.listWaitingComments(request.deps, currentUser(request), request.query.postId),
   });
 
   for (const [path, approve] of [
@@ -116,7 +121,7 @@ export const commentRoutes: FastifyPluginAsyncZod = async (app) => {
       },
       preHandler: [app.requireUser, limitBy(app, "comments", byUser)],
       handler: async (request) =>
-        comments.decideWaitingComment(app.deps, currentUser(request), request.params.id, approve),
+        comments.decideWaitingComment(request.deps, currentUser(request), request.params.id, approve),
     });
   }
 };

@@ -28,7 +28,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postFediverseSchema },
     },
     preHandler: limitBy(app, "fediverseReads", byAddress),
-    handler: async (request) => postFediverse(app.deps, request.params.id),
+    handler: async (request) => postFediverse(request.deps, request.params.id),
   });
 
   app.get("/replies/pending", {
@@ -39,7 +39,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pendingRepliesSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => pendingReplies(app.deps, currentUser(request)),
+    handler: async (request) => pendingReplies(request.deps, currentUser(request)),
   });
 
   app.put("/replies/:id/approve", {
@@ -51,7 +51,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: remoteReplySchema },
     },
     preHandler: [app.requireUser, limitBy(app, "replyModeration", byUser)],
-    handler: async (request) => approveReply(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => approveReply(request.deps, currentUser(request), request.params.id),
   });
 
   app.delete("/replies/:id", {
@@ -64,7 +64,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "replyModeration", byUser)],
     handler: async (request) => {
-      await removeReply(app.deps, currentUser(request), request.params.id);
+      await removeReply(request.deps, currentUser(request), request.params.id);
       return { message: "Reply removed" };
     },
   });
@@ -77,7 +77,7 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: blockedDomainsSchema },
     },
     preHandler: app.requireAdmin,
-    handler: async () => listBlockedDomains(app.deps),
+    handler: async (request) => listBlockedDomains(request.deps),
   });
 
   app.post("/blocked-domains", {
@@ -90,8 +90,13 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requireAdmin,
     handler: async (request, reply) => {
-      await blockDomain(app.deps, currentUser(request), request.body.domain, new URL(app.config.publicUrl).hostname);
-      return reply.code(201).send(await listBlockedDomains(app.deps));
+      await blockDomain(
+        request.deps,
+        currentUser(request),
+        request.body.domain,
+        new URL(app.config.publicUrl).hostname,
+      );
+      return reply.code(201).send(await listBlockedDomains(request.deps));
     },
   });
 
@@ -105,8 +110,8 @@ export const federationApiRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requireAdmin,
     handler: async (request) => {
-      await unblockDomain(app.deps, request.params.domain);
-      return listBlockedDomains(app.deps);
+      await unblockDomain(request.deps, request.params.domain);
+      return listBlockedDomains(request.deps);
     },
   });
 };

@@ -62,6 +62,7 @@ export function registerFederationRoutes(app: FastifyInstance, federator: Federa
         headers,
         body: hasBody ? new Uint8Array(request.body as Buffer) : undefined,
       }),
+      request.deps.changed,
     );
     reply.code(response.status);
     response.headers.forEach((value, name) => {

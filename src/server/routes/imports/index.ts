@@ -37,7 +37,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
     onRequest: [app.requireUser, limitBy(app, "accountChanges", byUser)],
     preValidation: uploadToDisk(uploadDir(app.config), MAX_IMPORT_BYTES, "The archive must be at most 1 GB"),
     handler: async (request, reply) => {
-      const state = await startImport(app.deps, currentUser(request), request.body);
+      const state = await startImport(request.deps, currentUser(request), request.body);
       app.imports.wake();
       return reply.code(202).send(state);
     },
@@ -50,7 +50,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: z.object({ import: z.nullable(importStateSchema) }) },
     },
     preHandler: app.requireUser,
-    handler: async (request) => ({ import: await latestImport(app.deps, currentUser(request)) }),
+    handler: async (request) => ({ import: await latestImport(request.deps, currentUser(request)) }),
   });
 
   app.get("/imports/:id", {
@@ -61,7 +61,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: importStateSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => importState(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => importState(request.deps, currentUser(request), request.params.id),
   });
 
   app.delete("/imports/:id", {
@@ -72,7 +72,7 @@ export const importRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: importStateSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => cancelImport(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => cancelImport(request.deps, currentUser(request), request.params.id),
   });
 
   // An upload the body's schema refused leaves no file behind.

@@ -27,7 +27,7 @@ export const leavingRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "loginAccount", (request) => currentUser(request).email)],
     handler: async (request, reply) =>
-      reply.code(202).send(await requestClosing(app.deps, currentUser(request), request.body)),
+      reply.code(202).send(await requestClosing(request.deps, currentUser(request), request.body)),
   });
 
   app.delete("/close", {
@@ -37,7 +37,7 @@ export const leavingRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: closingStateSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
-    handler: async (request) => keepAccount(app.deps, currentUser(request)),
+    handler: async (request) => keepAccount(request.deps, currentUser(request)),
   });
 };
 
@@ -52,7 +52,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
     handler: async (request, reply) => {
-      const state = await requestExport(app.deps, currentUser(request));
+      const state = await requestExport(request.deps, currentUser(request));
       app.exports.wake();
       return reply.code(202).send(state);
     },
@@ -65,7 +65,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: z.object({ export: z.nullable(dataExportSchema) }) },
     },
     preHandler: app.requireUser,
-    handler: async (request) => ({ export: await latestExport(app.deps, currentUser(request)) }),
+    handler: async (request) => ({ export: await latestExport(request.deps, currentUser(request)) }),
   });
 
   app.get("/exports/:id", {
@@ -76,7 +76,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: dataExportSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => exportState(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => exportState(request.deps, currentUser(request), request.params.id),
   });
 
   app.get("/exports/:id/download/:token", {
@@ -88,7 +88,7 @@ export const exportRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: limitBy(app, "unsubscribes", byAddress),
     handler: async (request, reply) => {
-      const file = await claimDownload(app.deps, request.params.id, request.params.token);
+      const file = await claimDownload(request.deps, request.params.id, request.params.token);
       const stream = fs.createReadStream(file);
       // Sent once: the file goes as soon as it has been read out.
       stream.on("close", () => fs.rm(file, { force: true }, () => {}));

@@ -17,7 +17,7 @@ export const messageRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: [app.requireUser, limitBy(app, "mailSender", byUser)],
     handler: async (request, reply) => {
       const { status, message } = await sendUserMessage(
-        { ...app.deps, recipientLimit: app.limiter.limits.mailRecipient },
+        { ...request.deps, recipientLimit: app.limiter.limits.mailRecipient },
         currentUser(request),
         request.body,
       );

@@ -52,7 +52,7 @@ const logQuerySchema = z.object({
 export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
   app.get("/rules", {
     schema: { tags, summary: "The site's rules, in order", response: { 200: rulesSchema } },
-    handler: async () => ({ rules: await listRules(app.deps) }),
+    handler: async (request) => ({ rules: await listRules(request.deps) }),
   });
 
   app.put("/rules", {
@@ -64,7 +64,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: rulesSchema },
     },
     preHandler: app.requirePermission("manage-rules"),
-    handler: async (request) => ({ rules: await replaceRules(app.deps, request.body) }),
+    handler: async (request) => ({ rules: await replaceRules(request.deps, request.body) }),
   });
 
   app.post("/reports", {
@@ -76,7 +76,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "reports", byUser)],
     handler: async (request, reply) =>
-      reply.code(201).send(await fileReport(app.deps, currentUser(request), request.body)),
+      reply.code(201).send(await fileReport(request.deps, currentUser(request), request.body)),
   });
 
   app.get("/reports/mine", {
@@ -87,7 +87,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(reportSchema) },
     },
     preHandler: app.requireUser,
-    handler: async (request) => myReports(app.deps, currentUser(request), request.query),
+    handler: async (request) => myReports(request.deps, currentUser(request), request.query),
   });
 
   app.get("/moderation/reports", {
@@ -99,7 +99,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(queueItemSchema) },
     },
     preHandler: app.requirePermission("moderate"),
-    handler: async (request) => listQueue(app.deps, request.query),
+    handler: async (request) => listQueue(request.deps, request.query),
   });
 
   app.post("/moderation/actions", {
@@ -111,7 +111,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: actionResultSchema },
     },
     preHandler: [app.requirePermission("moderate"), limitBy(app, "moderation", byUser)],
-    handler: async (request) => act(app.deps, currentUser(request), request.body),
+    handler: async (request) => act(request.deps, currentUser(request), request.body),
   });
 
   app.get("/moderation/terms", {
@@ -122,7 +122,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: filterTermsSchema },
     },
     preHandler: app.requirePermission("manage-rules"),
-    handler: async () => listTerms(app.deps),
+    handler: async (request) => listTerms(request.deps),
   });
 
   app.put("/moderation/terms", {
@@ -134,7 +134,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: filterTermsSchema },
     },
     preHandler: app.requirePermission("manage-rules"),
-    handler: async (request) => replaceTerms(app.deps, request.body),
+    handler: async (request) => replaceTerms(request.deps, request.body),
   });
 
   app.get("/moderation/domain-blocks.csv", {
@@ -145,7 +145,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       produces: ["text/csv"],
     },
     preHandler: app.requireAdmin,
-    handler: async (_request, reply) => sendCsv(reply, "domain-blocks", await exportBlocklist(app.deps)),
+    handler: async (request, reply) => sendCsv(reply, "domain-blocks", await exportBlocklist(request.deps)),
   });
 
   // A shared block list arrives as CSV text: only here.
@@ -166,7 +166,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requireAdmin,
     handler: async (request) =>
-      importBlocklist(app.deps, currentUser(request), request.body, new URL(app.config.publicUrl).hostname),
+      importBlocklist(request.deps, currentUser(request), request.body, new URL(app.config.publicUrl).hostname),
   });
 
   app.get("/moderation/mine", {
@@ -176,7 +176,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: decisionsSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => myDecisions(app.deps, currentUser(request)),
+    handler: async (request) => myDecisions(request.deps, currentUser(request)),
   });
 
   app.post("/appeals", {
@@ -187,7 +187,8 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: decisionSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "appeals", byUser)],
-    handler: async (request, reply) => reply.code(201).send(await appeal(app.deps, currentUser(request), request.body)),
+    handler: async (request, reply) =>
+      reply.code(201).send(await appeal(request.deps, currentUser(request), request.body)),
   });
 
   app.get("/appeals/by-link/:actionId/:token", {
@@ -197,7 +198,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       params: appealLinkSchema,
       response: { 200: decisionSchema },
     },
-    handler: async (request) => decisionOfLink(app.deps, request.params.actionId, request.params.token),
+    handler: async (request) => decisionOfLink(request.deps, request.params.actionId, request.params.token),
   });
 
   app.post("/appeals/by-link", {
@@ -208,7 +209,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 201: decisionSchema },
     },
     preHandler: limitBy(app, "appeals", byAddress),
-    handler: async (request, reply) => reply.code(201).send(await appealByLink(app.deps, request.body)),
+    handler: async (request, reply) => reply.code(201).send(await appealByLink(request.deps, request.body)),
   });
 
   app.get("/moderation/appeals", {
@@ -219,7 +220,7 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: appealsSchema },
     },
     preHandler: app.requirePermission("moderate"),
-    handler: async () => waitingAppeals(app.deps),
+    handler: async (request) => waitingAppeals(request.deps),
   });
 
   app.post("/moderation/appeals/:id", {
@@ -232,7 +233,8 @@ export const moderationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: appealDecisionSchema },
     },
     preHandler: [app.requirePermission("moderate"), limitBy(app, "moderation", byUser)],
-    handler: async (request) => decideAppeal(app.deps, currentUser(request), request.params.id, request.body.outcome),
+    handler: async (request) =>
+      decideAppeal(request.deps, currentUser(request), request.params.id, request.body.outcome),
   });
 
   app.get("/moderation/log", {

@@ -30,13 +30,13 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(notificationSchema) },
     },
     preHandler: app.requireUser,
-    handler: async (request) => notifications.listNotifications(app.deps, currentUser(request), request.query),
+    handler: async (request) => notifications.listNotifications(request.deps, currentUser(request), request.query),
   });
 
   app.get("/unread-count", {
     schema: { tags, summary: "How many notifications are unread", response: { 200: unreadCountSchema } },
     preHandler: app.requireUser,
-    handler: async (request) => notifications.unreadCount(app.deps, currentUser(request).id),
+    handler: async (request) => notifications.unreadCount(request.deps, currentUser(request).id),
   });
 
   // The unread count as Server-Sent Events (`event: unread`, `data: {"count":n}`), at once and on every change. Not
@@ -61,7 +61,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: unreadCountSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "notificationWrites", byUser)],
-    handler: async (request) => notifications.markRead(app.deps, currentUser(request), request.body.ids),
+    handler: async (request) => notifications.markRead(request.deps, currentUser(request), request.body.ids),
   });
 
   app.get("/settings", {
@@ -71,7 +71,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: notificationSettingsSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => notifications.getSettings(app.deps, currentUser(request)),
+    handler: async (request) => notifications.getSettings(request.deps, currentUser(request)),
   });
 
   app.put("/settings", {
@@ -82,7 +82,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: notificationSettingsSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "notificationWrites", byUser)],
-    handler: async (request) => notifications.updateSettings(app.deps, currentUser(request), request.body.settings),
+    handler: async (request) => notifications.updateSettings(request.deps, currentUser(request), request.body.settings),
   });
 
   app.post("/unsubscribe", {
@@ -93,7 +93,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: unsubscribeResultSchema },
     },
     preHandler: limitBy(app, "unsubscribes", byAddress),
-    handler: async (request) => unsubscribe(app.deps, request.body),
+    handler: async (request) => unsubscribe(request.deps, request.body),
   });
 
   app.post("/resubscribe", {
@@ -104,7 +104,7 @@ export const notificationRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: unsubscribeResultSchema },
     },
     preHandler: limitBy(app, "unsubscribes", byAddress),
-    handler: async (request) => resubscribe(app.deps, request.body),
+    handler: async (request) => resubscribe(request.deps, request.body),
   });
 };
 
@@ -121,7 +121,7 @@ export const oneClickUnsubscribeRoute: FastifyPluginAsync = async (app) => {
       const parsed = unsubscribeSchema.safeParse(request.params);
       if (!parsed.success)
         return reply.code(400).type("text/plain; charset=utf-8").send("This unsubscribe link is not valid.");
-      const result = await unsubscribe(app.deps, parsed.data);
+      const result = await unsubscribe(request.deps, parsed.data);
       return reply.type("text/plain; charset=utf-8").send(`Unsubscribed: ${result.label}.`);
     },
   });

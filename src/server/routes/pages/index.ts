@@ -160,7 +160,7 @@ export async function registerPages(app: FastifyInstance, options: { clientDir: 
     if (answer.postId) {
       app.views.record({ postId: answer.postId, address: addressKey(request), userId: null });
       recordRead(
-        app.deps,
+        request.deps,
         app.stats,
         readRequestOf(request, {
           kind: "post",

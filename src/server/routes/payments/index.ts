@@ -29,7 +29,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(paymentSchema) },
     },
     preHandler: app.requireAdmin,
-    handler: async (request) => listPayments(app.deps, request.query),
+    handler: async (request) => listPayments(request.deps, request.query),
   });
 
   app.get("/users/rewards/:id", {
@@ -42,7 +42,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(rewardSchema) },
     },
     preHandler: app.requireAdmin,
-    handler: async (request) => listRewards(app.deps, request.params.id, request.query),
+    handler: async (request) => listRewards(request.deps, request.params.id, request.query),
   });
 
   app.post("/posts/:id/tips", {
@@ -56,7 +56,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: [app.requireUser, limitBy(app, "paymentChecks", byUser)],
     // The post's page shows its tips.
     handler: async (request) =>
-      tipAuthor(app.deps, currentUser(request), { postId: request.params.id }, request.body.txHash),
+      tipAuthor(request.deps, currentUser(request), { postId: request.params.id }, request.body.txHash),
   });
 
   app.get("/posts/:id/tips", {
@@ -67,7 +67,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
       querystring: pageQuerySchema,
       response: { 200: tipPageSchema },
     },
-    handler: async (request) => listPostTips(app.deps, request.params.id, request.query),
+    handler: async (request) => listPostTips(request.deps, request.params.id, request.query),
   });
 
   app.post("/users/tips/:id", {
@@ -80,7 +80,7 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "paymentChecks", byUser)],
     handler: async (request) =>
-      tipAuthor(app.deps, currentUser(request), { userId: request.params.id }, request.body.txHash),
+      tipAuthor(request.deps, currentUser(request), { userId: request.params.id }, request.body.txHash),
   });
 
   app.post("/users/tip/:id", {
@@ -94,6 +94,6 @@ export const paymentRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireAdmin, limitBy(app, "paymentChecks", byUser)],
     handler: async (request) =>
-      recordTip(app.deps, currentUser(request), request.params.id, request.body.transectionHash),
+      recordTip(request.deps, currentUser(request), request.params.id, request.body.transectionHash),
   });
 };

@@ -46,7 +46,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       // The Following feed is the reader's own: never cached, never anyone else's.
       if (request.query.following) {
         if (!request.user) throw new HttpError(401, FOLLOWING_NEEDS_LOGIN);
-        return listFollowedPosts(app.deps, request.user.id, request.query);
+        return listFollowedPosts(request.deps, request.user.id, request.query);
       }
       const search = async () => {
         if (request.query.q !== undefined) await app.limiter.hit("search", addressKey(request));
@@ -64,7 +64,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(postSchema) },
     },
     preHandler: app.requireUser,
-    handler: async (request) => listUnpublishedPosts(app.deps, currentUser(request).id, request.query),
+    handler: async (request) => listUnpublishedPosts(request.deps, currentUser(request).id, request.query),
   });
 
   app.get("/:id", {
@@ -115,7 +115,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     onRequest: [app.requireUser, limitBy(app, "posts", byUser)],
     preValidation: multipartBody,
     handler: async (request, reply) =>
-      reply.code(201).send(await posts.createPost(app.deps, currentUser(request), request.body)),
+      reply.code(201).send(await posts.createPost(request.deps, currentUser(request), request.body)),
   });
 
   for (const [kind, summary] of [
@@ -125,7 +125,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
     app.put(`/${kind}s`, {
       schema: { tags, summary, body: reactionInputSchema, response: { 200: postSchema } },
       preHandler: [app.requireUser, limitBy(app, "reactions", byUser)],
-      handler: async (request) => reactions.react(app.deps, currentUser(request), request.body.postId, kind),
+      handler: async (request) => reactions.react(request.deps, currentUser(request), request.body.postId, kind),
     });
   }
 
@@ -139,7 +139,7 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "posts", byUser)],
-    handler: async (request) => posts.updatePost(app.deps, currentUser(request), request.params.id, request.body),
+    handler: async (request) => posts.updatePost(request.deps, currentUser(request), request.params.id, request.body),
   });
 
   app.delete("/:id", {
@@ -151,6 +151,6 @@ export const postRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: postSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => posts.deletePost(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => posts.deletePost(request.deps, currentUser(request), request.params.id),
   });
 };

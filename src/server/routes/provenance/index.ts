@@ -29,7 +29,7 @@ export const provenanceRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: app.identifyUser,
     handler: async (request, reply) => {
       const entry = await app.reads.provenance(request.params.id);
-      const toSign = typedDataToSign(entry.value as Provenance, request.user ?? null, app.deps.config.chain.id);
+      const toSign = typedDataToSign(entry.value as Provenance, request.user ?? null, request.deps.config.chain.id);
       return toSign ? { ...(entry.value as Provenance), toSign } : sendCached(request, reply, entry);
     },
   });
@@ -45,7 +45,7 @@ export const provenanceRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: [app.requireUser, limitBy(app, "posts", byUser)],
     handler: async (request) =>
       signRevision(
-        app.deps,
+        request.deps,
         currentUser(request),
         request.params.id,
         request.params.revision,

@@ -6,11 +6,9 @@ import { readSettings, updateSettings } from "../../services/settings.ts";
 const tags = ["settings"];
 
 export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
-  const read = () => readSettings(app.deps);
-
   app.get("/", {
     schema: { tags, summary: "The site's name and description", response: { 200: siteSettingsSchema } },
-    handler: read,
+    handler: async (request) => readSettings(request.deps),
   });
 
   app.put("/", {
@@ -23,7 +21,7 @@ export const settingsRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requireAdmin,
     handler: async (request) => {
-      return updateSettings(app.deps, request.body);
+      return updateSettings(request.deps, request.body);
     },
   });
 

@@ -25,7 +25,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: limitBy(app, "beacons", byAddress),
     handler: async (request, reply) => {
       const { kind, id, referrer, url } = request.body;
-      recordRead(app.deps, app.stats, readRequestOf(request, { kind, targetId: id, referrer, url }));
+      recordRead(request.deps, app.stats, readRequestOf(request, { kind, targetId: id, referrer, url }));
       return reply.code(204).send(null);
     },
   });
@@ -37,7 +37,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       summary: "The signed-in author's stats: reads over time, sources, campaigns, devices, audience and tips",
       guard: app.requireUser,
       scope: "stats:read" as const,
-      get: (request: FastifyRequest) => authorStats(app.deps, currentUser(request), request.query as never),
+      get: (request: FastifyRequest) => authorStats(request.deps, currentUser(request), request.query as never),
       name: () => "stats",
     },
     {
@@ -46,7 +46,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
         "The site's stats (admins): readers, registrations, fees and tips, rewards, posts, mail, the fediverse's queue",
       guard: app.requireAdmin,
       scope: "admin" as const,
-      get: (request: FastifyRequest) => siteStats(app.deps, request.query as never),
+      get: (request: FastifyRequest) => siteStats(request.deps, request.query as never),
       name: () => "site-stats",
     },
   ];
@@ -75,7 +75,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: statsSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "stats", byUser)],
-    handler: async (request) => postStats(app.deps, currentUser(request), request.params.id, request.query),
+    handler: async (request) => postStats(request.deps, currentUser(request), request.params.id, request.query),
   });
   app.get("/posts/:id.csv", {
     config: { scope: "stats:read" },
@@ -91,7 +91,7 @@ export const statsRoutes: FastifyPluginAsyncZod = async (app) => {
       sendCsv(
         reply,
         "post-stats",
-        statsCsv(await postStats(app.deps, currentUser(request), request.params.id, request.query)),
+        statsCsv(await postStats(request.deps, currentUser(request), request.params.id, request.query)),
       ),
   });
 };

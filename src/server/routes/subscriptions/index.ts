@@ -40,7 +40,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       // By the mailbox: `ann+1@x.org`, `Ann+2@x.org` are ann@x.org's inbox all the same.
       limitBy(app, "subscriptionAddress", (request) => subscriberLimitKey((request.body as { email: string }).email)),
     ],
-    handler: async (request, reply) => reply.code(202).send(await subscribe(app.deps, request.body)),
+    handler: async (request, reply) => reply.code(202).send(await subscribe(request.deps, request.body)),
   });
 
   app.get("/subscriptions/confirm/:token", {
@@ -51,7 +51,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: confirmResultSchema },
     },
     preHandler: limitBy(app, "unsubscribes", byAddress),
-    handler: async (request) => confirmSubscription(app.deps, request.params.token),
+    handler: async (request) => confirmSubscription(request.deps, request.params.token),
   });
 
   app.post("/subscriptions/unsubscribe", {
@@ -62,7 +62,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: subscriptionStateSchema },
     },
     preHandler: limitBy(app, "unsubscribes", byAddress),
-    handler: async (request) => unsubscribeSubscriber(app.deps, request.body),
+    handler: async (request) => unsubscribeSubscriber(request.deps, request.body),
   });
 
   app.post("/subscriptions/resubscribe", {
@@ -73,7 +73,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: subscriptionStateSchema },
     },
     preHandler: limitBy(app, "unsubscribes", byAddress),
-    handler: async (request) => resubscribeSubscriber(app.deps, request.body),
+    handler: async (request) => resubscribeSubscriber(request.deps, request.body),
   });
 
   app.get("/users/subscribers/:id", {
@@ -86,7 +86,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: subscriberCountsSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "stats", byUser)],
-    handler: async (request) => subscriberCounts(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => subscriberCounts(request.deps, currentUser(request), request.params.id),
   });
 
   app.get("/users/subscribers/:id.csv", {
@@ -99,7 +99,7 @@ export const subscriptionRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, limitBy(app, "stats", byUser)],
     handler: async (request, reply) =>
-      sendCsv(reply, "subscribers", await subscribersCsv(app.deps, currentUser(request), request.params.id)),
+      sendCsv(reply, "subscribers", await subscribersCsv(request.deps, currentUser(request), request.params.id)),
   });
 };
 
@@ -113,7 +113,7 @@ export const oneClickSubscriptionRoute: FastifyPluginAsync = async (app) => {
       const parsed = subscriptionLinkSchema.safeParse(request.params);
       if (!parsed.success)
         return reply.code(400).type("text/plain; charset=utf-8").send("This unsubscribe link is not valid.");
-      const result = await unsubscribeSubscriber(app.deps, parsed.data);
+      const result = await unsubscribeSubscriber(request.deps, parsed.data);
       return reply.type("text/plain; charset=utf-8").send(`Unsubscribed from ${result.authorName}'s posts.`);
     },
   });

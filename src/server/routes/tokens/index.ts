@@ -31,7 +31,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: [app.requireUser, sessionOnly, limitBy(app, "accountChanges", byUser)],
     handler: async (request, reply) =>
-      reply.code(201).send(await createToken(app.deps, currentUser(request), request.body)),
+      reply.code(201).send(await createToken(request.deps, currentUser(request), request.body)),
   });
 
   app.get("/", {
@@ -41,7 +41,7 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: tokenListSchema },
     },
     preHandler: [app.requireUser, sessionOnly],
-    handler: async (request) => listTokens(app.deps, currentUser(request)),
+    handler: async (request) => listTokens(request.deps, currentUser(request)),
   });
 
   app.delete("/:id", {
@@ -52,6 +52,6 @@ export const tokenRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: tokenSchema },
     },
     preHandler: [app.requireUser, sessionOnly],
-    handler: async (request) => revokeToken(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => revokeToken(request.deps, currentUser(request), request.params.id),
   });
 };

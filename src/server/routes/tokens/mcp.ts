@@ -36,7 +36,7 @@ export const mcpRoutes: FastifyPluginAsync = async (app) => {
       const [{ McpServer }, { StreamableHTTPServerTransport }, { registerTools }] = await loadSdk();
       const server = new McpServer({ name: "penchain", version: "1" });
       registerTools(server, {
-        deps: app.deps,
+        deps: request.deps,
         user: request.user,
         scopes: token.scopes,
         hit: (name, key) => app.limiter.hit(name, key),

@@ -23,7 +23,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: pageOf(adminUserListItemSchema) },
     },
     preHandler: app.requireAdmin,
-    handler: async (request) => admin.listUsers(app.deps, currentUser(request), request.query),
+    handler: async (request) => admin.listUsers(request.deps, currentUser(request), request.query),
   });
 
   for (const [path, summary, blocked] of [
@@ -34,7 +34,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
       config: { scope: "admin" },
       schema: { tags, summary, params: userIdParamsSchema, response: { 200: privateUserSchema } },
       preHandler: app.requireAdmin,
-      handler: async (request) => admin.setBlocked(app.deps, currentUser(request), request.params.id, blocked),
+      handler: async (request) => admin.setBlocked(request.deps, currentUser(request), request.params.id, blocked),
     });
   }
 
@@ -49,7 +49,7 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: app.requirePermission("manage-roles"),
     handler: async (request) =>
-      admin.setModerator(app.deps, currentUser(request), request.params.id, request.body.moderator),
+      admin.setModerator(request.deps, currentUser(request), request.params.id, request.body.moderator),
   });
 
   app.put("/likes/:id", {
@@ -61,6 +61,6 @@ export const adminUserRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: rewardResultSchema },
     },
     preHandler: app.requireAdmin,
-    handler: async (request) => toggleReward(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => toggleReward(request.deps, currentUser(request), request.params.id),
   });
 };

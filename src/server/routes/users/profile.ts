@@ -29,7 +29,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: profileSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => profiles.getProfile(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => profiles.getProfile(request.deps, currentUser(request), request.params.id),
   });
 
   app.get("/:id", {
@@ -39,7 +39,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       params: userIdParamsSchema,
       response: { 200: publicUserSchema },
     },
-    handler: async (request) => toPublicUser(await findUser(app.deps, request.params.id)),
+    handler: async (request) => toPublicUser(await findUser(request.deps, request.params.id)),
   });
 
   app.put("/", {
@@ -50,7 +50,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: privateUserSchema },
     },
     preHandler: [app.requireUser, limitBy(app, "accountChanges", byUser)],
-    handler: async (request) => profiles.updateProfile(app.deps, currentUser(request), request.body),
+    handler: async (request) => profiles.updateProfile(request.deps, currentUser(request), request.body),
   });
 
   app.get("/follow/:id", {
@@ -61,7 +61,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: followResultSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => profiles.followState(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => profiles.followState(request.deps, currentUser(request), request.params.id),
   });
 
   // The spec names the user `followId` in one and `unFollowId` in the other (docs/specification.md §Calls).
@@ -75,7 +75,7 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
       preHandler: [app.requireUser, limitBy(app, "follows", byUser)],
       handler: async (request) => {
         const target = "followId" in request.body ? request.body.followId : request.body.unFollowId;
-        return profiles.setFollowing(app.deps, currentUser(request), target, following);
+        return profiles.setFollowing(request.deps, currentUser(request), target, following);
       },
     });
   }
@@ -90,6 +90,6 @@ export const profileRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     onRequest: [app.requireUser, limitBy(app, "uploads", byUser)],
     preValidation: multipartBody,
-    handler: async (request) => profiles.replacePhoto(app.deps, currentUser(request), request.body.image),
+    handler: async (request) => profiles.replacePhoto(request.deps, currentUser(request), request.body.image),
   });
 };

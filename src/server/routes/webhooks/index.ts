@@ -46,7 +46,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
         .code(201)
         .send(
           await createWebhook(
-            app.deps,
+            request.deps,
             currentUser(request),
             request.body,
             followsSite(currentUser(request), request.apiToken?.scopes ?? null),
@@ -58,7 +58,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     config,
     schema: { tags, summary: "The signed-in user's webhooks", response: { 200: webhookListSchema } },
     preHandler: app.requireUser,
-    handler: async (request) => listWebhooks(app.deps, currentUser(request)),
+    handler: async (request) => listWebhooks(request.deps, currentUser(request)),
   });
 
   app.get("/webhooks/:id", {
@@ -70,7 +70,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: webhookSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => getWebhook(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => getWebhook(request.deps, currentUser(request), request.params.id),
   });
 
   app.patch("/webhooks/:id", {
@@ -85,7 +85,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     preHandler: writes,
     handler: async (request) =>
       updateWebhook(
-        app.deps,
+        request.deps,
         currentUser(request),
         request.params.id,
         request.body,
@@ -102,7 +102,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: webhookSchema },
     },
     preHandler: writes,
-    handler: async (request) => deleteWebhook(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => deleteWebhook(request.deps, currentUser(request), request.params.id),
   });
 
   app.get("/webhooks/:id/deliveries", {
@@ -114,7 +114,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
       response: { 200: webhookDeliveryListSchema },
     },
     preHandler: app.requireUser,
-    handler: async (request) => listDeliveries(app.deps, currentUser(request), request.params.id),
+    handler: async (request) => listDeliveries(request.deps, currentUser(request), request.params.id),
   });
 
   app.post("/webhooks/:id/deliveries/:deliveryId/redeliver", {
@@ -127,7 +127,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: writes,
     handler: async (request, reply) => {
-      await redeliver(app.deps, currentUser(request), request.params.id, request.params.deliveryId);
+      await redeliver(request.deps, currentUser(request), request.params.id, request.params.deliveryId);
       app.webhooks.wake();
       return reply.code(202).send({ id: request.params.deliveryId });
     },
@@ -143,7 +143,7 @@ export const webhookRoutes: FastifyPluginAsyncZod = async (app) => {
     },
     preHandler: writes,
     handler: async (request, reply) => {
-      const queued = await testWebhook(app.deps, currentUser(request), request.params.id);
+      const queued = await testWebhook(request.deps, currentUser(request), request.params.id);
       app.webhooks.wake();
       return reply.code(202).send(queued);
     },

@@ -7,6 +7,7 @@ import { guardedDelivery, PrivateAddressError } from "../../infra/delivery-guard
 import { createFederationKv } from "../../infra/federation-kv.ts";
 import { createFederationQueue } from "../../infra/federation-queue.ts";
 import { periodic } from "../../infra/periodic.ts";
+import type { Changed } from "../core/changes.ts";
 import type { Deps } from "../core/deps.ts";
 import { isActorDelete, isActorUpdate, isFlagForward, isPostActivity } from "../core/federation-queue.ts";
 import { NOTHING_PUBLIC } from "../core/tags.ts";
@@ -125,8 +126,11 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log" | "chan
   });
 
   return {
-    /** Answers a federation request: WebFinger, NodeInfo, actors and their collections, inboxes, an article. */
-    async fetch(request: Request): Promise<Response> {
+    /**
+     * Answers a federation request: WebFinger, NodeInfo, actors and their collections, inboxes, an article. An
+     * inbox's request tells its own `changed`.
+     */
+    async fetch(request: Request, changed: Changed = deps.changed): Promise<Response> {
       if (request.method === "POST") {
         const activity: unknown = await request
           .clone()
@@ -137,7 +141,7 @@ export function createFederator(deps: Pick<Deps, "db" | "config" | "log" | "chan
           throw error;
         });
         // What an activity does is kept in the federation's tables, which are read uncached.
-        deps.changed(NOTHING_PUBLIC);
+        changed(NOTHING_PUBLIC);
       }
       return federation.fetch(request, {
         contextData: undefined,
