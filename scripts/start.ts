@@ -5,6 +5,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { isBuildOf, recordBuildOf, sourcesDigest } from "./lib/client-build.ts";
+import { DEV_ACCOUNT } from "./lib/dev-account.ts";
 import { registerDrizzleResolve } from "./lib/drizzle-resolve.ts";
 import { type LocalChain, startLocalChain } from "./lib/local-chain.ts";
 import { bin, ROOT, run } from "./lib/run.ts";
@@ -15,7 +16,6 @@ runWithServerSettings();
 
 const dev = process.argv.includes("--dev");
 const dataDir = path.resolve(process.env.DATA_DIR ?? "data");
-const HARDHAT_MNEMONIC = "test test test test test test test test test test test junk";
 
 async function buildClientIfNeeded() {
   const digest = sourcesDigest(ROOT);
@@ -61,19 +61,24 @@ let chain: LocalChain | undefined;
 try {
   // The chain starts in its own process while this one builds the client if it must (a first start after install),
   // loads the server and opens the database: none waits for another.
+  // Spawned before the server's modules load: they keep the event loop busy for seconds.
+  const local = process.env.RPC_URL
+    ? undefined
+    : await startLocalChain(Number(process.env.CHAIN_PORT ?? 8545), path.join(dataDir, "logs"));
+  chain = local;
   const chainReady = (async () => {
-    chain = process.env.RPC_URL
-      ? undefined
-      : await startLocalChain(Number(process.env.CHAIN_PORT ?? 8545), path.join(dataDir, "logs"));
-    const rpcUrl = process.env.RPC_URL ?? (chain as LocalChain).rpcUrl;
+    await local?.ready;
+    const rpcUrl = process.env.RPC_URL ?? (local as LocalChain).rpcUrl;
     const { ensureFeaturedFee } = await import("./deploy.ts");
     return { rpcUrl, feeRecipient: process.env.FEE_RECIPIENT ?? (await ensureFeaturedFee(rpcUrl)).address };
   })();
   const built = dev ? Promise.resolve() : buildClientIfNeeded();
   // Each is awaited below; until then a failure waits there rather than ending the process unexplained.
   for (const work of [chainReady, built]) work.catch(() => {});
-  const [{ loadConfig }, { closeOnSignals, openMigratedDatabase, startServer }, { mnemonicToAccount }] =
-    await Promise.all([import("../src/server/env.ts"), import("../src/server/main.ts"), import("viem/accounts")]);
+  const [{ loadConfig }, { closeOnSignals, openMigratedDatabase, startServer }] = await Promise.all([
+    import("../src/server/env.ts"),
+    import("../src/server/main.ts"),
+  ]);
   const database = openDatabaseEarly(() => openMigratedDatabase(loadConfig({ ...process.env, DATA_DIR: dataDir })));
   const giveUp = async (error: unknown) => {
     await (await database)?.close();
@@ -95,8 +100,6 @@ try {
   const { app, url } = await startServer(config, { database: await database });
   const vite = dev ? startVite(url) : undefined;
 
-  const devAccount = mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex: 1 });
-  const devKey = Buffer.from(devAccount.getHdKey().privateKey as Uint8Array).toString("hex");
   printBanner([
     ["App", dev ? `http://localhost:${vitePort} (Vite; API on ${url})` : url],
     ["API docs", `${url}/api/docs`],
@@ -104,8 +107,8 @@ try {
     ["Fee contract", config.feeRecipient],
     ...(config.chain.id === 31337
       ? ([
-          ["Dev account", `${devAccount.address} (10000 ETH on the local chain)`],
-          ["Private key", `0x${devKey} (import into MetaMask; test key, never use it elsewhere)`],
+          ["Dev account", `${DEV_ACCOUNT.address} (10000 ETH on the local chain)`],
+          ["Private key", `${DEV_ACCOUNT.privateKey} (import into MetaMask; test key, never use it elsewhere)`],
         ] as [string, string][])
       : []),
     ["Data", `${dataDir} (uploads, outbox/*.eml, logs)`],

@@ -1,5 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import fs from "node:fs";
+import net from "node:net";
 import path from "node:path";
 import { bin, ROOT } from "./run.ts";
 
@@ -37,10 +38,40 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Starts `hardhat node` on 127.0.0.1:<port> (its chatter goes to <logDir>/hardhat-node.log), or reuses one there. */
-export async function startLocalChain(port: number, logDir: string): Promise<LocalChain> {
+/** Whether anything accepts connections on 127.0.0.1:<port>; a refusal comes back at once. */
+function listening(port: number): Promise<boolean> {
+  return new Promise((resolve) => {
+    const socket = net.connect({ host: "127.0.0.1", port });
+    socket.once("connect", () => {
+      socket.destroy();
+      resolve(true);
+    });
+    socket.once("error", () => resolve(false));
+  });
+}
+
+async function answered(rpcUrl: string, child: ChildProcess, logDir: string) {
+  const deadline = Date.now() + 60_000;
+  while (Date.now() < deadline) {
+    if (child.exitCode !== null) {
+      throw new Error(`hardhat node exited (${child.exitCode}); see ${path.join(logDir, "hardhat-node.log")}`);
+    }
+    if ((await chainIdAt(rpcUrl)) !== null) return;
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+  await stopChild(child);
+  throw new Error(`hardhat node did not answer on ${rpcUrl} within 60 s`);
+}
+
+/**
+ * Starts `hardhat node` on 127.0.0.1:<port> (its chatter goes to <logDir>/hardhat-node.log), or reuses one there.
+ * Resolves as soon as the node is spawned, before the caller's event loop gets busy; `ready` once it answers.
+ */
+export async function startLocalChain(port: number, logDir: string): Promise<LocalChain & { ready: Promise<void> }> {
   const rpcUrl = `http://127.0.0.1:${port}`;
-  if ((await chainIdAt(rpcUrl)) !== null) return { rpcUrl, owned: false, stop: async () => {} };
+  if ((await listening(port)) && (await chainIdAt(rpcUrl)) !== null) {
+    return { rpcUrl, owned: false, stop: async () => {}, ready: Promise.resolve() };
+  }
 
   fs.mkdirSync(logDir, { recursive: true });
   const log = fs.openSync(path.join(logDir, "hardhat-node.log"), "w");
@@ -52,15 +83,5 @@ export async function startLocalChain(port: number, logDir: string): Promise<Loc
     env: { ...process.env, HARDHAT_DISABLE_TELEMETRY: "true" },
   });
   fs.closeSync(log);
-
-  const deadline = Date.now() + 60_000;
-  while (Date.now() < deadline) {
-    if (child.exitCode !== null) {
-      throw new Error(`hardhat node exited (${child.exitCode}); see ${path.join(logDir, "hardhat-node.log")}`);
-    }
-    if ((await chainIdAt(rpcUrl)) !== null) return { rpcUrl, owned: true, stop: () => stopChild(child) };
-    await new Promise((resolve) => setTimeout(resolve, 50));
-  }
-  await stopChild(child);
-  throw new Error(`hardhat node did not answer on ${rpcUrl} within 60 s`);
+  return { rpcUrl, owned: true, stop: () => stopChild(child), ready: answered(rpcUrl, child, logDir) };
 }
