@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import dns from "node:dns";
 import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
-import { Agent } from "undici";
+import type { Agent } from "undici";
 
 /**
  * Deliveries go to addresses remote servers gave us (a follower's inbox), so they must not reach this machine or
@@ -32,17 +32,27 @@ const publicLookup = ((hostname: string, options: dns.LookupOptions, callback: (
   });
 }) as unknown as LookupFunction;
 
-/** Connects only to public addresses, checked as it connects (an import's image fetches use it too). */
-export const publicOnly = new Agent({ connect: { lookup: publicLookup } });
-/** Connects anywhere: only where a site on a private address may send to one (a laptop, the tests). */
-const anyAddress = new Agent();
+let loaded: Promise<{ publicOnly: Agent; anyAddress: Agent }> | undefined;
+/**
+ * `publicOnly` connects only to public addresses, checked as it connects (an import's image fetches use it too);
+ * `anyAddress` anywhere, only where a site on a private address may send to one (a laptop, the tests). undici's
+ * megabyte of modules loads with the first delivery or fetch, not with the server.
+ */
+export const agents = () => {
+  loaded ??= import("undici").then(({ Agent }) => ({
+    publicOnly: new Agent({ connect: { lookup: publicLookup } }),
+    anyAddress: new Agent(),
+  }));
+  return loaded;
+};
 
 /**
  * The connections a request of one's own (undici's `request`, which follows no redirect) to `url` must go through,
  * once `checkInbox` has let the address through: a cheaper way than `guardedDelivery` around `fetch`.
  */
-export function deliveryDispatcher(url: string, allowPrivate: boolean) {
+export async function deliveryDispatcher(url: string, allowPrivate: boolean) {
   checkInbox(url, allowPrivate);
+  const { anyAddress, publicOnly } = await agents();
   return allowPrivate ? anyAddress : publicOnly;
 }
 
@@ -71,11 +81,13 @@ function guardFetch() {
     const url = input instanceof Request ? input.url : String(input);
     if (url !== delivery.inbox)
       return Promise.reject(new PrivateAddressError(`${delivery.inbox} redirected; deliveries follow no redirect`));
-    return plain(input, {
-      ...init,
-      redirect: "manual",
-      ...(delivery.allowPrivate ? {} : { dispatcher: publicOnly }),
-    } as RequestInit);
+    return agents().then(({ publicOnly }) =>
+      plain(input, {
+        ...init,
+        redirect: "manual",
+        ...(delivery.allowPrivate ? {} : { dispatcher: publicOnly }),
+      } as RequestInit),
+    );
   };
 }
 

@@ -1,7 +1,7 @@
 import path from "node:path";
 import ipaddr from "ipaddr.js";
 import { HttpError } from "../../http-error.ts";
-import { isPublicAddress, publicOnly } from "../../infra/delivery-guard.ts";
+import { agents, isPublicAddress } from "../../infra/delivery-guard.ts";
 import type { Deps } from "../core/deps.ts";
 import { storeImage } from "../core/images.ts";
 import { ARCHIVE_LIMITS, type ArchiveFile } from "./archive-file.ts";
@@ -27,7 +27,7 @@ export async function fetchImage(url: string): Promise<Buffer> {
     const answer = await fetch(target, {
       redirect: "manual",
       signal: AbortSignal.timeout(FETCH_TIMEOUT_MS),
-      dispatcher: publicOnly,
+      dispatcher: (await agents()).publicOnly,
     } as RequestInit).catch(() => {
       throw new Error(COULD_NOT_FETCH);
     });

@@ -1,7 +1,5 @@
 import fs from "node:fs";
 import { and, asc, eq, gt, or, sql } from "drizzle-orm";
-import TurndownService from "turndown";
-import { stringify } from "yaml";
 import { ZipFile } from "yazl";
 import {
   PROVENANCE_FORMAT,
@@ -38,7 +36,17 @@ const IN_FLIGHT_BYTES = 8 * 1024 * 1024;
 /** A name safe in any file system: lower-case words of the title, then the id that makes it unique. */
 export const slugOf = (title: string, id: string) => `${slugify(title, 60) || "post"}-${id.slice(0, 8)}`;
 
-const markdown = new TurndownService({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
+let markdownWriter: Promise<(front: object, html: string) => string> | undefined;
+/** A post as Markdown with YAML front matter; Turndown (with its DOM) and yaml load with the first archive. */
+const markdownOf = () => {
+  markdownWriter ??= Promise.all([import("turndown"), import("yaml")]).then(
+    ([{ default: Turndown }, { stringify }]) => {
+      const turndown = new Turndown({ headingStyle: "atx", codeBlockStyle: "fenced", bulletListMarker: "-" });
+      return (front, html) => `---\n${stringify(front)}---\n\n${turndown.turndown(html)}\n`;
+    },
+  );
+  return markdownWriter;
+};
 
 const json = (value: unknown) => Buffer.from(`${JSON.stringify(value, null, 2)}\n`);
 const iso = (date: Date | null) => date?.toISOString() ?? null;
@@ -270,7 +278,7 @@ async function addPost(
     url,
     id: post.id,
   };
-  zip.addBuffer(Buffer.from(`---\n${stringify(front)}---\n\n${markdown.turndown(body)}\n`), `${folder}/index.md`);
+  zip.addBuffer(Buffer.from((await markdownOf())(front, body)), `${folder}/index.md`);
   zip.addBuffer(
     Buffer.from(`<!doctype html>
 <html lang="en"><head><meta charset="utf-8"><title>${escapeHtml(post.title)}</title></head>

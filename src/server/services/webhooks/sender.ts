@@ -1,6 +1,5 @@
 import { performance } from "node:perf_hooks";
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
-import { request } from "undici";
 import type { Db } from "../../db/client.ts";
 import { users, webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
 import { deliveryDispatcher } from "../../infra/delivery-guard.ts";
@@ -75,7 +74,8 @@ async function post(deps: Pick<Deps, "config">, row: Claimed, body: string): Pro
   const id = `msg_${row.id}`;
   const timestamp = Math.floor(Date.now() / 1000);
   try {
-    const dispatcher = deliveryDispatcher(row.url, deps.config.webhooks.allowPrivateAddress);
+    const dispatcher = await deliveryDispatcher(row.url, deps.config.webhooks.allowPrivateAddress);
+    const { request } = await import("undici");
     // A secret that cannot be opened (JWT_SECRET changed) fails this attempt like any other failure.
     const secret = openSecret(serverSecret(deps.config), row.secret);
     const response = await request(row.url, {
