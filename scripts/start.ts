@@ -75,11 +75,13 @@ try {
   const built = dev ? Promise.resolve() : buildClientIfNeeded();
   // Each is awaited below; until then a failure waits there rather than ending the process unexplained.
   for (const work of [chainReady, built]) work.catch(() => {});
-  const [{ loadConfig }, { closeOnSignals, openMigratedDatabase, startServer }] = await Promise.all([
+  // The database opens before the app's modules load, so PGlite compiles its WebAssembly while they do.
+  const [{ loadConfig }, { openMigratedDatabase }] = await Promise.all([
     import("../src/server/env.ts"),
-    import("../src/server/main.ts"),
+    import("../src/server/db/open.ts"),
   ]);
   const database = openDatabaseEarly(() => openMigratedDatabase(loadConfig({ ...process.env, DATA_DIR: dataDir })));
+  const { closeOnSignals, startServer } = await import("../src/server/main.ts");
   const giveUp = async (error: unknown) => {
     await (await database)?.close();
     throw error;

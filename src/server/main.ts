@@ -2,8 +2,9 @@ import crypto from "node:crypto";
 import fs from "node:fs";
 import path from "node:path";
 import { type App, buildApp } from "./app.ts";
-import { type Database, openDatabase } from "./db/client.ts";
+import type { Database } from "./db/client.ts";
 import { DataDirLockedError } from "./db/data-dir-lock.ts";
+import { openMigratedDatabase } from "./db/open.ts";
 import { type AppConfig, EnvError, loadConfig } from "./env.ts";
 
 /** Outside production a missing JWT_SECRET is generated once and kept in the data folder, so sessions survive restarts. */
@@ -29,19 +30,6 @@ async function checkChain(app: App, config: AppConfig) {
       `RPC_URL (${config.rpcUrl}) serves chain ${served}, but CHAIN_ID is ${config.chain.id}: point RPC_URL at a node of chain ${config.chain.id}, or set CHAIN_ID=${served}`,
     ]);
   }
-}
-
-/** The configured database, opened and migrated. */
-export async function openMigratedDatabase(config: Pick<AppConfig, "dataDir" | "databaseUrl">): Promise<Database> {
-  fs.mkdirSync(config.dataDir, { recursive: true });
-  const database = await openDatabase(config.databaseUrl ? { url: config.databaseUrl } : { dataDir: config.dataDir });
-  try {
-    await database.migrate();
-  } catch (error) {
-    await database.close();
-    throw error;
-  }
-  return database;
 }
 
 /**
