@@ -8,6 +8,8 @@ export interface LocalChain {
   rpcUrl: string;
   /** False when a node was already listening there and is left running. */
   owned: boolean;
+  /** Settles once the node answers (or fails to start). */
+  ready: Promise<void>;
   stop(): Promise<void>;
 }
 
@@ -38,7 +40,7 @@ function stopChild(child: ChildProcess): Promise<void> {
   });
 }
 
-/** Whether anything accepts connections on 127.0.0.1:<port>; a refusal comes back at once. */
+/** Whether anything accepts connections on 127.0.0.1:<port>: a socket's refusal, unlike `fetch`, loads nothing. */
 function listening(port: number): Promise<boolean> {
   return new Promise((resolve) => {
     const socket = net.connect({ host: "127.0.0.1", port });
@@ -67,7 +69,7 @@ async function answered(rpcUrl: string, child: ChildProcess, logDir: string) {
  * Starts `hardhat node` on 127.0.0.1:<port> (its chatter goes to <logDir>/hardhat-node.log), or reuses one there.
  * Resolves as soon as the node is spawned, before the caller's event loop gets busy; `ready` once it answers.
  */
-export async function startLocalChain(port: number, logDir: string): Promise<LocalChain & { ready: Promise<void> }> {
+export async function startLocalChain(port: number, logDir: string): Promise<LocalChain> {
   const rpcUrl = `http://127.0.0.1:${port}`;
   if ((await listening(port)) && (await chainIdAt(rpcUrl)) !== null) {
     return { rpcUrl, owned: false, stop: async () => {}, ready: Promise.resolve() };

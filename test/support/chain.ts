@@ -13,13 +13,13 @@ import {
 } from "viem";
 import { mnemonicToAccount, privateKeyToAccount } from "viem/accounts";
 import { FEATURED_FEE_WEI } from "#shared/constants.ts";
+import { HARDHAT_MNEMONIC } from "../../scripts/lib/dev-account.ts";
 
 const ARTIFACT = path.resolve(import.meta.dirname, "../../dist/artifacts/contracts/FeaturedFee.sol/FeaturedFee.json");
-const MNEMONIC = "test test test test test test test test test test test junk";
 
 /** Hardhat's funded development accounts, by index: test keys only. */
 export const devAccount = (index: number): PrivateKeyAccount => {
-  const hd = mnemonicToAccount(MNEMONIC, { addressIndex: index });
+  const hd = mnemonicToAccount(HARDHAT_MNEMONIC, { addressIndex: index });
   return privateKeyToAccount(`0x${Buffer.from(hd.getHdKey().privateKey as Uint8Array).toString("hex")}`);
 };
 

@@ -2,7 +2,7 @@ import { AsyncLocalStorage } from "node:async_hooks";
 import dns from "node:dns";
 import type { LookupFunction } from "node:net";
 import ipaddr from "ipaddr.js";
-import type { Agent } from "undici";
+import type { Agent, request as undiciRequest } from "undici";
 
 /**
  * Deliveries go to addresses remote servers gave us (a follower's inbox), so they must not reach this machine or
@@ -32,28 +32,31 @@ const publicLookup = ((hostname: string, options: dns.LookupOptions, callback: (
   });
 }) as unknown as LookupFunction;
 
-let loaded: Promise<{ publicOnly: Agent; anyAddress: Agent }> | undefined;
+let loaded: Promise<{ publicOnly: Agent; anyAddress: Agent; request: typeof undiciRequest }> | undefined;
 /**
  * `publicOnly` connects only to public addresses, checked as it connects (an import's image fetches use it too);
  * `anyAddress` anywhere, only where a site on a private address may send to one (a laptop, the tests). undici's
  * megabyte of modules loads with the first delivery or fetch, not with the server.
  */
 export const agents = () => {
-  loaded ??= import("undici").then(({ Agent }) => ({
+  loaded ??= import("undici").then(({ Agent, request }) => ({
     publicOnly: new Agent({ connect: { lookup: publicLookup } }),
     anyAddress: new Agent(),
+    request,
   }));
   return loaded;
 };
 
+type RequestOptions = Omit<NonNullable<Parameters<typeof undiciRequest>[1]>, "dispatcher">;
+
 /**
- * The connections a request of one's own (undici's `request`, which follows no redirect) to `url` must go through,
- * once `checkInbox` has let the address through: a cheaper way than `guardedDelivery` around `fetch`.
+ * A request of one's own to `url` (undici's `request`, which follows no redirect), once `checkInbox` has let the
+ * address through, over connections that check it again: a cheaper way than `guardedDelivery` around `fetch`.
  */
-export async function deliveryDispatcher(url: string, allowPrivate: boolean) {
+export async function guardedRequest(url: string, allowPrivate: boolean, options: RequestOptions) {
   checkInbox(url, allowPrivate);
-  const { anyAddress, publicOnly } = await agents();
-  return allowPrivate ? anyAddress : publicOnly;
+  const { anyAddress, publicOnly, request } = await agents();
+  return request(url, { ...options, dispatcher: allowPrivate ? anyAddress : publicOnly });
 }
 
 /** The inbox of the delivery under way in this async context. */
@@ -81,12 +84,9 @@ function guardFetch() {
     const url = input instanceof Request ? input.url : String(input);
     if (url !== delivery.inbox)
       return Promise.reject(new PrivateAddressError(`${delivery.inbox} redirected; deliveries follow no redirect`));
+    if (delivery.allowPrivate) return plain(input, { ...init, redirect: "manual" });
     return agents().then(({ publicOnly }) =>
-      plain(input, {
-        ...init,
-        redirect: "manual",
-        ...(delivery.allowPrivate ? {} : { dispatcher: publicOnly }),
-      } as RequestInit),
+      plain(input, { ...init, redirect: "manual", dispatcher: publicOnly } as RequestInit),
     );
   };
 }

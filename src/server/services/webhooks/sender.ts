@@ -2,7 +2,7 @@ import { performance } from "node:perf_hooks";
 import { and, eq, isNull, lte, sql } from "drizzle-orm";
 import type { Db } from "../../db/client.ts";
 import { users, webhookDeliveries, webhookEndpoints } from "../../db/schema.ts";
-import { deliveryDispatcher } from "../../infra/delivery-guard.ts";
+import { guardedRequest } from "../../infra/delivery-guard.ts";
 import { wakeable } from "../../infra/periodic.ts";
 import type { Deps } from "../core/deps.ts";
 import { serverSecret } from "./endpoints.ts";
@@ -74,11 +74,9 @@ async function post(deps: Pick<Deps, "config">, row: Claimed, body: string): Pro
   const id = `msg_${row.id}`;
   const timestamp = Math.floor(Date.now() / 1000);
   try {
-    const dispatcher = await deliveryDispatcher(row.url, deps.config.webhooks.allowPrivateAddress);
-    const { request } = await import("undici");
     // A secret that cannot be opened (JWT_SECRET changed) fails this attempt like any other failure.
     const secret = openSecret(serverSecret(deps.config), row.secret);
-    const response = await request(row.url, {
+    const response = await guardedRequest(row.url, deps.config.webhooks.allowPrivateAddress, {
       method: "POST",
       headers: {
         "content-type": "application/json",
@@ -88,7 +86,6 @@ async function post(deps: Pick<Deps, "config">, row: Claimed, body: string): Pro
         "webhook-signature": signature(secret, id, timestamp, body),
       },
       body,
-      dispatcher,
       signal: AbortSignal.timeout(TIMEOUT_MS),
     });
     // The answer's body is not kept: only its status counts.
